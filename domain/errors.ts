@@ -1,0 +1,145 @@
+import type { z } from 'zod';
+
+// Error codes of PRODUCT.md section 4 and the session protocol. The client translates each
+// code through i18n (`errors.<code>`); the message is for logs and API users.
+export const ERROR_CODES = [
+  'missing-headers',
+  'tenant-mismatch',
+  'tenant-inactive',
+  'bad-credentials',
+  'rate-limited',
+  'unauthorized',
+  'session-expired',
+  'session-revoked',
+  'forbidden',
+  'not-found',
+  'validation',
+  'conflict',
+  'stale',
+  'in-use',
+  'too-large',
+  'internal',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+// Why one field was refused (`fields.<code>` in the client's translations).
+export const FIELD_CODES = [
+  'required',
+  'invalid-type',
+  'too-short',
+  'too-long',
+  'too-small',
+  'too-large',
+  'invalid-format',
+  'invalid-option',
+  'unknown-field',
+  'mismatch',
+  'taken',
+  'invalid',
+] as const;
+export type FieldCode = (typeof FIELD_CODES)[number];
+
+export type FieldErrors = Record<string, FieldCode>;
+
+export interface ApiErrorBody {
+  error: { code: ErrorCode; message: string; fields?: FieldErrors; lessons?: unknown };
+}
+
+const DEFAULT_MESSAGES: Record<ErrorCode, string> = {
+  'missing-headers': 'The x-client-type and x-tenant-id headers are required.',
+  'tenant-mismatch': 'This session belongs to another centre.',
+  'tenant-inactive': 'This centre is not active.',
+  'bad-credentials': 'Username or Password are incorrect!',
+  'rate-limited': 'Too many attempts. Please wait and try again.',
+  unauthorized: 'Please sign in.',
+  'session-expired': 'Your session has expired. Please sign in again.',
+  'session-revoked': 'Your session has ended. Please sign in again.',
+  forbidden: 'You are not allowed to do this.',
+  'not-found': 'Not found.',
+  validation: 'Some fields are not valid.',
+  conflict: 'This conflicts with existing data.',
+  stale: 'Someone else changed this record. Reload it and try again.',
+  'in-use': 'This is in use and cannot be changed this way.',
+  'too-large': 'The request is too large.',
+  internal: 'Something went wrong on our side.',
+};
+
+export const ERROR_STATUS: Record<ErrorCode, number> = {
+  'missing-headers': 400,
+  'tenant-mismatch': 403,
+  'tenant-inactive': 403,
+  'bad-credentials': 401,
+  'rate-limited': 429,
+  unauthorized: 401,
+  'session-expired': 401,
+  'session-revoked': 401,
+  forbidden: 403,
+  'not-found': 404,
+  validation: 400,
+  conflict: 409,
+  stale: 409,
+  'in-use': 409,
+  'too-large': 413,
+  internal: 500,
+};
+
+/** An expected failure with a code; the server turns it into `{error: {...}}`. */
+export class DomainError extends Error {
+  readonly status: number;
+  readonly code: ErrorCode;
+  readonly fields?: FieldErrors;
+  readonly extra?: Record<string, unknown>;
+
+  constructor(code: ErrorCode, message?: string, fields?: FieldErrors, extra?: Record<string, unknown>) {
+    super(message ?? DEFAULT_MESSAGES[code]);
+    this.code = code;
+    this.status = ERROR_STATUS[code];
+    this.fields = fields;
+    this.extra = extra;
+  }
+
+  toBody(): ApiErrorBody {
+    return { error: { code: this.code, message: this.message, ...(this.fields ? { fields: this.fields } : {}), ...this.extra } };
+  }
+}
+
+export const validationError = (fields: FieldErrors, message?: string) => new DomainError('validation', message, fields);
+
+/** Maps zod issues to one code per field (the first issue of a field wins). */
+export function zodIssuesToFields(issues: readonly z.core.$ZodIssue[]): FieldErrors {
+  const fields: FieldErrors = {};
+  for (const issue of issues) {
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) fields[[...issue.path, key].join('.')] ??= 'unknown-field';
+      continue;
+    }
+    const name = issue.path.length ? issue.path.join('.') : '_';
+    fields[name] ??= fieldCodeOf(issue);
+  }
+  return fields;
+}
+
+function fieldCodeOf(issue: z.core.$ZodIssue): FieldCode {
+  switch (issue.code) {
+    case 'invalid_type':
+      return issue.input === undefined ? 'required' : 'invalid-type';
+    case 'too_small':
+      return issue.origin === 'string' || issue.origin === 'array' || issue.origin === 'set'
+        ? issue.minimum === 1 && issue.origin === 'string'
+          ? 'required'
+          : 'too-short'
+        : 'too-small';
+    case 'too_big':
+      return issue.origin === 'string' || issue.origin === 'array' || issue.origin === 'set' ? 'too-long' : 'too-large';
+    case 'invalid_format':
+      return 'invalid-format';
+    case 'invalid_value':
+      return 'invalid-option';
+    case 'custom': {
+      const code = (issue.params as { code?: FieldCode } | undefined)?.code;
+      return code && (FIELD_CODES as readonly string[]).includes(code) ? code : 'invalid';
+    }
+    default:
+      return 'invalid';
+  }
+}

@@ -1,0 +1,328 @@
+import { z } from 'zod';
+import { DomainError, type FieldErrors, zodIssuesToFields } from './errors';
+import type { Area } from './permissions';
+
+// The field-type registry (ARCHITECTURE.md principle 1): a resource declares its fields once;
+// the server's validation and list-query whitelist and the client's columns and inputs are
+// derived from these definitions. Custom fields and custom entities use the same registry.
+export const FIELD_TYPES = [
+  'TEXT',
+  'LONG_TEXT',
+  'NUMBER',
+  'DATE',
+  'BOOLEAN',
+  'SINGLE_CHOICE',
+  'MULTIPLE_CHOICE',
+  'EMAIL',
+  'PHONE',
+  'PASSWORD',
+  'USERNAME',
+  'SLUG',
+  'MONEY',
+  'COLOR',
+  'REFERENCE',
+  'ENUM',
+  'TIME_ZONE',
+  'INSTANT',
+] as const;
+export type FieldType = (typeof FIELD_TYPES)[number];
+
+export type FilterOp = 'eq' | 'ne' | 'gte' | 'lte' | 'like';
+export type FilterValue = string | number | boolean;
+
+export interface FieldDef {
+  name: string;
+  type: FieldType;
+  required?: boolean;
+  /** Length bounds for text, value bounds for numbers and money. */
+  min?: number;
+  max?: number;
+  /** Allowed values for ENUM, SINGLE_CHOICE and MULTIPLE_CHOICE. */
+  options?: readonly string[];
+  /** Resource a REFERENCE points to. */
+  reference?: string;
+  /** Value used on create when the field is omitted. */
+  default?: unknown;
+  /** Accepted on write, never returned (passwords). */
+  writeOnly?: boolean;
+  /** Returned, never accepted (computed or server-set). */
+  readOnly?: boolean;
+  /** Accepted on create only. */
+  createOnly?: boolean;
+  sortable?: boolean;
+  filterable?: boolean;
+  /** Part of the `q` search (accent- and case-insensitive). */
+  searchable?: boolean;
+  /** i18n key of the label; defaults to `<resource>.fields.<name>`. */
+  label?: string;
+}
+
+export interface SortSpec {
+  field: string;
+  order: 'asc' | 'desc';
+}
+
+export interface ResourceDef {
+  /** API name: kebab-case plural, as in `/api/<name>`. */
+  name: string;
+  area: Area;
+  fields: readonly FieldDef[];
+  defaultSort: readonly SortSpec[];
+}
+
+interface FieldTypeSpec {
+  value(def: FieldDef): z.ZodType;
+  ops: readonly FilterOp[];
+  /** Parses one filter value from the query string. */
+  filter(def: FieldDef, raw: string): FilterValue | undefined;
+}
+
+const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
+const isRealDate = (s: string) => {
+  if (!DATE_RE.test(s)) return false;
+  const d = new Date(`${s}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
+};
+const isTimeZone = (s: string) => {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: s });
+    return s.length <= 64;
+  } catch {
+    return false;
+  }
+};
+
+const text = (def: FieldDef, fallbackMax: number) => {
+  let s = z.string().trim().max(def.max ?? fallbackMax);
+  if (def.required) s = s.min(Math.max(def.min ?? 1, 1));
+  else if (def.min) s = s.min(def.min);
+  return s;
+};
+const asText = (def: FieldDef, raw: string) => (raw.length <= (def.max ?? 200) ? raw : undefined);
+const asNumber = (raw: string) => (raw.trim() !== '' && Number.isFinite(Number(raw)) ? Number(raw) : undefined);
+const asInteger = (raw: string) => (/^-?\d{1,15}$/.test(raw) ? Number(raw) : undefined);
+const asOption = (def: FieldDef, raw: string) => (def.options?.includes(raw) ? raw : undefined);
+const ORDERED: readonly FilterOp[] = ['eq', 'ne', 'gte', 'lte'];
+const TEXTUAL: readonly FilterOp[] = ['eq', 'ne', 'like'];
+const EQUALITY: readonly FilterOp[] = ['eq', 'ne'];
+
+export const FIELD_REGISTRY: Record<FieldType, FieldTypeSpec> = {
+  TEXT: { value: (d) => text(d, 200), ops: TEXTUAL, filter: asText },
+  LONG_TEXT: { value: (d) => text(d, 10_000), ops: ['like'], filter: asText },
+  USERNAME: {
+    value: (d) => z.string().trim().min(3).max(d.max ?? 64).regex(/^[\p{L}\p{N}._@-]+$/u),
+    ops: TEXTUAL,
+    filter: asText,
+  },
+  EMAIL: { value: () => z.string().trim().max(254).pipe(z.email()), ops: TEXTUAL, filter: asText },
+  PHONE: { value: () => z.string().trim().regex(/^\+?[0-9 ().-]{5,20}$/), ops: TEXTUAL, filter: asText },
+  PASSWORD: { value: (d) => z.string().min(d.min ?? 8).max(d.max ?? 128), ops: [], filter: () => undefined },
+  SLUG: {
+    value: () => z.string().regex(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/),
+    ops: TEXTUAL,
+    filter: asText,
+  },
+  COLOR: { value: () => z.string().regex(/^#[0-9a-fA-F]{6}$/), ops: EQUALITY, filter: (_d, raw) => raw },
+  TIME_ZONE: {
+    value: () => z.string().refine(isTimeZone, { params: { code: 'invalid-option' } }),
+    ops: EQUALITY,
+    filter: (_d, raw) => (isTimeZone(raw) ? raw : undefined),
+  },
+  NUMBER: {
+    value: (d) => {
+      let n = z.number().finite();
+      if (d.min !== undefined) n = n.min(d.min);
+      if (d.max !== undefined) n = n.max(d.max);
+      return n;
+    },
+    ops: ORDERED,
+    filter: (_d, raw) => asNumber(raw),
+  },
+  MONEY: {
+    // Integer euro cents; a million euro is far above anything a centre charges at once.
+    value: (d) => z.number().int().min(d.min ?? 0).max(d.max ?? 100_000_000),
+    ops: ORDERED,
+    filter: (_d, raw) => asInteger(raw),
+  },
+  REFERENCE: {
+    value: () => z.number().int().positive().max(2_147_483_647),
+    ops: EQUALITY,
+    filter: (_d, raw) => {
+      const n = asInteger(raw);
+      return n !== undefined && n > 0 && n <= 2_147_483_647 ? n : undefined;
+    },
+  },
+  DATE: {
+    value: () => z.string().refine(isRealDate, { params: { code: 'invalid-format' } }),
+    ops: ORDERED,
+    filter: (_d, raw) => (isRealDate(raw) ? raw : undefined),
+  },
+  INSTANT: {
+    value: () => z.iso.datetime({ offset: true }),
+    ops: ORDERED,
+    filter: (_d, raw) => (isRealDate(raw) || z.iso.datetime({ offset: true }).safeParse(raw).success ? raw : undefined),
+  },
+  BOOLEAN: {
+    value: () => z.boolean(),
+    ops: EQUALITY,
+    filter: (_d, raw) => (raw === 'true' ? true : raw === 'false' ? false : undefined),
+  },
+  ENUM: { value: (d) => z.enum(d.options as [string, ...string[]]), ops: EQUALITY, filter: asOption },
+  SINGLE_CHOICE: { value: (d) => z.enum(d.options as [string, ...string[]]), ops: EQUALITY, filter: asOption },
+  MULTIPLE_CHOICE: {
+    value: (d) =>
+      z
+        .array(z.enum(d.options as [string, ...string[]]))
+        .max(d.options?.length ?? 0)
+        .refine((a) => new Set(a).size === a.length, { params: { code: 'invalid' } }),
+    ops: ['eq'],
+    filter: asOption,
+  },
+};
+
+/** Columns every resource has, sortable and filterable like declared fields. */
+export const SYSTEM_FIELDS: readonly FieldDef[] = [
+  { name: 'id', type: 'REFERENCE', readOnly: true, sortable: true, filterable: true },
+  { name: 'created_at', type: 'INSTANT', readOnly: true, sortable: true, filterable: true },
+  { name: 'updated_at', type: 'INSTANT', readOnly: true, sortable: true, filterable: true },
+];
+
+export const fieldLabel = (resource: ResourceDef, field: FieldDef) => field.label ?? `${resource.name}.fields.${field.name}`;
+
+export const fieldSchema = (def: FieldDef): z.ZodType => FIELD_REGISTRY[def.type].value(def);
+
+const writable = (res: ResourceDef) => res.fields.filter((f) => !f.readOnly);
+
+/** Create body: required fields present, optional ones may be null or omitted, unknown fields refused. */
+export function createSchema(res: ResourceDef) {
+  const shape: Record<string, z.ZodType> = {};
+  for (const f of writable(res)) {
+    const v = fieldSchema(f);
+    shape[f.name] = f.required && f.default === undefined ? v : v.nullable().optional();
+  }
+  return z.strictObject(shape);
+}
+
+/** Update body: any writable field but create-only ones, plus the row's `version`. */
+export function updateSchema(res: ResourceDef, opts: { versionRequired?: boolean } = {}) {
+  const shape: Record<string, z.ZodType> = {};
+  for (const f of writable(res).filter((f) => !f.createOnly)) {
+    const v = fieldSchema(f);
+    shape[f.name] = (f.required ? v : v.nullable()).optional();
+  }
+  const version = z.number().int().min(0).max(2_147_483_647);
+  shape.version = opts.versionRequired === false ? version.optional() : version;
+  return z.strictObject(shape);
+}
+
+/** Parses `body` with `schema`, or throws 400 `validation` with a code per field. */
+export function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.infer<T> {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw new DomainError('validation', 'The body must be a JSON object.', { _: 'invalid-type' });
+  }
+  const result = schema.safeParse(body);
+  if (!result.success) throw new DomainError('validation', undefined, zodIssuesToFields(result.error.issues));
+  return result.data;
+}
+
+export const MAX_PAGE_ROWS = 200;
+export const DEFAULT_PAGE_ROWS = 25;
+
+export interface ListFilter {
+  field: string;
+  op: FilterOp;
+  values: FilterValue[];
+}
+
+export interface ListQuery {
+  start: number;
+  end: number;
+  sort: SortSpec[];
+  filters: ListFilter[];
+  q?: string;
+}
+
+type RawQuery = Record<string, string | string[] | undefined>;
+const SUFFIXES: ReadonlyArray<[string, FilterOp]> = [
+  ['_ne', 'ne'],
+  ['_gte', 'gte'],
+  ['_lte', 'lte'],
+  ['_like', 'like'],
+];
+const list = (v: string | string[] | undefined) => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
+const single = (v: string | string[] | undefined) => (Array.isArray(v) ? v[v.length - 1] : v);
+
+/**
+ * Reads `_start,_end,_sort,_order,q` and filters (`field`, `field_ne`, `field_gte`, `field_lte`,
+ * `field_like`) against the resource's whitelist. Names never reach SQL unless declared here.
+ */
+export function parseListQuery(res: ResourceDef, raw: RawQuery, extraFilters: readonly FieldDef[] = []): ListQuery {
+  const fields: FieldErrors = {};
+  const all = new Map([...SYSTEM_FIELDS, ...res.fields, ...extraFilters].map((f) => [f.name, f]));
+
+  const int = (key: string, fallback: number) => {
+    const v = single(raw[key]);
+    if (v === undefined || v === '') return fallback;
+    if (!/^\d{1,9}$/.test(v)) {
+      fields[key] = 'invalid-type';
+      return fallback;
+    }
+    return Number(v);
+  };
+  const start = int('_start', 0);
+  const end = int('_end', start + DEFAULT_PAGE_ROWS);
+  if (end < start) fields._end = 'too-small';
+  else if (end - start > MAX_PAGE_ROWS) fields._end = 'too-large';
+
+  const sortNames = list(raw._sort).flatMap((s) => s.split(',')).filter(Boolean);
+  const orders = list(raw._order).flatMap((s) => s.split(',')).filter(Boolean);
+  const sort: SortSpec[] = [];
+  sortNames.forEach((name, i) => {
+    const def = all.get(name);
+    const order = (orders[i] ?? 'asc').toLowerCase();
+    if (!def || !def.sortable || def.writeOnly) fields._sort = 'invalid-option';
+    else if (order !== 'asc' && order !== 'desc') fields._order = 'invalid-option';
+    else sort.push({ field: name, order });
+  });
+  if (sortNames.length > 5) fields._sort = 'too-long';
+
+  let q: string | undefined;
+  const rawQ = single(raw.q);
+  if (rawQ !== undefined && rawQ.trim() !== '') {
+    if (rawQ.length > 200) fields.q = 'too-long';
+    else q = rawQ.trim();
+  }
+
+  const filters: ListFilter[] = [];
+  for (const [key, value] of Object.entries(raw)) {
+    if (['_start', '_end', '_sort', '_order', 'q'].includes(key) || value === undefined) continue;
+    const suffix = SUFFIXES.find(([s]) => key.endsWith(s) && all.has(key.slice(0, -s.length)));
+    const name = suffix ? key.slice(0, -suffix[0].length) : key;
+    const op: FilterOp = suffix ? suffix[1] : 'eq';
+    const def = all.get(name);
+    if (!def || !def.filterable || def.writeOnly) {
+      fields[key.length > 64 ? key.slice(0, 64) : key] = 'unknown-field';
+      continue;
+    }
+    const spec = FIELD_REGISTRY[def.type];
+    if (!spec.ops.includes(op) && !(op === 'eq' && spec.ops.includes('like'))) {
+      fields[key] = 'invalid-option';
+      continue;
+    }
+    const rawValues = list(value);
+    if (rawValues.length > 50) {
+      fields[key] = 'too-long';
+      continue;
+    }
+    const values: FilterValue[] = [];
+    for (const r of rawValues) {
+      const parsed = spec.filter(def, r);
+      if (parsed === undefined) fields[key] = 'invalid';
+      else values.push(parsed);
+    }
+    if (!fields[key] && values.length) filters.push({ field: name, op, values });
+  }
+
+  if (Object.keys(fields).length) throw new DomainError('validation', 'The list query is not valid.', fields);
+  return { start, end, sort: sort.length ? sort : [...res.defaultSort], filters, q };
+}

@@ -1,0 +1,6 @@
+export * from './enums';
+export * from './errors';
+export * from './fields';
+export * from './permissions';
+export * from './text';
+export * from './resources';

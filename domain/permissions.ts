@@ -1,0 +1,135 @@
+import type { Role } from './enums';
+
+// The permission matrix of PRODUCT.md section 7, as data. The server checks it on every route;
+// the client's accessControlProvider reads the same table, so the two never disagree.
+export type Area =
+  | 'tenants'
+  | 'customEntityDefinitions'
+  | 'users'
+  | 'customFields'
+  | 'categories'
+  | 'files'
+  | 'analytics'
+  | 'account'
+  | 'expenses'
+  | 'students'
+  | 'teachers'
+  | 'contracts'
+  | 'payments'
+  | 'lessons'
+  | 'directory'
+  | 'notes'
+  | 'notifications'
+  | 'mydata'
+  | 'customEntityRecords';
+
+export type Action = 'list' | 'read' | 'create' | 'update' | 'delete';
+
+const ALL: readonly Role[] = ['ROOT', 'ADMIN', 'SECRETARY', 'TEACHER'];
+const STAFF: readonly Role[] = ['ROOT', 'ADMIN', 'SECRETARY'];
+const MANAGERS: readonly Role[] = ['ROOT', 'ADMIN'];
+const ROOT_ONLY: readonly Role[] = ['ROOT'];
+
+interface Grant {
+  /** May list and read. */
+  read: readonly Role[];
+  /** May create, update and delete. */
+  write: readonly Role[];
+  /** Roles whose rights the server narrows to their own rows (TEACHER: own lessons, own notes). */
+  ownOnly?: readonly Role[];
+}
+
+export const PERMISSIONS: Record<Area, Grant> = {
+  tenants: { read: ROOT_ONLY, write: ROOT_ONLY },
+  customEntityDefinitions: { read: ALL, write: ROOT_ONLY },
+  users: { read: MANAGERS, write: MANAGERS },
+  // Definitions and categories are read by whoever fills a form that uses them.
+  customFields: { read: ALL, write: MANAGERS },
+  categories: { read: ALL, write: MANAGERS },
+  files: { read: MANAGERS, write: MANAGERS },
+  analytics: { read: MANAGERS, write: MANAGERS },
+  account: { read: MANAGERS, write: MANAGERS },
+  expenses: { read: MANAGERS, write: MANAGERS },
+  students: { read: STAFF, write: STAFF },
+  teachers: { read: STAFF, write: STAFF },
+  contracts: { read: STAFF, write: STAFF },
+  payments: { read: STAFF, write: STAFF },
+  // TEACHER reads own lessons and edits only their homework and notes (the server narrows).
+  lessons: { read: ALL, write: ALL, ownOnly: ['TEACHER'] },
+  directory: { read: ALL, write: STAFF },
+  notes: { read: ALL, write: ALL, ownOnly: ['TEACHER'] },
+  notifications: { read: ALL, write: ALL, ownOnly: ALL },
+  mydata: { read: ALL, write: ALL, ownOnly: ALL },
+  customEntityRecords: { read: ALL, write: STAFF },
+};
+
+export function can(role: Role, area: Area, action: Action): boolean {
+  const grant = PERMISSIONS[area];
+  const roles = action === 'list' || action === 'read' ? grant.read : grant.write;
+  return roles.includes(role);
+}
+
+/** True when the server must limit `role` to its own rows in `area`. */
+export const isOwnOnly = (role: Role, area: Area): boolean => PERMISSIONS[area].ownOnly?.includes(role) ?? false;
+
+/** Which area each API resource (PRODUCT.md section 5) belongs to. */
+export const RESOURCE_AREA: Record<string, Area> = {
+  tenants: 'tenants',
+  'custom-entities': 'customEntityDefinitions',
+  users: 'users',
+  'student-custom-fields': 'customFields',
+  'class-categories': 'categories',
+  'contract-categories': 'categories',
+  folders: 'files',
+  files: 'files',
+  analytics: 'analytics',
+  account: 'account',
+  expenses: 'expenses',
+  students: 'students',
+  teachers: 'teachers',
+  contracts: 'contracts',
+  payments: 'payments',
+  lessons: 'lessons',
+  'recurring-lessons': 'lessons',
+  subjects: 'directory',
+  rooms: 'directory',
+  classes: 'directory',
+  'lesson-types': 'directory',
+  'lesson-tags': 'directory',
+  notes: 'notes',
+  notifications: 'notifications',
+  mydata: 'mydata',
+  'custom-entity-records': 'customEntityRecords',
+};
+
+/** Route guards of SPEC.md section 6; the most specific prefix wins, '/' matches everything. */
+export const ROUTE_ROLES: ReadonlyArray<{ path: string; exact?: boolean; roles: readonly Role[] }> = [
+  { path: '/tenants', roles: ROOT_ONLY },
+  { path: '/custom-entities', exact: true, roles: ROOT_ONLY },
+  { path: '/students/settings', roles: MANAGERS },
+  { path: '/contracts/settings', roles: MANAGERS },
+  { path: '/classes/settings', roles: MANAGERS },
+  { path: '/teachers', roles: STAFF },
+  { path: '/students', roles: STAFF },
+  { path: '/contracts', roles: STAFF },
+  { path: '/settings', roles: MANAGERS },
+  { path: '/file-management', roles: MANAGERS },
+  { path: '/analytics', roles: MANAGERS },
+  { path: '/account', roles: MANAGERS },
+];
+
+export function canOpenRoute(role: Role, pathname: string): boolean {
+  const path = pathname.replace(/\/+$/, '') || '/';
+  const matches = ROUTE_ROLES.filter((r) => (r.exact ? path === r.path : path === r.path || path.startsWith(r.path + '/')));
+  if (matches.length === 0) return true;
+  const best = matches.reduce((a, b) => (b.path.length > a.path.length ? b : a));
+  return best.roles.includes(role);
+}
+
+/** Which roles a user of `role` may give through /api/users (TEACHER accounts come with teachers). */
+export const MANAGEABLE_ROLES_BY: Record<Role, readonly Role[]> = {
+  ROOT: ['ADMIN', 'SECRETARY'],
+  ADMIN: ['ADMIN', 'SECRETARY'],
+  SECRETARY: [],
+  TEACHER: [],
+};

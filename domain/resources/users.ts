@@ -1,0 +1,22 @@
+import { ACTIVE_STATES } from '../enums';
+import type { ResourceDef } from '../fields';
+
+// Staff accounts of a centre. TEACHER accounts are listed here but created with teachers.
+export const USERS: ResourceDef = {
+  name: 'users',
+  area: 'users',
+  fields: [
+    { name: 'username', type: 'USERNAME', required: true, sortable: true, filterable: true, searchable: true },
+    { name: 'password', type: 'PASSWORD', required: true, writeOnly: true },
+    { name: 'role', type: 'ENUM', required: true, options: ['ADMIN', 'SECRETARY', 'TEACHER'], sortable: true, filterable: true },
+    { name: 'first_name', type: 'TEXT', required: true, max: 100, sortable: true, filterable: true, searchable: true },
+    { name: 'last_name', type: 'TEXT', required: true, max: 100, sortable: true, filterable: true, searchable: true },
+    { name: 'email', type: 'EMAIL', sortable: true, filterable: true, searchable: true },
+    { name: 'phone', type: 'PHONE', filterable: true, searchable: true },
+    { name: 'status', type: 'ENUM', options: ACTIVE_STATES, default: 'ACTIVE', sortable: true, filterable: true },
+  ],
+  defaultSort: [
+    { field: 'last_name', order: 'asc' },
+    { field: 'first_name', order: 'asc' },
+  ],
+};
