@@ -1,0 +1,174 @@
+// Builds a real Frontis app on a real database for API tests: in-memory PGlite, or a fresh
+// database on the PostgreSQL server named by TEST_DATABASE_URL. Nothing here is mocked.
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
+import { buildApp } from '../../server/app';
+import { bootstrap } from '../../server/bootstrap';
+import { loadConfig, type Config } from '../../server/config';
+import { migrate, openDatabase } from '../../server/db/client';
+
+export const DATABASE_KINDS = ['pglite', 'postgres'] as const;
+export type DatabaseKind = (typeof DATABASE_KINDS)[number];
+
+export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+export const ROOT = { username: 'root', password: 'root-password-1' } as const;
+
+type Database = Awaited<ReturnType<typeof openDatabase>>;
+
+export interface RequestOptions {
+  method?: InjectOptions['method'];
+  url: string;
+  /** x-tenant-id header and Host label; null leaves the header out. Default 'demo'. */
+  tenant?: string | null;
+  /** x-client-type header; null leaves it out. Default 'api'. */
+  clientType?: 'web' | 'api' | null;
+  /** Access JWT sent as `Authorization: Bearer`. */
+  token?: string;
+  headers?: Record<string, string>;
+  cookies?: Record<string, string>;
+  body?: unknown;
+}
+
+export interface Session {
+  token: string;
+  refresh_token: string;
+  exp: number;
+  user: { id: number; username: string; role: string; firstName: string; lastName: string };
+}
+
+export interface Account {
+  id: number;
+  username: string;
+  password: string;
+  token: string;
+}
+
+export interface TestApp {
+  kind: DatabaseKind;
+  app: FastifyInstance;
+  database: Database;
+  config: Config;
+  root: typeof ROOT;
+  request(opts: RequestOptions): Promise<LightMyRequestResponse>;
+  signIn(username: string, password: string, tenant?: string): Promise<Session>;
+  createTenant(slug: string, name?: string): Promise<{ tenantId: number; admin: Account }>;
+  createUser(token: string, fields: { role: 'ADMIN' | 'SECRETARY'; tenant?: string; username?: string; first_name?: string; last_name?: string }): Promise<Account>;
+  close(): Promise<void>;
+}
+
+let counter = 0;
+export const uniqueName = (prefix: string) => `${prefix}${process.pid}${Date.now().toString(36)}${(counter++).toString(36)}`;
+
+async function createScratchDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `frontis_t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(TEST_DATABASE_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+export async function startApp(kind: DatabaseKind, overrides: Partial<Config> = {}): Promise<TestApp> {
+  const scratch = kind === 'postgres' ? await createScratchDatabase() : undefined;
+  const config: Config = {
+    ...loadConfig({}),
+    defaultTenant: 'demo',
+    rootUsername: ROOT.username,
+    rootPassword: ROOT.password,
+    demoData: false,
+    databaseUrl: scratch?.url,
+    logLevel: 'silent',
+    loginRateLimit: { perUser: 1000, perAddress: 10_000, windowSeconds: 900 },
+    ...overrides,
+  };
+  const database = await openDatabase({ url: scratch?.url });
+  await migrate(database);
+  await bootstrap(database, config);
+  const app = await buildApp({ database, config, serveClient: false });
+
+  const request = (opts: RequestOptions) => {
+    const tenant = opts.tenant === undefined ? 'demo' : opts.tenant;
+    const headers: Record<string, string> = { host: `${tenant ?? 'demo'}.localhost`, ...(opts.headers ?? {}) };
+    if (tenant !== null) headers['x-tenant-id'] = tenant;
+    const clientType = opts.clientType === undefined ? 'api' : opts.clientType;
+    if (clientType !== null) headers['x-client-type'] = clientType;
+    if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+    return app.inject({
+      method: opts.method ?? 'GET',
+      url: opts.url,
+      headers,
+      cookies: opts.cookies,
+      ...(opts.body === undefined ? {} : typeof opts.body === 'string' ? { payload: opts.body } : { payload: opts.body as object }),
+    });
+  };
+
+  const signIn = async (username: string, password: string, tenant = 'demo'): Promise<Session> => {
+    const res = await request({ method: 'POST', url: '/login', tenant, body: { username, password, tenant } });
+    if (res.statusCode !== 200) throw new Error(`sign-in of ${username}@${tenant} failed: ${res.statusCode} ${res.body}`);
+    return res.json() as Session;
+  };
+
+  let rootSession: Session | undefined;
+  const rootToken = async () => (rootSession ??= await signIn(ROOT.username, ROOT.password)).token;
+
+  const createTenant = async (slug: string, name = `Κέντρο ${slug}`) => {
+    const admin = { username: `admin-${slug}`, password: 'admin-password-1', first_name: 'Ελένη', last_name: 'Διαχειρίστρια' };
+    const res = await request({ method: 'POST', url: '/api/tenants', token: await rootToken(), body: { slug, name, admin } });
+    if (res.statusCode !== 201) throw new Error(`creating tenant ${slug} failed: ${res.statusCode} ${res.body}`);
+    const session = await signIn(admin.username, admin.password, slug);
+    return {
+      tenantId: (res.json() as { id: number }).id,
+      admin: { id: session.user.id, username: admin.username, password: admin.password, token: session.token },
+    };
+  };
+
+  const createUser: TestApp['createUser'] = async (token, fields) => {
+    const tenant = fields.tenant ?? 'demo';
+    const username = fields.username ?? uniqueName(fields.role.toLowerCase());
+    const password = 'user-password-1';
+    const res = await request({
+      method: 'POST',
+      url: '/api/users',
+      tenant,
+      token,
+      body: {
+        username,
+        password,
+        role: fields.role,
+        first_name: fields.first_name ?? 'Γιώργος',
+        last_name: fields.last_name ?? 'Παπαδόπουλος',
+      },
+    });
+    if (res.statusCode !== 201) throw new Error(`creating user ${username} failed: ${res.statusCode} ${res.body}`);
+    const session = await signIn(username, password, tenant);
+    return { id: (res.json() as { id: number }).id, username, password, token: session.token };
+  };
+
+  return {
+    kind,
+    app,
+    database,
+    config,
+    root: ROOT,
+    request,
+    signIn,
+    createTenant,
+    createUser,
+    async close() {
+      await app.close();
+      await database.close();
+      await scratch?.drop();
+    },
+  };
+}
