@@ -24,6 +24,11 @@ export const FIELD_TYPES = [
   'ENUM',
   'TIME_ZONE',
   'INSTANT',
+  'TIME',
+  'REFERENCES',
+  'KEY',
+  'OPTIONS',
+  'CUSTOM_VALUES',
 ] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
 
@@ -39,8 +44,12 @@ export interface FieldDef {
   max?: number;
   /** Allowed values for ENUM, SINGLE_CHOICE and MULTIPLE_CHOICE. */
   options?: readonly string[];
-  /** Resource a REFERENCE points to. */
+  /** Whole numbers only (NUMBER). */
+  integer?: boolean;
+  /** Resource a REFERENCE or REFERENCES points to. */
   reference?: string;
+  /** On create, must equal this other field (confirm_password -> password): 'mismatch'. */
+  matches?: string;
   /** Value used on create when the field is omitted. */
   default?: unknown;
   /** Accepted on write, never returned (passwords). */
@@ -130,7 +139,7 @@ export const FIELD_REGISTRY: Record<FieldType, FieldTypeSpec> = {
   },
   NUMBER: {
     value: (d) => {
-      let n = z.number().finite();
+      let n = d.integer ? z.number().int() : z.number().finite();
       if (d.min !== undefined) n = n.min(d.min);
       if (d.max !== undefined) n = n.max(d.max);
       return n;
@@ -161,6 +170,42 @@ export const FIELD_REGISTRY: Record<FieldType, FieldTypeSpec> = {
     value: () => z.iso.datetime({ offset: true }),
     ops: ORDERED,
     filter: (_d, raw) => (isRealDate(raw) || z.iso.datetime({ offset: true }).safeParse(raw).success ? raw : undefined),
+  },
+  TIME: {
+    value: () => z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/),
+    ops: ORDERED,
+    filter: (_d, raw) => (/^([01]\d|2[0-3]):[0-5]\d$/.test(raw) ? raw : undefined),
+  },
+  REFERENCES: {
+    // A list of ids (class_ids, subject_ids); a filter matches rows holding any of the values.
+    value: (d) =>
+      z
+        .array(z.number().int().positive().max(2_147_483_647))
+        .max(d.max ?? 1000)
+        .refine((a) => new Set(a).size === a.length, { params: { code: 'invalid' } }),
+    ops: ['eq'],
+    filter: (_d, raw) => {
+      const n = asInteger(raw);
+      return n !== undefined && n > 0 && n <= 2_147_483_647 ? n : undefined;
+    },
+  },
+  KEY: { value: () => z.string().regex(/^[a-z][a-z0-9_]{0,39}$/), ops: EQUALITY, filter: asText },
+  OPTIONS: {
+    // The choices of a SINGLE_CHOICE or MULTIPLE_CHOICE field definition.
+    value: () =>
+      z
+        .array(z.string().trim().min(1).max(100))
+        .max(100)
+        .refine((a) => new Set(a).size === a.length, { params: { code: 'invalid' } }),
+    ops: [],
+    filter: () => undefined,
+  },
+  CUSTOM_VALUES: {
+    // The object of custom-field values; its keys and values are checked against the
+    // tenant's definitions at run time (customValuesSchema).
+    value: () => z.record(z.string().max(40), z.unknown()),
+    ops: [],
+    filter: () => undefined,
   },
   BOOLEAN: {
     value: () => z.boolean(),
@@ -200,7 +245,16 @@ export function createSchema(res: ResourceDef) {
     const v = fieldSchema(f);
     shape[f.name] = f.required && f.default === undefined ? v : v.nullable().optional();
   }
-  return z.strictObject(shape);
+  const pairs = writable(res).filter((f) => f.matches);
+  const object = z.strictObject(shape);
+  if (!pairs.length) return object;
+  return object.superRefine((value, ctx) => {
+    for (const f of pairs) {
+      if (value[f.name] !== undefined && value[f.name] !== value[f.matches!]) {
+        ctx.addIssue({ code: 'custom', path: [f.name], params: { code: 'mismatch' }, message: 'does not match' });
+      }
+    }
+  });
 }
 
 /** Update body: any writable field but create-only ones, plus the row's `version`. */

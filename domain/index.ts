@@ -4,3 +4,4 @@ export * from './fields';
 export * from './permissions';
 export * from './text';
 export * from './resources';
+export * from './custom-fields';

@@ -1,7 +1,27 @@
 import type { ResourceDef } from '../fields';
+import { CLASS_CATEGORIES, CLASSES, CONTRACT_CATEGORIES, LESSON_TAGS, LESSON_TYPES, ROOMS, SUBJECTS } from './directory';
+import { NOTES, STUDENT_CUSTOM_FIELDS, STUDENTS, TEACHERS } from './people';
 import { TENANTS } from './tenants';
 import { USERS } from './users';
 
-export { TENANTS, USERS };
+export {
+  CLASS_CATEGORIES,
+  CLASSES,
+  CONTRACT_CATEGORIES,
+  LESSON_TAGS,
+  LESSON_TYPES,
+  NOTES,
+  ROOMS,
+  STUDENT_CUSTOM_FIELDS,
+  STUDENTS,
+  SUBJECTS,
+  TEACHERS,
+  TENANTS,
+  USERS,
+};
 
-export const RESOURCES: Record<string, ResourceDef> = { users: USERS, tenants: TENANTS };
+export const RESOURCES: Record<string, ResourceDef> = Object.fromEntries(
+  [USERS, TENANTS, SUBJECTS, ROOMS, CLASS_CATEGORIES, CONTRACT_CATEGORIES, CLASSES, LESSON_TYPES, LESSON_TAGS, TEACHERS, STUDENTS, STUDENT_CUSTOM_FIELDS, NOTES].map(
+    (r) => [r.name, r],
+  ),
+);

@@ -1,0 +1,83 @@
+import { ACTIVE_STATES, CUSTOM_FIELD_TYPES, GENDERS } from '../enums';
+import type { FieldDef, ResourceDef } from '../fields';
+
+const person: FieldDef[] = [
+  { name: 'first_name', type: 'TEXT', required: true, max: 100, sortable: true, filterable: true, searchable: true },
+  { name: 'last_name', type: 'TEXT', required: true, max: 100, sortable: true, filterable: true, searchable: true },
+  { name: 'email', type: 'EMAIL', sortable: true, filterable: true, searchable: true },
+  { name: 'phone', type: 'PHONE', filterable: true, searchable: true },
+  { name: 'birth_date', type: 'DATE', sortable: true, filterable: true },
+  { name: 'gender', type: 'ENUM', options: GENDERS, sortable: true, filterable: true },
+];
+const byName = [
+  { field: 'last_name', order: 'asc' },
+  { field: 'first_name', order: 'asc' },
+] as const;
+
+/** A teacher is also a TEACHER sign-in: creating one takes its username and password. */
+export const TEACHERS: ResourceDef = {
+  name: 'teachers',
+  area: 'teachers',
+  fields: [
+    { name: 'username', type: 'USERNAME', required: true, createOnly: true, sortable: true, filterable: true, searchable: true },
+    { name: 'password', type: 'PASSWORD', required: true, createOnly: true, writeOnly: true },
+    { name: 'confirm_password', type: 'PASSWORD', required: true, createOnly: true, writeOnly: true, matches: 'password' },
+    ...person,
+    { name: 'subject_ids', type: 'REFERENCES', reference: 'subjects', filterable: true },
+    { name: 'information', type: 'LONG_TEXT', searchable: true },
+    { name: 'color', type: 'COLOR' },
+  ],
+  defaultSort: byName,
+};
+
+export const STUDENTS: ResourceDef = {
+  name: 'students',
+  area: 'students',
+  fields: [
+    ...person,
+    { name: 'guardian_name', type: 'TEXT', max: 200, sortable: true, filterable: true, searchable: true },
+    { name: 'guardian_phone', type: 'PHONE', filterable: true, searchable: true },
+    { name: 'class_ids', type: 'REFERENCES', reference: 'classes', filterable: true },
+    { name: 'subject_ids', type: 'REFERENCES', reference: 'subjects', filterable: true },
+    { name: 'status', type: 'ENUM', options: ACTIVE_STATES, default: 'ACTIVE', sortable: true, filterable: true },
+    { name: 'inactive_reason', type: 'TEXT', max: 500 },
+    { name: 'information', type: 'LONG_TEXT', searchable: true },
+    { name: 'custom_fields', type: 'CUSTOM_VALUES', default: {} },
+    { name: 'number_of_contracts', type: 'NUMBER', integer: true, readOnly: true, sortable: true, filterable: true },
+    { name: 'first_contract_date', type: 'DATE', readOnly: true, sortable: true, filterable: true },
+    { name: 'last_contract_date', type: 'DATE', readOnly: true, sortable: true, filterable: true },
+  ],
+  defaultSort: byName,
+};
+
+/** The definitions behind each student's `custom_fields`; the key never changes once created. */
+export const STUDENT_CUSTOM_FIELDS: ResourceDef = {
+  name: 'student-custom-fields',
+  area: 'customFields',
+  fields: [
+    { name: 'key', type: 'KEY', required: true, createOnly: true, sortable: true, filterable: true, searchable: true },
+    { name: 'label', type: 'TEXT', required: true, max: 100, sortable: true, filterable: true, searchable: true },
+    { name: 'type', type: 'ENUM', required: true, options: CUSTOM_FIELD_TYPES, sortable: true, filterable: true },
+    { name: 'options', type: 'OPTIONS' },
+    { name: 'required', type: 'BOOLEAN', default: false, sortable: true, filterable: true },
+    { name: 'position', type: 'NUMBER', integer: true, min: 0, max: 10_000, default: 0, sortable: true },
+  ],
+  defaultSort: [
+    { field: 'position', order: 'asc' },
+    { field: 'label', order: 'asc' },
+  ],
+};
+
+export const NOTES: ResourceDef = {
+  name: 'notes',
+  area: 'notes',
+  fields: [
+    { name: 'title', type: 'TEXT', required: true, max: 200, sortable: true, filterable: true, searchable: true },
+    { name: 'body', type: 'LONG_TEXT', searchable: true },
+    { name: 'student_id', type: 'REFERENCE', reference: 'students', filterable: true },
+    { name: 'teacher_id', type: 'REFERENCE', reference: 'teachers', filterable: true },
+    { name: 'class_id', type: 'REFERENCE', reference: 'classes', filterable: true },
+    { name: 'author_id', type: 'REFERENCE', reference: 'users', readOnly: true, filterable: true },
+  ],
+  defaultSort: [{ field: 'updated_at', order: 'desc' }],
+};
