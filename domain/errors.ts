@@ -119,7 +119,9 @@ export function zodIssuesToFields(issues: readonly z.core.$ZodIssue[]): FieldErr
   return fields;
 }
 
+// Needs issues parsed with `reportInput: true` (parseBody does): zod leaves the input out otherwise.
 function fieldCodeOf(issue: z.core.$ZodIssue): FieldCode {
+  if ('input' in issue && issue.input === undefined) return 'required';
   switch (issue.code) {
     case 'invalid_type':
       return issue.input === undefined ? 'required' : 'invalid-type';

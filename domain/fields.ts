@@ -274,7 +274,7 @@ export function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.infe
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw new DomainError('validation', 'The body must be a JSON object.', { _: 'invalid-type' });
   }
-  const result = schema.safeParse(body);
+  const result = schema.safeParse(body, { reportInput: true });
   if (!result.success) throw new DomainError('validation', undefined, zodIssuesToFields(result.error.issues));
   return result.data;
 }

@@ -1,0 +1,100 @@
+/**
+ * buildApp: one Fastify instance with the cross-cutting plugins (in the order their hooks
+ * must run: security, tenancy, auth), the API modules, the OpenAPI description and the web
+ * client. Ready but not listening, so tests use app.inject() on it.
+ */
+import cookie from '@fastify/cookie';
+import { sql } from 'drizzle-orm';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import type { Config } from './config';
+import './context';
+import { platform, type Database } from './db/client';
+import { authRoutes } from './modules/auth/routes';
+import { loadJwtKey } from './modules/auth/tokens';
+import { historyRoutes } from './modules/history/routes';
+import { mydataRoutes } from './modules/mydata/routes';
+import { tenantRoutes } from './modules/tenants/routes';
+import { userRoutes } from './modules/users/routes';
+import { authPlugin } from './plugins/auth';
+import { clientPlugin } from './plugins/client';
+import { errorsPlugin } from './plugins/errors';
+import { openapiPlugin } from './plugins/openapi';
+import { securityPlugin } from './plugins/security';
+import { tenancyPlugin } from './plugins/tenancy';
+
+/** JSON bodies are small; file uploads (later) get their own streaming limit. */
+const JSON_BODY_LIMIT = 1024 * 1024;
+
+export interface BuildOptions {
+  database: Database;
+  config: Config;
+  /** Serve ./dist with the SPA fallback (default true). */
+  serveClient?: boolean;
+  /** Where the built client lives (default ./dist). */
+  distDir?: string;
+}
+
+export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
+  const { database, config } = opts;
+  const app = Fastify({
+    logger: { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
+    trustProxy: config.trustProxy,
+    bodyLimit: JSON_BODY_LIMIT,
+    genReqId: () => randomUUID(),
+    routerOptions: { maxParamLength: 200 },
+    // Requests Node's HTTP parser refuses (raw non-ASCII in the URL, oversized headers…) still
+    // get an answer in the API's error format.
+    clientErrorHandler: (error, socket) => {
+      if (!socket.writable) return;
+      const tooLarge = (error as { code?: string }).code === 'HPE_HEADER_OVERFLOW';
+      const body = JSON.stringify({
+        error: tooLarge
+          ? { code: 'too-large', message: 'The request headers are too large.' }
+          : { code: 'validation', message: 'The request is malformed.' },
+      });
+      socket.end(
+        `HTTP/1.1 ${tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\n` +
+          `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
+    },
+  });
+
+  // An empty body sent as application/json (some clients do that on DELETE) means "no body".
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (typeof body === 'string' && body.trim() === '') return done(null, undefined);
+    parseJson(request, body as string, done);
+  });
+
+  const jwtKey = await loadJwtKey(database);
+  app.decorate('frontis', { database, config, jwtKey });
+
+  await app.register(errorsPlugin);
+  await app.register(cookie);
+  await app.register(securityPlugin, { config });
+  await app.register(tenancyPlugin, { database });
+  await app.register(authPlugin, { database, jwtKey });
+  await app.register(openapiPlugin);
+
+  app.get('/healthz', { config: { access: 'public' }, schema: { hide: true } }, async (_request, reply) => {
+    try {
+      await platform(database).execute(sql`select 1`);
+      return { status: 'ok' };
+    } catch {
+      return reply.code(503).send({ status: 'unavailable' });
+    }
+  });
+
+  await authRoutes(app, { database, config, jwtKey });
+  await userRoutes(app, { database });
+  await tenantRoutes(app, { database });
+  await mydataRoutes(app, { database });
+  await historyRoutes(app, { database });
+
+  await app.register(clientPlugin, { serveClient: opts.serveClient ?? true, distDir: opts.distDir });
+
+  await app.ready();
+  return app;
+}

@@ -1,0 +1,70 @@
+/**
+ * Server configuration, read once from the environment. Everything a process needs to
+ * start lives here so tests can build an app with overrides instead of touching env vars.
+ */
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl?: string;
+  defaultTenant: string;
+  rootUsername?: string;
+  rootPassword?: string;
+  demoData: boolean;
+  maxUploadMb: number;
+  trustProxy: boolean;
+  logLevel: string;
+  accessTtlSeconds: number;
+  refreshTtlSeconds: number;
+  loginRateLimit: { perUser: number; perAddress: number; windowSeconds: number };
+  /** Optional Sentry DSN host that the client reports to; only widens the CSP connect-src. */
+  sentryDsn?: string;
+}
+
+type Env = Record<string, string | undefined>;
+
+function int(env: Env, name: string, fallback: number, min = 0): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min) {
+    throw new Error(`${name} must be an integer >= ${min}, got "${raw}"`);
+  }
+  return value;
+}
+
+function flag(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  return raw === '1' || raw === 'true' || raw === 'yes' || raw === 'on';
+}
+
+function text(env: Env, name: string): string | undefined {
+  const raw = env[name]?.trim();
+  return raw ? raw : undefined;
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  return {
+    port: int(env, 'PORT', 3000),
+    host: text(env, 'HOST') ?? '0.0.0.0',
+    dataDir: text(env, 'DATA_DIR') ?? './data',
+    databaseUrl: text(env, 'DATABASE_URL'),
+    defaultTenant: (text(env, 'DEFAULT_TENANT') ?? 'demo').toLowerCase(),
+    rootUsername: text(env, 'ROOT_USERNAME'),
+    // Not trimmed: a password may legitimately start or end with a space.
+    rootPassword: env.ROOT_PASSWORD ? env.ROOT_PASSWORD : undefined,
+    demoData: flag(env, 'DEMO_DATA', false),
+    maxUploadMb: int(env, 'MAX_UPLOAD_MB', 25, 1),
+    trustProxy: flag(env, 'TRUST_PROXY', false),
+    logLevel: text(env, 'LOG_LEVEL') ?? 'info',
+    accessTtlSeconds: int(env, 'ACCESS_TTL_SECONDS', 900, 1),
+    refreshTtlSeconds: int(env, 'REFRESH_TTL_SECONDS', 30 * 24 * 3600, 60),
+    loginRateLimit: {
+      perUser: int(env, 'LOGIN_RATE_PER_USER', 10, 1),
+      perAddress: int(env, 'LOGIN_RATE_PER_ADDRESS', 50, 1),
+      windowSeconds: int(env, 'LOGIN_RATE_WINDOW_SECONDS', 900, 1),
+    },
+    sentryDsn: text(env, 'SENTRY_DSN') ?? text(env, 'VITE_SENTRY_DSN'),
+  };
+}

@@ -1,0 +1,119 @@
+/**
+ * The database: PGlite (embedded; in memory or in DATA_DIR/pgdata) or a PostgreSQL server
+ * (node-postgres pool) when a URL is given. The rest of the server sees one drizzle API and
+ * reaches data only through two doors:
+ *  - withTenant(): tenant data, as role frontis_app with app.tenant_id set, so row-level
+ *    security applies on top of the tenant_id conditions the code writes anyway;
+ *  - platform() / withPlatform(): tenants, root users, secrets, login attempts.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { sql, type ExtractTablesWithRelations } from 'drizzle-orm';
+import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import pg from 'pg';
+import * as schema from './schema/index';
+
+export type Schema = typeof schema;
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
+/** Anything queries can run on: the database itself or an open transaction. */
+export type Queryable = Db | Tx;
+
+export interface Database {
+  kind: 'pglite' | 'postgres';
+  db: Db;
+  /** Set in PGlite mode (backups use dumpDataDir). */
+  pglite?: PGlite;
+  /** Set in PostgreSQL mode (migrations take a dedicated connection for the advisory lock). */
+  pool?: pg.Pool;
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  /** postgres://… : use a PostgreSQL server. */
+  url?: string;
+  /** DATA_DIR: PGlite keeps its files in DATA_DIR/pgdata. Omit both for in-memory PGlite. */
+  dataDir?: string;
+  /** Pool size for PostgreSQL. */
+  maxConnections?: number;
+}
+
+export const pgliteDir = (dataDir: string) => join(dataDir, 'pgdata');
+
+export async function openDatabase(opts: OpenOptions): Promise<Database> {
+  if (opts.url) {
+    const pool = new pg.Pool({ connectionString: opts.url, max: opts.maxConnections ?? 10 });
+    // An idle client losing its connection must not crash the process.
+    pool.on('error', () => undefined);
+    const db = drizzlePg({ client: pool, schema }) as unknown as Db;
+    return { kind: 'postgres', db, pool, close: () => pool.end() };
+  }
+  let pglite: PGlite;
+  if (opts.dataDir) {
+    const dir = pgliteDir(opts.dataDir);
+    mkdirSync(dir, { recursive: true });
+    pglite = new PGlite(dir);
+  } else {
+    pglite = new PGlite();
+  }
+  await pglite.waitReady;
+  const db = drizzlePglite({ client: pglite, schema }) as unknown as Db;
+  return {
+    kind: 'pglite',
+    db,
+    pglite,
+    close: async () => {
+      if (!pglite.closed) await pglite.close();
+    },
+  };
+}
+
+const assertTenantId = (tenantId: number) => {
+  if (!Number.isSafeInteger(tenantId) || tenantId <= 0) throw new Error(`invalid tenant id ${tenantId}`);
+};
+
+/**
+ * Turns the current transaction into a tenant transaction: role frontis_app (no superuser,
+ * so RLS applies) and app.tenant_id, both local to the transaction so a pooled connection
+ * never leaks them to the next user. One statement, one round trip.
+ * Use withTenant(); call this directly only inside a platform transaction that must also
+ * write tenant rows atomically (creating a tenant with its first ADMIN).
+ */
+export async function enterTenant(tx: Tx, tenantId: number): Promise<void> {
+  assertTenantId(tenantId);
+  await tx.execute(
+    sql`select set_config('role', 'frontis_app', true), set_config('app.tenant_id', ${String(tenantId)}, true)`,
+  );
+}
+
+/** The single door to tenant data: fn runs in a transaction that sees only tenantId's rows. */
+export async function withTenant<T>(database: Database, tenantId: number, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  assertTenantId(tenantId);
+  return database.db.transaction(async (tx) => {
+    await enterTenant(tx, tenantId);
+    return fn(tx);
+  });
+}
+
+/**
+ * The door to platform tables (tenants, root_users, login_attempts, server_secrets). Runs as
+ * the connecting role, without app.tenant_id: tenant tables show no rows here unless that
+ * role bypasses RLS, so tenant data must not be read this way.
+ */
+export const platform = (database: Database): Db => database.db;
+
+/** A platform transaction (see platform()). */
+export async function withPlatform<T>(database: Database, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  return database.db.transaction(fn);
+}
+
+/** Rows of a raw SQL query on either driver (pg answers {rows}, PGlite answers {rows} too). */
+export async function queryRows<T>(q: Queryable, query: ReturnType<typeof sql>): Promise<T[]> {
+  const result = (await q.execute(query)) as unknown as { rows: T[] };
+  return result.rows;
+}
+
+export { migrate } from './migrate';

@@ -1,0 +1,36 @@
+import { fileURLToPath } from 'node:url';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import type { Database } from './client';
+
+export const MIGRATIONS_FOLDER = fileURLToPath(new URL('./migrations', import.meta.url));
+
+/** Arbitrary constant shared by every Frontis process: the key of the migration advisory lock. */
+const MIGRATION_LOCK_KEY = 7_345_112_001;
+
+/**
+ * Applies pending migrations; a no-op when all are applied. On PostgreSQL several processes
+ * may start at once, so the work is serialised by a session-level advisory lock held on one
+ * dedicated connection, and the migrations run on that same connection.
+ */
+export async function migrate(database: Database): Promise<void> {
+  if (database.kind === 'pglite') {
+    if (!database.pglite) throw new Error('PGlite database without client');
+    await migratePglite(drizzlePglite({ client: database.pglite }), { migrationsFolder: MIGRATIONS_FOLDER });
+    return;
+  }
+  if (!database.pool) throw new Error('PostgreSQL database without pool');
+  const client = await database.pool.connect();
+  try {
+    await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    try {
+      await migratePg(drizzlePg({ client }), { migrationsFolder: MIGRATIONS_FOLDER });
+    } finally {
+      await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
+    }
+  } finally {
+    client.release();
+  }
+}

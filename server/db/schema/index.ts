@@ -1,0 +1,4 @@
+export * from './platform';
+export * from './users';
+export * from './sessions';
+export * from './history';

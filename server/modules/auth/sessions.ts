@@ -1,0 +1,216 @@
+/**
+ * Sessions and refresh-token families, in the database so that every API process sees a
+ * sign-out, a revoked family or a deactivated user at once.
+ */
+import { and, eq, isNull, ne, sql } from 'drizzle-orm';
+import type { Role } from '../../../domain/index';
+import { platform, withTenant, type Database, type Tx } from '../../db/client';
+import { refreshTokens, rootUsers, sessions, tenants, users } from '../../db/schema/index';
+import type { Actor } from '../../context';
+import { hashToken, newPublicId, newRefreshToken } from './tokens';
+
+export type Owner = { kind: 'user' | 'root'; id: number };
+
+export interface SessionUser {
+  id: number;
+  username: string;
+  role: Role;
+  firstName: string;
+  lastName: string;
+}
+
+export const subjectOf = (owner: Owner) => `${owner.kind}:${owner.id}`;
+
+export async function createSession(
+  tx: Tx,
+  tenantId: number,
+  owner: Owner,
+  meta: { userAgent?: string; address?: string },
+): Promise<{ id: number; publicId: string }> {
+  const publicId = newPublicId();
+  const [row] = await tx
+    .insert(sessions)
+    .values({
+      tenantId,
+      publicId,
+      userId: owner.kind === 'user' ? owner.id : null,
+      rootUserId: owner.kind === 'root' ? owner.id : null,
+      userAgent: meta.userAgent?.slice(0, 300) ?? null,
+      address: meta.address?.slice(0, 100) ?? null,
+    })
+    .returning({ id: sessions.id });
+  return { id: row!.id, publicId };
+}
+
+export async function issueRefreshToken(tx: Tx, tenantId: number, sessionId: number, ttlSeconds: number): Promise<string> {
+  const token = newRefreshToken(tenantId);
+  await tx.insert(refreshTokens).values({
+    tenantId,
+    sessionId,
+    tokenHash: hashToken(token),
+    expiresAt: new Date(Date.now() + ttlSeconds * 1000),
+  });
+  return token;
+}
+
+export async function revokeSession(tx: Tx, tenantId: number, sessionId: number, reason: string): Promise<void> {
+  await tx
+    .update(sessions)
+    .set({ revokedAt: new Date(), revokedReason: reason })
+    .where(and(eq(sessions.tenantId, tenantId), eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
+}
+
+/** Ends every session of a tenant user, optionally but one (the caller's own). */
+export async function revokeUserSessions(tx: Tx, tenantId: number, userId: number, reason: string, exceptSessionId?: number) {
+  await tx
+    .update(sessions)
+    .set({ revokedAt: new Date(), revokedReason: reason })
+    .where(
+      and(
+        eq(sessions.tenantId, tenantId),
+        eq(sessions.userId, userId),
+        isNull(sessions.revokedAt),
+        exceptSessionId ? ne(sessions.id, exceptSessionId) : undefined,
+      ),
+    );
+}
+
+export async function revokeTenantSessions(tx: Tx, tenantId: number, reason: string) {
+  await tx
+    .update(sessions)
+    .set({ revokedAt: new Date(), revokedReason: reason })
+    .where(and(eq(sessions.tenantId, tenantId), isNull(sessions.revokedAt)));
+}
+
+/**
+ * A ROOT's sessions live in the tenants they signed in to, so ending them visits each tenant
+ * through its own door (rare: password change or deactivation of a ROOT).
+ */
+export async function revokeRootSessionsEverywhere(
+  database: Database,
+  rootUserId: number,
+  reason: string,
+  except?: { tenantId: number; sessionId: number },
+) {
+  const all = await platform(database).select({ id: tenants.id }).from(tenants);
+  for (const { id: tenantId } of all) {
+    await withTenant(database, tenantId, (tx) =>
+      tx
+        .update(sessions)
+        .set({ revokedAt: new Date(), revokedReason: reason })
+        .where(
+          and(
+            eq(sessions.tenantId, tenantId),
+            eq(sessions.rootUserId, rootUserId),
+            isNull(sessions.revokedAt),
+            except && except.tenantId === tenantId ? ne(sessions.id, except.sessionId) : undefined,
+          ),
+        ),
+    );
+  }
+}
+
+export type SessionCheck = { status: 'live'; actor: Actor; publicId: string } | { status: 'revoked' } | { status: 'unknown' };
+
+/** The per-request check: the session must exist, be unrevoked, and its account active. */
+export async function loadSession(tx: Tx, tenantId: number, sessionId: number): Promise<SessionCheck> {
+  const [row] = await tx
+    .select({
+      publicId: sessions.publicId,
+      revokedAt: sessions.revokedAt,
+      userId: sessions.userId,
+      rootUserId: sessions.rootUserId,
+      userName: users.username,
+      userRole: users.role,
+      userFirst: users.firstName,
+      userLast: users.lastName,
+      userStatus: users.status,
+      rootName: rootUsers.username,
+      rootFirst: rootUsers.firstName,
+      rootLast: rootUsers.lastName,
+      rootStatus: rootUsers.status,
+    })
+    .from(sessions)
+    .leftJoin(users, and(eq(users.tenantId, sessions.tenantId), eq(users.id, sessions.userId)))
+    .leftJoin(rootUsers, eq(rootUsers.id, sessions.rootUserId))
+    .where(and(eq(sessions.tenantId, tenantId), eq(sessions.id, sessionId)))
+    .limit(1);
+  if (!row) return { status: 'unknown' };
+  if (row.revokedAt) return { status: 'revoked' };
+  const base = { tenantId, sessionId };
+  if (row.userId !== null && row.userName !== null && row.userStatus === 'ACTIVE') {
+    return {
+      status: 'live',
+      publicId: row.publicId,
+      actor: {
+        ...base,
+        kind: 'user',
+        id: row.userId,
+        username: row.userName,
+        role: row.userRole as Role,
+        firstName: row.userFirst ?? '',
+        lastName: row.userLast ?? '',
+      },
+    };
+  }
+  if (row.rootUserId !== null && row.rootName !== null && row.rootStatus === 'ACTIVE') {
+    return {
+      status: 'live',
+      publicId: row.publicId,
+      actor: {
+        ...base,
+        kind: 'root',
+        id: row.rootUserId,
+        username: row.rootName,
+        role: 'ROOT',
+        firstName: row.rootFirst ?? '',
+        lastName: row.rootLast ?? '',
+      },
+    };
+  }
+  return { status: 'revoked' };
+}
+
+export type RefreshOutcome =
+  | { status: 'rotated'; actor: Actor; publicId: string; refreshToken: string }
+  | { status: 'expired' }
+  | { status: 'revoked' };
+
+/**
+ * Rotation with reuse detection. The token row is locked so two concurrent uses of one token
+ * cannot both succeed: the second sees used_at and ends the whole family. The caller must
+ * commit this transaction even when the outcome is 'revoked' (the revocation is the point).
+ */
+export async function rotateRefreshToken(tx: Tx, tenantId: number, token: string, ttlSeconds: number): Promise<RefreshOutcome> {
+  const [row] = await tx
+    .select({ id: refreshTokens.id, sessionId: refreshTokens.sessionId, usedAt: refreshTokens.usedAt, expiresAt: refreshTokens.expiresAt })
+    .from(refreshTokens)
+    .where(and(eq(refreshTokens.tenantId, tenantId), eq(refreshTokens.tokenHash, hashToken(token))))
+    .for('update')
+    .limit(1);
+  if (!row) return { status: 'expired' };
+  if (row.usedAt) {
+    await revokeSession(tx, tenantId, row.sessionId, 'refresh-token-reuse');
+    return { status: 'revoked' };
+  }
+  if (row.expiresAt.getTime() <= Date.now()) return { status: 'expired' };
+  const session = await loadSession(tx, tenantId, row.sessionId);
+  if (session.status !== 'live') {
+    await revokeSession(tx, tenantId, row.sessionId, 'account-inactive');
+    return { status: 'revoked' };
+  }
+  await tx.update(refreshTokens).set({ usedAt: new Date() }).where(and(eq(refreshTokens.tenantId, tenantId), eq(refreshTokens.id, row.id)));
+  await tx.update(sessions).set({ lastSeenAt: sql`now()` }).where(and(eq(sessions.tenantId, tenantId), eq(sessions.id, row.sessionId)));
+  const refreshToken = await issueRefreshToken(tx, tenantId, row.sessionId, ttlSeconds);
+  return { status: 'rotated', actor: session.actor, publicId: session.publicId, refreshToken };
+}
+
+/** Finds the session a refresh token belongs to (for sign-out), whether used or not. */
+export async function sessionOfRefreshToken(tx: Tx, tenantId: number, token: string): Promise<number | null> {
+  const [row] = await tx
+    .select({ sessionId: refreshTokens.sessionId })
+    .from(refreshTokens)
+    .where(and(eq(refreshTokens.tenantId, tenantId), eq(refreshTokens.tokenHash, hashToken(token))))
+    .limit(1);
+  return row?.sessionId ?? null;
+}

@@ -1,0 +1,77 @@
+/**
+ * GET /api/history?entity=users&entity_id=5: the History tab of a detail view. Whoever may
+ * read the entity may read its history (the entity's area in domain/permissions.ts).
+ */
+import { and, desc, eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { can, DomainError, MAX_PAGE_ROWS, parseBody, RESOURCE_AREA, type Area } from '../../../domain/index';
+import { actorOf, tenantOf } from '../../context';
+import { withTenant, type Database } from '../../db/client';
+import { history } from '../../db/schema/index';
+import { listPage } from '../list-query';
+import { iso } from '../params';
+
+/** Entities whose history is kept but which are not API resources of their own. */
+const EXTRA_AREAS: Record<string, Area> = { 'root-users': 'tenants' };
+
+const Query = z
+  .strictObject({
+    entity: z.string().min(1).max(64),
+    entity_id: z.string().regex(/^\d{1,10}$/).transform(Number).pipe(z.number().int().positive().max(2_147_483_647)),
+    _start: z.string().regex(/^\d{1,9}$/).transform(Number).optional(),
+    _end: z.string().regex(/^\d{1,9}$/).transform(Number).optional(),
+    _sort: z.string().max(100).optional(),
+    _order: z.string().max(100).optional(),
+  })
+  .refine((q) => (q._end ?? 0) - (q._start ?? 0) <= MAX_PAGE_ROWS, { params: { code: 'too-large' }, path: ['_end'] });
+
+export async function historyRoutes(app: FastifyInstance, { database }: { database: Database }) {
+  app.get(
+    '/api/history',
+    { config: { access: 'signed-in' }, schema: { tags: ['history'], summary: 'Changes of one record, newest first' } },
+    async (request, reply) => {
+      const query = parseBody(Query, request.query);
+      const area = RESOURCE_AREA[query.entity] ?? EXTRA_AREAS[query.entity];
+      if (!area) throw new DomainError('validation', 'Unknown entity.', { entity: 'invalid-option' });
+      const actor = actorOf(request);
+      if (!can(actor.role, area, 'read')) throw new DomainError('forbidden');
+      // A tenant's own history is kept inside that tenant.
+      const tenantId = query.entity === 'tenants' ? query.entity_id : tenantOf(request).id;
+      const start = query._start ?? 0;
+      const end = query._end ?? start + 50;
+      const page = await withTenant(database, tenantId, (tx) =>
+        listPage<{ id: number; action: string; changes: unknown; userId: number | null; userIsRoot: boolean; userName: string; at: Date }>(tx, {
+          table: history,
+          select: {
+            id: history.id,
+            action: history.action,
+            changes: history.changes,
+            userId: history.userId,
+            userIsRoot: history.userIsRoot,
+            userName: history.userName,
+            at: history.at,
+          },
+          where: [eq(history.tenantId, tenantId), and(eq(history.entity, query.entity), eq(history.entityId, query.entity_id))],
+          order: [desc(history.at), desc(history.id)],
+          query: { start, end: Math.max(end, start), sort: [], filters: [] },
+        }),
+      );
+      reply.header('x-total-count', String(page.total));
+      return {
+        data: page.rows.map((r) => ({
+          id: r.id,
+          entity: query.entity,
+          entity_id: query.entity_id,
+          action: r.action,
+          changes: r.changes,
+          user_id: r.userId,
+          user_name: r.userName,
+          user: r.userId === null ? null : { id: r.userId, name: r.userName, root: r.userIsRoot },
+          at: iso(r.at),
+        })),
+        total: page.total,
+      };
+    },
+  );
+}

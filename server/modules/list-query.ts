@@ -1,0 +1,97 @@
+/**
+ * Turns a validated ListQuery (domain/fields.ts parseListQuery, which already refused every
+ * unknown sort or filter name) into SQL. Column names come only from the module's own map,
+ * values only as bound parameters, so nothing from the query string is interpolated.
+ */
+import { and, asc, desc, gte, ilike, inArray, isNull, lte, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
+import { normalizeSearch, SYSTEM_FIELDS, type FieldDef, type FilterValue, type ListQuery, type ResourceDef } from '../../domain/index';
+import type { Queryable } from '../db/client';
+
+export type ColumnMap = Record<string, AnyPgColumn>;
+
+/** Escapes LIKE wildcards so user text matches literally. */
+export const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+function toColumnValue(def: FieldDef | undefined, value: FilterValue): unknown {
+  // Instant columns are read as Dates; the driver mapping expects a Date on the way in too.
+  if (def?.type === 'INSTANT' && typeof value === 'string') return new Date(value);
+  return value;
+}
+
+export function listWhere(res: ResourceDef, query: ListQuery, columns: ColumnMap, searchColumn?: AnyPgColumn): SQL[] {
+  const defs = new Map([...SYSTEM_FIELDS, ...res.fields].map((f) => [f.name, f]));
+  const conditions: SQL[] = [];
+  for (const filter of query.filters) {
+    const column = columns[filter.field];
+    if (!column) continue; // parseListQuery only lets declared fields through; a field without a column has no filter
+    const def = defs.get(filter.field);
+    const values = filter.values.map((v) => toColumnValue(def, v));
+    switch (filter.op) {
+      case 'eq':
+        conditions.push(values.length === 1 ? sql`${column} = ${values[0]}` : inArray(column, values));
+        break;
+      case 'ne':
+        conditions.push(or(isNull(column), notInArray(column, values))!);
+        break;
+      case 'gte':
+        for (const v of values) conditions.push(gte(column, v));
+        break;
+      case 'lte':
+        for (const v of values) conditions.push(lte(column, v));
+        break;
+      case 'like':
+        conditions.push(or(...values.map((v) => ilike(column, likePattern(String(v)))))!);
+        break;
+    }
+  }
+  if (query.q && searchColumn) {
+    const words = normalizeSearch(query.q).split(' ').filter(Boolean).slice(0, 8);
+    for (const word of words) conditions.push(sql`${searchColumn} like ${likePattern(word)}`);
+  }
+  return conditions;
+}
+
+export function listOrder(query: ListQuery, columns: ColumnMap, idColumn: AnyPgColumn): SQL[] {
+  const order: SQL[] = [];
+  for (const s of query.sort) {
+    const column = columns[s.field];
+    if (column) order.push(s.order === 'desc' ? desc(column) : asc(column));
+  }
+  // A unique tie-breaker keeps pages stable.
+  if (!query.sort.some((s) => s.field === 'id')) order.push(asc(idColumn));
+  return order;
+}
+
+/**
+ * One page plus the total, in one statement (count(*) over()); a page past the end falls
+ * back to a plain count so `total` stays right.
+ */
+export async function listPage<T extends Record<string, unknown>>(
+  q: Queryable,
+  opts: {
+    table: PgTable;
+    select: Record<string, AnyPgColumn | SQL.Aliased | SQL>;
+    where: (SQL | undefined)[];
+    order: SQL[];
+    query: ListQuery;
+  },
+): Promise<{ rows: T[]; total: number }> {
+  const where = and(...opts.where.filter((c): c is SQL => c !== undefined));
+  const rows = (await q
+    .select({ ...opts.select, __total: sql<number>`count(*) over()`.mapWith(Number) } as never)
+    .from(opts.table)
+    .where(where)
+    .orderBy(...opts.order)
+    .limit(opts.query.end - opts.query.start)
+    .offset(opts.query.start)) as unknown as (T & { __total: number })[];
+  let total = rows[0]?.__total ?? 0;
+  if (rows.length === 0 && opts.query.start > 0) {
+    const [row] = await q.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(opts.table).where(where);
+    total = row?.n ?? 0;
+  }
+  return {
+    rows: rows.map(({ __total: _t, ...rest }) => rest as unknown as T),
+    total,
+  };
+}

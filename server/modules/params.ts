@@ -1,0 +1,12 @@
+import { DomainError } from '../../domain/index';
+
+/** A row id from the URL; anything that is not a positive 32-bit integer names no row. */
+export function parseId(raw: unknown): number {
+  if (typeof raw !== 'string' || !/^\d{1,10}$/.test(raw)) throw new DomainError('not-found');
+  const id = Number(raw);
+  if (id < 1 || id > 2_147_483_647) throw new DomainError('not-found');
+  return id;
+}
+
+/** Instants leave the server as ISO 8601 UTC strings. */
+export const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);

@@ -1,0 +1,56 @@
+/**
+ * Authentication and the role check. Every route declares `config.access` (enforced when the
+ * route is registered); a route that is not public needs a valid access token (cookie for
+ * the web client, Bearer for API clients) whose session is still live in the database, in
+ * the tenant the request addresses. Then can(role, area, action) decides.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { can, DomainError } from '../../domain/index';
+import { withTenant, type Database } from '../db/client';
+import { loadSession } from '../modules/auth/sessions';
+import { verifyAccessToken } from '../modules/auth/tokens';
+
+export const ACCESS_COOKIE = 'access_token';
+export const REFRESH_COOKIE = 'refresh_token';
+
+/** The presented access token: Authorization: Bearer first, then the cookie. */
+export function accessTokenOf(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (header && /^Bearer\s+/i.test(header)) return header.replace(/^Bearer\s+/i, '').trim() || undefined;
+  return request.cookies[ACCESS_COOKIE] || undefined;
+}
+
+const exempt = (url: string) => url === '/healthz' || url === '/api/docs' || url.startsWith('/api/docs/');
+
+export const authPlugin = fp(async (app: FastifyInstance, opts: { database: Database; jwtKey: Uint8Array }) => {
+  app.decorateRequest('actor', null);
+
+  // A route without a declared access rule is a programming error: refuse to start.
+  app.addHook('onRoute', (route) => {
+    if (route.config?.access === undefined && !exempt(route.url)) {
+      throw new Error(`route ${route.method} ${route.url} declares no config.access`);
+    }
+  });
+
+  app.addHook('onRequest', async (request) => {
+    const access = request.routeOptions.config?.access;
+    if (request.is404 || access === undefined || access === 'public') return;
+
+    const token = accessTokenOf(request);
+    if (!token) throw new DomainError('unauthorized');
+    const verified = await verifyAccessToken(opts.jwtKey, token);
+    if (!verified.ok) throw new DomainError('unauthorized', verified.reason === 'expired' ? 'The access token has expired.' : undefined);
+    const { tid, sid } = verified.claims;
+    if (!request.tenant || request.tenant.id !== tid) throw new DomainError('tenant-mismatch');
+
+    const session = await withTenant(opts.database, tid, (tx) => loadSession(tx, tid, sid));
+    if (session.status === 'unknown') throw new DomainError('unauthorized');
+    if (session.status === 'revoked') throw new DomainError('session-revoked');
+    request.actor = session.actor;
+
+    if (access !== 'signed-in' && !can(session.actor.role, access.area, access.action)) {
+      throw new DomainError('forbidden');
+    }
+  });
+});

@@ -1,0 +1,72 @@
+/**
+ * Which tenant a request is for. API calls must say who they are (x-client-type) and which
+ * centre they address (x-tenant-id); this is checked before authentication. When the Host
+ * names a tenant (acme.frontis.app), the header must agree with it.
+ */
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { isIP } from 'node:net';
+import { DomainError } from '../../domain/index';
+import { platform, type Database } from '../db/client';
+import { tenants } from '../db/schema/index';
+import { isApiPath, pathOf, type TenantRef } from '../context';
+
+const SLUG_RE = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+
+/** The tenant label of a Host header, or null for bare localhost, IPs and single-label hosts. */
+export function hostTenant(host: string | undefined): string | null {
+  if (!host) return null;
+  let name = host.trim().toLowerCase();
+  if (name.startsWith('[')) return null; // IPv6 literal
+  name = name.replace(/:\d+$/, '').replace(/\.$/, '');
+  if (isIP(name)) return null;
+  const labels = name.split('.');
+  if (labels.length < 2) return null;
+  return labels[0] || null;
+}
+
+export async function findTenantBySlug(database: Database, slug: string): Promise<TenantRef | null> {
+  if (!SLUG_RE.test(slug)) return null;
+  const [row] = await platform(database)
+    .select({
+      id: tenants.id,
+      slug: tenants.slug,
+      name: tenants.name,
+      status: tenants.status,
+      timeZone: tenants.timeZone,
+      language: tenants.language,
+    })
+    .from(tenants)
+    .where(eq(tenants.slug, slug))
+    .limit(1);
+  return row ?? null;
+}
+
+/** The first label of a Host, as the web client sends it on a bare host ('localhost', '127'). */
+const firstLabel = (host: string | undefined) => (host ?? '').trim().toLowerCase().replace(/:\d+$/, '').split('.')[0];
+
+const headerValue = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v)?.trim();
+
+export const tenancyPlugin = fp(async (app: FastifyInstance, opts: { database: Database }) => {
+  app.decorateRequest('tenant', null);
+  app.decorateRequest('clientType', null);
+
+  app.addHook('onRequest', async (request) => {
+    if (!isApiPath(request.method, pathOf(request.url))) return;
+    const clientType = headerValue(request.headers['x-client-type']);
+    const slug = headerValue(request.headers['x-tenant-id'])?.toLowerCase();
+    if ((clientType !== 'web' && clientType !== 'api') || !slug || slug.length > 63) {
+      throw new DomainError('missing-headers');
+    }
+    const fromHost = hostTenant(request.headers.host);
+    if (fromHost !== null && fromHost !== slug) {
+      throw new DomainError('tenant-mismatch', 'The x-tenant-id header does not match the host name.');
+    }
+    request.clientType = clientType;
+    // A bare localhost or IP address means DEFAULT_TENANT (PRODUCT.md section 2); the web client
+    // then sends the host's own first label. API clients on a bare host name the tenant instead.
+    const bare = fromHost === null && slug === firstLabel(request.headers.host);
+    request.tenant = await findTenantBySlug(opts.database, bare ? app.frontis.config.defaultTenant : slug);
+  });
+});

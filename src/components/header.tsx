@@ -1,0 +1,79 @@
+import { DownOutlined, LogoutOutlined, MoonOutlined, SunOutlined, UserOutlined } from '@ant-design/icons';
+import { useGetIdentity, useLogout } from '@refinedev/core';
+import { Avatar, Button, Dropdown, Layout, Segmented, Space, Switch, theme, Tooltip, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { LANGUAGES } from '../../domain/enums';
+import type { SessionUser } from '../providers/session';
+import { usePreferences } from './preferences';
+
+export function Header() {
+  const { token } = theme.useToken();
+  const { t, i18n } = useTranslation();
+  const { mode, setMode } = usePreferences();
+  const { data: user } = useGetIdentity<SessionUser>();
+  const { mutate: logout } = useLogout();
+  const navigate = useNavigate();
+  const name = user ? `${user.firstName} ${user.lastName}`.trim() || user.username : '';
+
+  return (
+    <Layout.Header
+      style={{
+        backgroundColor: token.colorBgElevated,
+        display: 'flex',
+        justifyContent: 'flex-end',
+        alignItems: 'center',
+        padding: '0 24px',
+        height: 64,
+        position: 'sticky',
+        top: 0,
+        zIndex: 1,
+        borderBottom: `1px solid ${token.colorBorderSecondary}`,
+      }}
+    >
+      <Space size="middle">
+        <Segmented
+          aria-label={t('header.language')}
+          size="small"
+          value={i18n.language === 'en' ? 'en' : 'el'}
+          options={LANGUAGES.map((l) => ({ value: l, label: <span data-testid={`language-${l}`}>{l.toUpperCase()}</span> }))}
+          onChange={(value) => void i18n.changeLanguage(String(value))}
+        />
+        <Tooltip title={mode === 'dark' ? t('header.lightTheme') : t('header.darkTheme')}>
+          <Switch
+            aria-label={mode === 'dark' ? t('header.lightTheme') : t('header.darkTheme')}
+            checked={mode === 'dark'}
+            checkedChildren={<MoonOutlined />}
+            unCheckedChildren={<SunOutlined />}
+            onChange={(dark) => setMode(dark ? 'dark' : 'light')}
+          />
+        </Tooltip>
+        <Dropdown
+          trigger={['click']}
+          menu={{
+            items: [
+              { key: 'mydata', icon: <UserOutlined />, label: t('header.myData'), onClick: () => navigate('/mydata/') },
+              { type: 'divider' },
+              { key: 'logout', icon: <LogoutOutlined />, label: t('header.signOut'), onClick: () => logout() },
+            ],
+          }}
+        >
+          <Button type="text" data-testid="user-menu" style={{ height: 48 }}>
+            <Space>
+              <Avatar size="small" icon={<UserOutlined />} />
+              <span style={{ display: 'inline-flex', flexDirection: 'column', lineHeight: 1.2, textAlign: 'left' }}>
+                <Typography.Text strong>{name}</Typography.Text>
+                {user && (
+                  <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                    {t(`roles.${user.role}`)}
+                  </Typography.Text>
+                )}
+              </span>
+              <DownOutlined style={{ fontSize: 10 }} />
+            </Space>
+          </Button>
+        </Dropdown>
+      </Space>
+    </Layout.Header>
+  );
+}

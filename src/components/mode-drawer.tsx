@@ -1,0 +1,46 @@
+import { Drawer } from 'antd';
+import { useCallback, type ReactNode } from 'react';
+import { useSearchParams } from 'react-router';
+
+/**
+ * The URL is the state (ARCHITECTURE.md): `?mode=update&user=5` opens the drawer of user 5,
+ * so reloading or sharing the link opens the same drawer. Modes outside `modes` are ignored.
+ */
+export function useModeParams<M extends string>(entity: string, modes: readonly M[]) {
+  const [params, setParams] = useSearchParams();
+  const raw = params.get('mode');
+  const mode = raw && (modes as readonly string[]).includes(raw) ? (raw as M) : null;
+  const rawId = params.get(entity);
+  const id = rawId && /^\d+$/.test(rawId) ? Number(rawId) : null;
+
+  const open = useCallback(
+    (next: M, nextId?: number) =>
+      setParams((current) => {
+        const copy = new URLSearchParams(current);
+        copy.set('mode', next);
+        if (nextId === undefined) copy.delete(entity);
+        else copy.set(entity, String(nextId));
+        return copy;
+      }),
+    [entity, setParams],
+  );
+  const close = useCallback(
+    () =>
+      setParams((current) => {
+        const copy = new URLSearchParams(current);
+        copy.delete('mode');
+        copy.delete(entity);
+        return copy;
+      }),
+    [entity, setParams],
+  );
+  return { mode, id, open, close };
+}
+
+export function ModeDrawer({ open, title, onClose, children, footer }: { open: boolean; title: ReactNode; onClose(): void; children: ReactNode; footer?: ReactNode }) {
+  return (
+    <Drawer open={open} title={title} onClose={onClose} width={480} destroyOnHidden footer={footer}>
+      {children}
+    </Drawer>
+  );
+}

@@ -1,0 +1,43 @@
+import { lazy, type ComponentType } from 'react';
+
+const RELOADS_KEY = 'frontis.chunk-reloads';
+
+/**
+ * After a deploy the old chunk names are gone: reload the page once per distinct failure
+ * message (remembered in sessionStorage), so a second identical failure shows the error page
+ * instead of reloading forever. Returns true when a reload was started.
+ */
+export function reloadOnceFor(error: unknown): boolean {
+  console.warn('Error preloading route!', error);
+  const message = error instanceof Error ? error.message : String(error);
+  try {
+    const seen = JSON.parse(sessionStorage.getItem(RELOADS_KEY) ?? '[]') as string[];
+    if (seen.includes(message)) return false;
+    sessionStorage.setItem(RELOADS_KEY, JSON.stringify([...seen, message]));
+  } catch {
+    return false; // without storage we could loop: don't reload
+  }
+  location.reload();
+  return true;
+}
+
+/** React.lazy for a screen (no props), with the reload-once rule above. */
+export function lazyPage(load: () => Promise<{ default: ComponentType }>) {
+  return lazy(async () => {
+    try {
+      return await load();
+    } catch (error) {
+      // while the page reloads, render nothing rather than the error page
+      if (reloadOnceFor(error)) return new Promise<{ default: ComponentType }>(() => undefined);
+      throw error;
+    }
+  });
+}
+
+// Vite reports a failed preload of a chunk's dependencies here.
+if (typeof window !== 'undefined') {
+  window.addEventListener('vite:preloadError', (event) => {
+    const payload = (event as Event & { payload?: unknown }).payload;
+    if (reloadOnceFor(payload ?? event)) event.preventDefault();
+  });
+}

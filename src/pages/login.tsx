@@ -1,0 +1,142 @@
+import { LockOutlined, UserOutlined } from '@ant-design/icons';
+import { Button, Input, Segmented, notification as antdNotification, theme } from 'antd';
+import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Navigate, useNavigate, useSearchParams } from 'react-router';
+import { LANGUAGES } from '../../domain/enums';
+import { authProvider, safeRedirect } from '../providers/authProvider';
+import { session } from '../providers/session';
+import { TOASTS } from '../providers/toasts';
+
+type Field = 'username' | 'password';
+
+// Keys, not texts, so a shown message follows a language switch.
+const REQUIRED: Record<Field, string> = { username: 'login.usernameRequired', password: 'login.passwordRequired' };
+
+/**
+ * /login. Deliberately light (no antd Form, Modal or Refine): it is the first page most
+ * visitors load, and PRODUCT.md caps it at 250 KB of gzipped JavaScript.
+ */
+export default function LoginPage() {
+  const { t, i18n } = useTranslation();
+  const { token } = theme.useToken();
+  const [params] = useSearchParams();
+  const redirectTo = safeRedirect(params.get('redirect'));
+  const navigate = useNavigate();
+  const [notification, notificationHolder] = antdNotification.useNotification(TOASTS);
+  const [values, setValues] = useState<Record<Field, string>>({ username: '', password: '' });
+  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  const [pending, setPending] = useState(false);
+
+  useEffect(() => {
+    document.title = `${t('login.title')} | Frontis`;
+  }, [t]);
+
+  const check = (field: Field, value: string) => (value.trim() === '' ? REQUIRED[field] : undefined);
+
+  const change = (field: Field, value: string) => {
+    setValues((v) => ({ ...v, [field]: value }));
+    if (errors[field] !== undefined) setErrors((e) => ({ ...e, [field]: check(field, value) }));
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const found = { username: check('username', values.username), password: check('password', values.password) };
+    setErrors(found);
+    if (found.username || found.password) return;
+    setPending(true);
+    const result = await authProvider.login({ username: values.username.trim(), password: values.password, redirectTo });
+    setPending(false);
+    if (result.success) {
+      navigate(result.redirectTo ?? '/', { replace: true });
+    } else if (result.error) {
+      notification.error({ key: 'login-error', message: result.error.name, description: result.error.message });
+    }
+  };
+
+  // Already signed in: go on (the shell confirms the session with the server).
+  if (session.get()) return <Navigate to={redirectTo} replace />;
+
+  const field = (name: Field, label: string, input: ReactNode) => (
+    <div style={{ marginBottom: 20 }}>
+      <label htmlFor={`login-${name}`} style={{ display: 'block', marginBottom: 6 }}>
+        {label}
+      </label>
+      {input}
+      {errors[name] && (
+        <div id={`login-${name}-error`} role="alert" style={{ color: token.colorError, marginTop: 4 }}>
+          {t(errors[name])}
+        </div>
+      )}
+    </div>
+  );
+
+  return (
+    <main style={{ minHeight: '100vh', display: 'grid', placeItems: 'center', padding: 16, background: token.colorBgLayout, color: token.colorText }}>
+      {notificationHolder}
+      <section
+        style={{
+          width: 'min(400px, 100%)',
+          padding: 32,
+          background: token.colorBgContainer,
+          borderRadius: token.borderRadiusLG,
+          boxShadow: token.boxShadowTertiary,
+        }}
+      >
+        <div style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center', marginBottom: 24 }}>
+          <span style={{ display: 'inline-flex', gap: 8, alignItems: 'center' }}>
+            <img src="/favicon.svg" alt="" width={28} height={28} />
+            <strong style={{ fontSize: 18 }}>Frontis</strong>
+          </span>
+          <Segmented
+            size="small"
+            aria-label={t('header.language')}
+            value={i18n.language === 'en' ? 'en' : 'el'}
+            options={LANGUAGES.map((l) => ({ value: l, label: l.toUpperCase() }))}
+            onChange={(value) => void i18n.changeLanguage(String(value))}
+          />
+        </div>
+        <h1 style={{ margin: '0 0 8px', fontSize: token.fontSizeHeading3, fontWeight: 600 }}>{t('login.title')}</h1>
+        <p style={{ margin: '0 0 24px', color: token.colorTextSecondary }}>{t('login.subtitle')}</p>
+        <form noValidate onSubmit={(e) => void submit(e)}>
+          {field(
+            'username',
+            t('login.username'),
+            <Input
+              id="login-username"
+              name="username"
+              size="large"
+              autoFocus
+              autoComplete="username"
+              prefix={<UserOutlined />}
+              value={values.username}
+              status={errors.username ? 'error' : undefined}
+              aria-invalid={Boolean(errors.username)}
+              aria-describedby={errors.username ? 'login-username-error' : undefined}
+              onChange={(e) => change('username', e.target.value)}
+            />,
+          )}
+          {field(
+            'password',
+            t('login.password'),
+            <Input.Password
+              id="login-password"
+              name="password"
+              size="large"
+              autoComplete="current-password"
+              prefix={<LockOutlined />}
+              value={values.password}
+              status={errors.password ? 'error' : undefined}
+              aria-invalid={Boolean(errors.password)}
+              aria-describedby={errors.password ? 'login-password-error' : undefined}
+              onChange={(e) => change('password', e.target.value)}
+            />,
+          )}
+          <Button type="primary" htmlType="submit" block size="large" loading={pending}>
+            {t('login.submit')}
+          </Button>
+        </form>
+      </section>
+    </main>
+  );
+}

@@ -1,0 +1,71 @@
+import i18n from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import type { I18nProvider } from '@refinedev/core';
+import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from '../../domain/enums';
+
+type Tree = { [key: string]: string | Tree };
+
+// Every JSON file of a language merges into its one namespace: el/common.json + el/errors.json.
+const files = import.meta.glob<Tree>('../locales/*/*.json', { eager: true, import: 'default' });
+
+function merge(into: Tree, from: Tree): Tree {
+  for (const [key, value] of Object.entries(from)) {
+    const existing = into[key];
+    into[key] = typeof value === 'object' && typeof existing === 'object' ? merge(existing, value) : value;
+  }
+  return into;
+}
+
+export const translations: Record<Language, Tree> = { el: {}, en: {} };
+for (const [path, tree] of Object.entries(files)) {
+  const language = path.split('/').at(-2) as Language;
+  if (LANGUAGES.includes(language)) merge(translations[language], tree);
+}
+
+export const LANGUAGE_KEY = 'frontis.language';
+
+function storedLanguage(): Language {
+  try {
+    const value = localStorage.getItem(LANGUAGE_KEY);
+    if (value && (LANGUAGES as readonly string[]).includes(value)) return value as Language;
+  } catch {
+    // no storage: Greek
+  }
+  return DEFAULT_LANGUAGE;
+}
+
+void i18n.use(initReactI18next).init({
+  resources: Object.fromEntries(LANGUAGES.map((l) => [l, { translation: translations[l] }])),
+  lng: storedLanguage(),
+  fallbackLng: DEFAULT_LANGUAGE,
+  interpolation: { escapeValue: false },
+  returnNull: false,
+  initAsync: false,
+});
+
+i18n.on('languageChanged', (language) => {
+  try {
+    localStorage.setItem(LANGUAGE_KEY, language);
+  } catch {
+    // not persisted
+  }
+  if (typeof document !== 'undefined') document.documentElement.lang = language;
+});
+if (typeof document !== 'undefined') document.documentElement.lang = i18n.language;
+
+export { i18n };
+
+export const currentLanguage = (): Language => ((LANGUAGES as readonly string[]).includes(i18n.language) ? (i18n.language as Language) : DEFAULT_LANGUAGE);
+
+/**
+ * Refine's view of i18next. Refine memoizes its translations (the sidebar labels among them)
+ * on this object's identity, so App makes one per language with useMemo.
+ */
+export const createI18nProvider = (): I18nProvider => ({
+  translate: (key: string, options?: unknown, defaultMessage?: string) => {
+    if (typeof options === 'string') return i18n.t(key, { defaultValue: options });
+    return i18n.t(key, { ...(options as Record<string, unknown> | undefined), defaultValue: defaultMessage ?? key });
+  },
+  changeLocale: (language: string) => i18n.changeLanguage(language),
+  getLocale: () => i18n.language,
+});

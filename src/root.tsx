@@ -1,0 +1,28 @@
+import { Suspense } from 'react';
+import { BrowserRouter, Route, Routes } from 'react-router';
+import { FullPageSpin } from './components/full-page-spin';
+import { PreferencesProvider } from './components/preferences';
+import { lazyPage } from './lazy';
+import { ErrorBoundary } from './pages/error-boundary';
+
+// The sign-in page is loaded without Refine, the layout or any screen, to keep it small
+// (PRODUCT.md section 9: at most 250 KB of gzipped JavaScript). Everything else is App.
+const LoginPage = lazyPage(() => import('./pages/login'));
+const App = lazyPage(() => import('./App'));
+
+export function Root() {
+  return (
+    <BrowserRouter>
+      <PreferencesProvider>
+        <ErrorBoundary>
+          <Suspense fallback={<FullPageSpin />}>
+            <Routes>
+              <Route path="/login" element={<LoginPage />} />
+              <Route path="*" element={<App />} />
+            </Routes>
+          </Suspense>
+        </ErrorBoundary>
+      </PreferencesProvider>
+    </BrowserRouter>
+  );
+}

@@ -1,0 +1,178 @@
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+
+// The foundation screens in a real Chromium against the real server (tests/e2e/global-setup.ts).
+const baseUrl = inject('baseUrl');
+const apiBase = inject('apiBase');
+const root = inject('root');
+
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+
+beforeAll(async () => {
+  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS });
+});
+afterAll(async () => {
+  await browser?.close();
+});
+beforeEach(async () => {
+  context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+});
+afterEach(async () => {
+  await context?.close();
+});
+
+const path = () => new URL(page.url()).pathname;
+const text = (value: string) => page.getByText(value, { exact: true }).first().waitFor();
+const heading = (name: string) => page.getByRole('heading', { name, exact: true }).first().waitFor();
+
+async function signIn(username: string, password: string) {
+  await page.goto(`${baseUrl}/login`);
+  await page.fill('#login-username', username);
+  await page.fill('#login-password', password);
+  await page.click('button[type=submit]');
+}
+
+/** A SECRETARY of the demo tenant, created through the API as ROOT. */
+async function createSecretary(): Promise<{ username: string; password: string }> {
+  const headers = { 'content-type': 'application/json', 'x-client-type': 'api', 'x-tenant-id': 'demo' };
+  const login = await fetch(`${apiBase}/login`, { method: 'POST', headers, body: JSON.stringify({ ...root, tenant: 'demo' }) });
+  expect(login.status).toBe(200);
+  const { token } = (await login.json()) as { token: string };
+  const user = { username: `secretary${Date.now()}`, password: 'secretary-password-1' };
+  const created = await fetch(`${apiBase}/api/users`, {
+    method: 'POST',
+    headers: { ...headers, authorization: `Bearer ${token}` },
+    body: JSON.stringify({ ...user, role: 'SECRETARY', first_name: 'Ελένη', last_name: 'Γραμματέως' }),
+  });
+  expect(created.status).toBe(201);
+  return user;
+}
+
+describe('sign-in page', () => {
+  it('is in Greek by default', async () => {
+    await page.goto(`${baseUrl}/login`);
+    await page.locator('h1', { hasText: 'Σύνδεση' }).waitFor();
+    await text('Όνομα χρήστη');
+    await text('Κωδικός πρόσβασης');
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('el');
+  });
+
+  it('requires username and password, in Greek and in English', async () => {
+    await page.goto(`${baseUrl}/login`);
+    await page.click('button[type=submit]');
+    await text('Το όνομα χρήστη είναι υποχρεωτικό');
+    await text('Ο κωδικός πρόσβασης είναι υποχρεωτικός');
+    await page.getByText('EN', { exact: true }).click();
+    await text('Username is required');
+    await text('Password is required');
+    expect(path()).toBe('/login');
+  });
+
+  it('says the credentials are wrong', async () => {
+    await page.goto(`${baseUrl}/login`);
+    await page.getByText('EN', { exact: true }).click();
+    await page.fill('#login-username', root.username);
+    await page.fill('#login-password', 'not-the-password');
+    await page.click('button[type=submit]');
+    await text('Username or Password are incorrect!');
+    await text('Login failed. Please check your credentials.');
+    expect(path()).toBe('/login');
+  });
+
+  it('says so in Greek too', async () => {
+    await signIn('nobody-here', 'whatever-password');
+    await text('Λάθος όνομα χρήστη ή κωδικός πρόσβασης!');
+  });
+});
+
+describe('the shell', () => {
+  it('signs in, keeps the session record and shows the shell', async () => {
+    await signIn(root.username, root.password);
+    await page.waitForURL(`${baseUrl}/`);
+    await heading('Ημερολόγιο');
+    await text('Χρήστες/Διαχειριστές');
+    await text('Φροντιστήρια');
+    const stored = await page.evaluate(() => ({ token: localStorage.getItem('token'), user: localStorage.getItem('user') }));
+    expect(stored.token).toBeTruthy();
+    const user = JSON.parse(stored.user ?? '{}') as { username: string; role: string; exp: number };
+    expect(user.username).toBe(root.username);
+    expect(user.role).toBe('ROOT');
+    expect(user.exp).toBeGreaterThan(Date.now() / 1000);
+  });
+
+  it('sends a visitor to /login with the page to come back to, and returns there', async () => {
+    await page.goto(`${baseUrl}/settings/`);
+    await page.waitForURL(/\/login\?redirect=%2Fsettings%2F$/);
+    await page.fill('#login-username', root.username);
+    await page.fill('#login-password', root.password);
+    await page.click('button[type=submit]');
+    await page.waitForURL(`${baseUrl}/settings/`);
+    await heading('Χρήστες/Διαχειριστές');
+  });
+
+  it('ignores a redirect to another site', async () => {
+    await page.goto(`${baseUrl}/login?redirect=${encodeURIComponent('//example.com/x')}`);
+    await page.fill('#login-username', root.username);
+    await page.fill('#login-password', root.password);
+    await page.click('button[type=submit]');
+    await page.waitForURL(`${baseUrl}/`);
+  });
+
+  it('switches to English and remembers it', async () => {
+    await signIn(root.username, root.password);
+    await page.waitForURL(`${baseUrl}/`);
+    await page.locator('header').getByText('EN', { exact: true }).click();
+    await heading('Calendar');
+    await text('Users/Admins');
+    await page.reload();
+    await heading('Calendar');
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('en');
+  });
+
+  it('shows Not Found for an unknown route', async () => {
+    await signIn(root.username, root.password);
+    await page.waitForURL(`${baseUrl}/`);
+    await page.goto(`${baseUrl}/no-such-screen`);
+    await text('Δεν βρέθηκε');
+  });
+
+  it('sends a SECRETARY away from /settings/ to /', async () => {
+    const secretary = await createSecretary();
+    await signIn(secretary.username, secretary.password);
+    await page.waitForURL(`${baseUrl}/`);
+    await heading('Ημερολόγιο');
+    expect(await page.getByText('Χρήστες/Διαχειριστές').count()).toBe(0);
+    await page.goto(`${baseUrl}/settings/`);
+    await page.waitForURL(`${baseUrl}/`);
+    await heading('Ημερολόγιο');
+    await page.goto(`${baseUrl}/tenants/`);
+    await page.waitForURL(`${baseUrl}/`);
+  });
+
+  it('signs out from the user menu', async () => {
+    await signIn(root.username, root.password);
+    await page.waitForURL(`${baseUrl}/`);
+    await page.click('[data-testid=user-menu]');
+    await page.locator('.ant-dropdown-menu-item', { hasText: 'Αποσύνδεση' }).click();
+    await page.waitForURL(`${baseUrl}/login`);
+    const stored = await page.evaluate(() => [localStorage.getItem('token'), localStorage.getItem('user')]);
+    expect(stored).toEqual([null, null]);
+    await page.goto(`${baseUrl}/`);
+    await page.waitForURL(`${baseUrl}/login`);
+  });
+});
