@@ -5,3 +5,4 @@ export * from './permissions';
 export * from './text';
 export * from './resources';
 export * from './custom-fields';
+export * from './references';

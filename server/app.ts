@@ -11,6 +11,7 @@ import type { Config } from './config';
 import './context';
 import { platform, type Database } from './db/client';
 import { authRoutes } from './modules/auth/routes';
+import { directoryRoutes } from './modules/directory/routes';
 import { loadJwtKey } from './modules/auth/tokens';
 import { historyRoutes } from './modules/history/routes';
 import { mydataRoutes } from './modules/mydata/routes';
@@ -91,6 +92,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await userRoutes(app, { database });
   await tenantRoutes(app, { database });
   await mydataRoutes(app, { database });
+  await directoryRoutes(app, { database });
   await historyRoutes(app, { database });
 
   await app.register(clientPlugin, { serveClient: opts.serveClient ?? true, distDir: opts.distDir });

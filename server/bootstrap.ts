@@ -1,12 +1,13 @@
 /**
  * First-start set-up, safe to run on every start and from several processes at once:
  * the default tenant, the first ROOT (from ROOT_USERNAME / ROOT_PASSWORD, only while no ROOT
- * exists) and, with DEMO_DATA=1, the demo centre's staff.
+ * exists) and, with DEMO_DATA=1, the demo centre's staff and directory.
  */
 import { count, eq, sql } from 'drizzle-orm';
 import { normalizeSearch, type Role } from '../domain/index';
 import type { Config } from './config';
 import { platform, withTenant, type Database } from './db/client';
+import { ensureDemoDirectory } from './demo/directory';
 import { rootUsers, tenants, users } from './db/schema/index';
 import { hashPassword } from './modules/auth/passwords';
 import { insertUser } from './modules/users/repository';
@@ -67,5 +68,7 @@ export async function bootstrap(database: Database, config: Config): Promise<{ d
   const tenantId = await ensureTenant(database, config.defaultTenant);
   await ensureRoot(database, config);
   if (!config.demoData) return {};
-  return { demoLogins: await ensureDemoStaff(database, tenantId) };
+  const staff = await ensureDemoStaff(database, tenantId);
+  const teachers = await ensureDemoDirectory(database, tenantId);
+  return { demoLogins: [...staff, ...teachers] };
 }

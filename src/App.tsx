@@ -13,6 +13,7 @@ import { dataProvider } from './providers/dataProvider';
 import { createI18nProvider, i18n } from './providers/i18nProvider';
 import { TOASTS, useNotificationProvider } from './providers/notificationProvider';
 import { resources } from './resources';
+import './locales/screens';
 
 // Every screen is its own chunk. /login is outside (root.tsx), so each sign-in mounts a
 // fresh Refine with an empty query cache: nothing of the previous user is reused.
@@ -21,6 +22,16 @@ const HomePage = lazyPage(() => import('./pages/home'));
 const UsersPage = lazyPage(() => import('./resources/users'));
 const TenantsPage = lazyPage(() => import('./resources/tenants'));
 const MyDataPage = lazyPage(() => import('./pages/mydata'));
+const SubjectsPage = lazyPage(() => import('./resources/subjects'));
+const RoomsPage = lazyPage(() => import('./resources/rooms'));
+const ClassesPage = lazyPage(() => import('./resources/classes'));
+const ClassCategoriesPage = lazyPage(() => import('./resources/class-categories'));
+const ContractCategoriesPage = lazyPage(() => import('./resources/contract-categories'));
+const LessonSettingsPage = lazyPage(() => import('./resources/lesson-settings'));
+const NotesPage = lazyPage(() => import('./resources/notes'));
+const TeachersPage = lazyPage(() => import('./resources/teachers'));
+const StudentsPage = lazyPage(() => import('./resources/students'));
+const StudentCustomFieldsPage = lazyPage(() => import('./resources/student-custom-fields'));
 const NotFoundPage = lazyPage(() => import('./pages/not-found'));
 
 const titleHandler = ({ resource }: { resource?: { name: string } }) =>
@@ -55,6 +66,16 @@ export default function App() {
             <Route path="/settings" element={<UsersPage />} />
             <Route path="/tenants" element={<TenantsPage />} />
             <Route path="/mydata" element={<MyDataPage />} />
+            <Route path="/subjects" element={<SubjectsPage />} />
+            <Route path="/rooms" element={<RoomsPage />} />
+            <Route path="/classes" element={<ClassesPage />} />
+            <Route path="/classes/settings" element={<ClassCategoriesPage />} />
+            <Route path="/lessons/settings" element={<LessonSettingsPage />} />
+            <Route path="/contracts/settings" element={<ContractCategoriesPage />} />
+            <Route path="/notes" element={<NotesPage />} />
+            <Route path="/teachers" element={<TeachersPage />} />
+            <Route path="/students" element={<StudentsPage />} />
+            <Route path="/students/settings" element={<StudentCustomFieldsPage />} />
             <Route path="*" element={<NotFoundPage />} />
           </Route>
         </Routes>

@@ -1,21 +1,31 @@
 import { useTable } from '@refinedev/antd';
 import type { BaseRecord, CrudFilter, CrudFilters, CrudSort, CrudSorting } from '@refinedev/core';
 import { Input, Space, Table, type TableColumnsType } from 'antd';
-import { useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+
+/** What columns and toolbars may read and change of the list's state. */
+export interface ListState {
+  sorters: CrudSorting;
+  filters: CrudFilters;
+  /** Sets (merges) filters and goes back to the first page. */
+  setFilters(filters: CrudFilter[]): void;
+}
 
 export interface ListTableProps<T extends BaseRecord> {
   resource: string;
   /** Columns, or a function of the current sorters and filters (for defaultSortOrder etc.). */
-  columns: TableColumnsType<T> | ((state: { sorters: CrudSorting; filters: CrudFilters }) => TableColumnsType<T>);
+  columns: TableColumnsType<T> | ((state: ListState) => TableColumnsType<T>);
   initialSort?: CrudSort[];
   /** Filters the user can't remove (e.g. a fixed role). */
   permanentFilters?: CrudFilter[];
   /** Show the search box (sent as `q`). */
   searchable?: boolean;
   /** Buttons shown beside the search box. */
-  toolbar?: ReactNode;
+  toolbar?: ReactNode | ((state: ListState) => ReactNode);
   pageSize?: number;
+  /** Columns set filters themselves (setFilters) with their own operators, not antd's 'in'. */
+  manualFilters?: boolean;
 }
 
 /**
@@ -30,9 +40,10 @@ export function ListTable<T extends BaseRecord>({
   searchable = true,
   toolbar,
   pageSize = 25,
+  manualFilters = false,
 }: ListTableProps<T>) {
   const { t } = useTranslation();
-  const { tableProps, setFilters, filters, sorters } = useTable<T>({
+  const { tableProps, setFilters, filters, sorters, setCurrentPage } = useTable<T>({
     resource,
     syncWithLocation: true,
     pagination: { pageSize, mode: 'server' },
@@ -44,6 +55,24 @@ export function ListTable<T extends BaseRecord>({
     return q && 'value' in q ? String(q.value ?? '') : '';
   }, [filters]);
   const [search, setSearch] = useState(currentQ);
+  const state: ListState = {
+    sorters,
+    filters,
+    setFilters: (next) => {
+      setFilters(next, 'merge');
+      setCurrentPage(1);
+    },
+  };
+  // Typing searches after a short pause; Enter searches at once.
+  useEffect(() => {
+    if (search.trim() === currentQ) return;
+    const timer = setTimeout(() => state.setFilters([{ field: 'q', operator: 'eq', value: search.trim() || undefined }]), 400);
+    return () => clearTimeout(timer);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [search, currentQ]);
+  const onChange: typeof tableProps.onChange = manualFilters
+    ? (pagination, _filters, sorter, extra) => tableProps.onChange?.(pagination, {}, sorter, extra)
+    : tableProps.onChange;
 
   const pagination = tableProps.pagination === false ? false : tableProps.pagination;
   return (
@@ -58,19 +87,20 @@ export function ListTable<T extends BaseRecord>({
               aria-label={t('table.search')}
               value={search}
               onChange={(e) => setSearch(e.target.value)}
-              onSearch={(value) => setFilters([{ field: 'q', operator: 'eq', value: value.trim() || undefined }], 'merge')}
+              onSearch={(value) => state.setFilters([{ field: 'q', operator: 'eq', value: value.trim() || undefined }])}
               style={{ maxWidth: 320 }}
             />
           ) : (
             <span />
           )}
-          {toolbar}
+          {typeof toolbar === 'function' ? toolbar(state) : toolbar}
         </div>
       )}
       <Table<T>
         {...tableProps}
+        onChange={onChange}
         rowKey="id"
-        columns={typeof columns === 'function' ? columns({ sorters, filters }) : columns}
+        columns={typeof columns === 'function' ? columns(state) : columns}
         scroll={{ x: 'max-content' }}
         locale={{ emptyText: t('table.empty') }}
         pagination={

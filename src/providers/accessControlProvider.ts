@@ -25,6 +25,10 @@ export const accessControlProvider: AccessControlProvider = {
       const pathname = String((params as { pathname?: string } | undefined)?.pathname ?? '/');
       return { can: canOpenRoute(user.role, pathname) };
     }
+    // A sidebar entry (action list with the resource item) shows only when its route opens:
+    // everyone reads class categories, but only ROOT and ADMIN open /classes/settings.
+    const route = (params as { resource?: { meta?: { route?: unknown } } } | undefined)?.resource?.meta?.route;
+    if (action === 'list' && typeof route === 'string' && !canOpenRoute(user.role, route.split('?')[0]!)) return { can: false };
     const area = resource ? RESOURCE_AREA[resource] : undefined;
     const mapped = ACTIONS[action];
     if (!area || !mapped) return { can: true };

@@ -3,12 +3,14 @@ import { initReactI18next } from 'react-i18next';
 import type { I18nProvider } from '@refinedev/core';
 import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from '../../domain/enums';
 
-type Tree = { [key: string]: string | Tree };
+export type Tree = { [key: string]: string | Tree };
 
-// Every JSON file of a language merges into its one namespace: el/common.json + el/errors.json.
-const files = import.meta.glob<Tree>('../locales/*/*.json', { eager: true, import: 'default' });
+// Every JSON file of a language merges into its one namespace. The sign-in page needs only
+// common.json and errors.json; the screens' files come with App (locales/screens.ts), so the
+// /login bundle does not grow with every screen's strings.
+const files = import.meta.glob<Tree>('../locales/*/{common,errors}.json', { eager: true, import: 'default' });
 
-function merge(into: Tree, from: Tree): Tree {
+export function merge(into: Tree, from: Tree): Tree {
   for (const [key, value] of Object.entries(from)) {
     const existing = into[key];
     into[key] = typeof value === 'object' && typeof existing === 'object' ? merge(existing, value) : value;

@@ -1,4 +1,20 @@
-import { CalendarOutlined, ShopOutlined, TeamOutlined, UnorderedListOutlined } from '@ant-design/icons';
+import {
+  AppstoreOutlined,
+  BookOutlined,
+  CalendarOutlined,
+  ContainerOutlined,
+  FileTextOutlined,
+  FormOutlined,
+  HomeOutlined,
+  IdcardOutlined,
+  ReadOutlined,
+  ShopOutlined,
+  SolutionOutlined,
+  TagsOutlined,
+  TeamOutlined,
+  UnorderedListOutlined,
+  UserOutlined,
+} from '@ant-design/icons';
 import type { ResourceProps } from '@refinedev/core';
 import type { ReactNode } from 'react';
 
@@ -8,14 +24,37 @@ const ICONS: Record<string, ReactNode> = {
   calendar: <CalendarOutlined />,
   team: <TeamOutlined />,
   shop: <ShopOutlined />,
+  read: <ReadOutlined />,
+  user: <UserOutlined />,
+  solution: <SolutionOutlined />,
+  book: <BookOutlined />,
+  home: <HomeOutlined />,
+  notes: <FileTextOutlined />,
+  appstore: <AppstoreOutlined />,
+  container: <ContainerOutlined />,
+  tags: <TagsOutlined />,
+  form: <FormOutlined />,
+  idcard: <IdcardOutlined />,
 };
 
 /**
- * The sidebar and Refine's resource list. Labels come from i18n (`<name>.<name>`); each
- * list path is a route of SPEC.md section 2. Access per role: domain/permissions.
+ * The sidebar and Refine's resource list. Names are the API's (`/api/<name>`), so the access
+ * check reads domain/permissions for them; labels come from i18n (`<name>.<name>`); each list
+ * path is a route of SPEC.md section 2 (the sidebar also hides routes the role may not open).
  */
 const RESOURCES: ResourceProps[] = [
   { name: 'calendar', list: '/', meta: { iconName: 'calendar' } },
+  { name: 'classes', list: '/classes/', meta: { iconName: 'read' } },
+  { name: 'students', list: '/students/', meta: { iconName: 'user' } },
+  { name: 'teachers', list: '/teachers/', meta: { iconName: 'solution' } },
+  { name: 'subjects', list: '/subjects/', meta: { iconName: 'book' } },
+  { name: 'rooms', list: '/rooms/', meta: { iconName: 'home' } },
+  { name: 'notes', list: '/notes/', meta: { iconName: 'notes' } },
+  { name: 'class-categories', list: '/classes/settings', meta: { iconName: 'appstore' } },
+  { name: 'contract-categories', list: '/contracts/settings', meta: { iconName: 'container' } },
+  { name: 'lesson-types', list: '/lessons/settings', meta: { iconName: 'tags' } },
+  { name: 'lesson-tags', list: '/lessons/settings?type=lesson-tag', meta: { iconName: 'tags' } },
+  { name: 'student-custom-fields', list: '/students/settings', meta: { iconName: 'form' } },
   { name: 'users', list: '/settings/', meta: { iconName: 'team' } },
   { name: 'tenants', list: '/tenants/', meta: { iconName: 'shop' } },
   { name: 'mydata', list: '/mydata/', meta: { hide: true } },
@@ -23,5 +62,6 @@ const RESOURCES: ResourceProps[] = [
 
 export const resources: ResourceProps[] = RESOURCES.map((resource) => ({
   ...resource,
-  meta: { ...resource.meta, icon: ICONS[String(resource.meta?.iconName)] ?? <UnorderedListOutlined /> },
+  // Refine hands the access check the resource without `list`: the route travels in meta.
+  meta: { ...resource.meta, route: resource.list, icon: ICONS[String(resource.meta?.iconName)] ?? <UnorderedListOutlined /> },
 }));

@@ -2,3 +2,5 @@ export * from './platform';
 export * from './users';
 export * from './sessions';
 export * from './history';
+export * from './directory';
+export * from './people';

@@ -42,19 +42,23 @@ export interface HistoryEntry {
   secrets?: readonly string[];
 }
 
+const who = (actor: Actor | null) => ({
+  userId: actor?.id ?? null,
+  userIsRoot: actor?.kind === 'root',
+  userName: actor ? [actor.firstName, actor.lastName].filter(Boolean).join(' ') || actor.username : 'system',
+});
+
 /** actor null = the system itself (bootstrap, jobs). Returns false when nothing changed. */
 export async function recordHistory(tx: Tx, tenantId: number, actor: Actor | null, entry: HistoryEntry): Promise<boolean> {
-  const changes = diff(entry.before ?? null, entry.after ?? null, entry.secrets);
-  if (entry.action === 'update' && Object.keys(changes).length === 0) return false;
-  await tx.insert(history).values({
-    tenantId,
-    entity: entry.entity,
-    entityId: entry.entityId,
-    action: entry.action,
-    changes,
-    userId: actor?.id ?? null,
-    userIsRoot: actor?.kind === 'root',
-    userName: actor ? [actor.firstName, actor.lastName].filter(Boolean).join(' ') || actor.username : 'system',
-  });
-  return true;
+  return (await recordHistoryMany(tx, tenantId, actor, [entry])) > 0;
+}
+
+/** Many entries in one statement (imports); updates that change nothing are left out. Returns how many were written. */
+export async function recordHistoryMany(tx: Tx, tenantId: number, actor: Actor | null, entries: readonly HistoryEntry[]): Promise<number> {
+  const rows = entries
+    .map((entry) => ({ entry, changes: diff(entry.before ?? null, entry.after ?? null, entry.secrets) }))
+    .filter(({ entry, changes }) => entry.action !== 'update' || Object.keys(changes).length > 0)
+    .map(({ entry, changes }) => ({ tenantId, entity: entry.entity, entityId: entry.entityId, action: entry.action, changes, ...who(actor) }));
+  if (rows.length) await tx.insert(history).values(rows);
+  return rows.length;
 }

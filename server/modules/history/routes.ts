@@ -1,14 +1,17 @@
 /**
  * GET /api/history?entity=users&entity_id=5: the History tab of a detail view. Whoever may
- * read the entity may read its history (the entity's area in domain/permissions.ts).
+ * read the entity may read its history (the entity's area in domain/permissions.ts, via
+ * RESOURCE_AREA); where a role sees only some rows (TEACHER: own notes), only those rows'.
  */
 import { and, desc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { can, DomainError, MAX_PAGE_ROWS, parseBody, RESOURCE_AREA, type Area } from '../../../domain/index';
+import { can, DomainError, isOwnOnly, MAX_PAGE_ROWS, parseBody, RESOURCE_AREA, type Area } from '../../../domain/index';
 import { actorOf, tenantOf } from '../../context';
 import { withTenant, type Database } from '../../db/client';
 import { history } from '../../db/schema/index';
+import { findRow } from '../crud/read';
+import { directoryRegistry } from '../directory/routes';
 import { listPage } from '../list-query';
 import { iso } from '../params';
 
@@ -40,8 +43,12 @@ export async function historyRoutes(app: FastifyInstance, { database }: { databa
       const tenantId = query.entity === 'tenants' ? query.entity_id : tenantOf(request).id;
       const start = query._start ?? 0;
       const end = query._end ?? start + 50;
-      const page = await withTenant(database, tenantId, (tx) =>
-        listPage<{ id: number; action: string; changes: unknown; userId: number | null; userIsRoot: boolean; userName: string; at: Date }>(tx, {
+      const narrowed = isOwnOnly(actor.role, area) ? directoryRegistry.specs.get(query.entity) : undefined;
+      const page = await withTenant(database, tenantId, async (tx) => {
+        if (narrowed?.scope && !(await findRow(tx, directoryRegistry, { tenantId, actor }, narrowed, query.entity_id))) {
+          throw new DomainError('not-found');
+        }
+        return listPage<{ id: number; action: string; changes: unknown; userId: number | null; userIsRoot: boolean; userName: string; at: Date }>(tx, {
           table: history,
           select: {
             id: history.id,
@@ -55,8 +62,8 @@ export async function historyRoutes(app: FastifyInstance, { database }: { databa
           where: [eq(history.tenantId, tenantId), and(eq(history.entity, query.entity), eq(history.entityId, query.entity_id))],
           order: [desc(history.at), desc(history.id)],
           query: { start, end: Math.max(end, start), sort: [], filters: [] },
-        }),
-      );
+        });
+      });
       reply.header('x-total-count', String(page.total));
       return {
         data: page.rows.map((r) => ({

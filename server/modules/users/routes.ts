@@ -15,7 +15,9 @@ import {
   USERS,
 } from '../../../domain/index';
 import { actorOf, tenantOf, type Actor } from '../../context';
-import { withTenant, type Database } from '../../db/client';
+import { and, eq, isNotNull } from 'drizzle-orm';
+import { withTenant, type Database, type Tx } from '../../db/client';
+import { teachers } from '../../db/schema/index';
 import { jsonSchema } from '../../plugins/openapi';
 import { hashPassword } from '../auth/passwords';
 import { revokeUserSessions } from '../auth/sessions';
@@ -29,6 +31,16 @@ const PatchBody = updateSchema(USERS);
 const PostUpdateBody = updateSchema(USERS, { versionRequired: false }).extend({ id: z.number().int().positive().max(2_147_483_647) });
 
 type PatchInput = z.infer<typeof PatchBody>;
+
+/** A deleted teacher keeps its user row for history; that sign-in stays off for good. */
+async function isDeletedTeacher(tx: Tx, tenantId: number, userId: number) {
+  const [row] = await tx
+    .select({ id: teachers.id })
+    .from(teachers)
+    .where(and(eq(teachers.tenantId, tenantId), eq(teachers.userId, userId), isNotNull(teachers.deletedAt)))
+    .limit(1);
+  return row !== undefined;
+}
 
 const manageable = (actor: Actor, role: unknown) => (MANAGEABLE_ROLES_BY[actor.role] as readonly unknown[]).includes(role);
 const isSelf = (actor: Actor, id: number) => actor.kind === 'user' && actor.id === id;
@@ -53,6 +65,9 @@ export async function userRoutes(app: FastifyInstance, { database }: { database:
           throw new DomainError('validation', 'This role cannot be given here.', { role: 'invalid-option' });
         }
         if (isSelf(actor, id)) throw new DomainError('conflict', 'You cannot change your own role.', { role: 'invalid' });
+      }
+      if (patch.status === 'ACTIVE' && current.status !== 'ACTIVE' && current.role === 'TEACHER' && (await isDeletedTeacher(tx, tenantId, id))) {
+        throw new DomainError('conflict', 'This teacher was deleted; their sign-in cannot be reactivated.', { status: 'invalid' });
       }
       if (patch.status === 'INACTIVE' && isSelf(actor, id)) {
         throw new DomainError('conflict', 'You cannot deactivate your own account.', { status: 'invalid' });

@@ -1,0 +1,19 @@
+import type { FieldDef } from './fields';
+
+// Where a reference's label travels beside its id (CONTRACT issue 3): `category_id` comes with
+// `category: {id, name}`, `class_ids` with `classes: [{id, name}]`. Server and client both name
+// labels through this one function.
+export function labelKey(field: Pick<FieldDef, 'name' | 'type'>): string {
+  if (field.type === 'REFERENCES') {
+    const base = field.name.replace(/_ids$/, '');
+    return /(s|x|ch|sh)$/.test(base) ? `${base}es` : `${base}s`;
+  }
+  return field.name.replace(/_id$/, '');
+}
+
+/** A reference's label: name is null (and deleted true) for a soft-deleted row such as a teacher. */
+export interface ReferenceLabel {
+  id: number | null;
+  name: string | null;
+  deleted?: true;
+}

@@ -1,0 +1,91 @@
+/**
+ * The plain entities of a centre (domain/resources/directory.ts). Every table is keyed
+ * (tenant_id, id) and every foreign key includes tenant_id, so a row can never point into
+ * another tenant. `search` holds normalizeSearch() of the searchable fields for `q`.
+ */
+import { foreignKey, index, integer, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import { rowMeta } from './columns';
+import { tenants } from './platform';
+
+const tenantId = () =>
+  integer('tenant_id')
+    .notNull()
+    .references(() => tenants.id);
+const id = () => integer('id').notNull().generatedAlwaysAsIdentity();
+const search = () => text('search').notNull().default('');
+
+export const subjects = pgTable(
+  'subjects',
+  { tenantId: tenantId(), id: id(), name: text('name').notNull(), color: text('color'), search: search(), ...rowMeta() },
+  (t) => [primaryKey({ columns: [t.tenantId, t.id] }), index('subjects_name_idx').on(t.tenantId, t.name)],
+);
+
+export const rooms = pgTable(
+  'rooms',
+  { tenantId: tenantId(), id: id(), name: text('name').notNull(), capacity: integer('capacity'), search: search(), ...rowMeta() },
+  (t) => [primaryKey({ columns: [t.tenantId, t.id] }), index('rooms_name_idx').on(t.tenantId, t.name)],
+);
+
+export const classCategories = pgTable(
+  'class_categories',
+  { tenantId: tenantId(), id: id(), name: text('name').notNull(), search: search(), ...rowMeta() },
+  (t) => [primaryKey({ columns: [t.tenantId, t.id] }), index('class_categories_name_idx').on(t.tenantId, t.name)],
+);
+
+export const contractCategories = pgTable(
+  'contract_categories',
+  { tenantId: tenantId(), id: id(), name: text('name').notNull(), search: search(), ...rowMeta() },
+  (t) => [primaryKey({ columns: [t.tenantId, t.id] }), index('contract_categories_name_idx').on(t.tenantId, t.name)],
+);
+
+export const classes = pgTable(
+  'classes',
+  {
+    tenantId: tenantId(),
+    id: id(),
+    name: text('name').notNull(),
+    categoryId: integer('category_id'),
+    information: text('information'),
+    search: search(),
+    ...rowMeta(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    index('classes_name_idx').on(t.tenantId, t.name),
+    index('classes_category_idx').on(t.tenantId, t.categoryId),
+    // No cascade: a category in use is refused (409 in-use) rather than emptied.
+    foreignKey({ columns: [t.tenantId, t.categoryId], foreignColumns: [classCategories.tenantId, classCategories.id] }),
+  ],
+);
+
+/** classes.subject_ids */
+export const classSubjects = pgTable(
+  'class_subjects',
+  { tenantId: integer('tenant_id').notNull(), classId: integer('class_id').notNull(), subjectId: integer('subject_id').notNull() },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.classId, t.subjectId] }),
+    index('class_subjects_subject_idx').on(t.tenantId, t.subjectId),
+    foreignKey({ columns: [t.tenantId, t.classId], foreignColumns: [classes.tenantId, classes.id] }).onDelete('cascade'),
+    foreignKey({ columns: [t.tenantId, t.subjectId], foreignColumns: [subjects.tenantId, subjects.id] }).onDelete('cascade'),
+  ],
+);
+
+export const lessonTypes = pgTable(
+  'lesson_types',
+  {
+    tenantId: tenantId(),
+    id: id(),
+    name: text('name').notNull(),
+    color: text('color'),
+    entity: text('entity').notNull().default('NORMAL'),
+    search: search(),
+    ...rowMeta(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.id] }), index('lesson_types_name_idx').on(t.tenantId, t.name)],
+);
+
+export const lessonTags = pgTable(
+  'lesson_tags',
+  { tenantId: tenantId(), id: id(), name: text('name').notNull(), color: text('color'), search: search(), ...rowMeta() },
+  (t) => [primaryKey({ columns: [t.tenantId, t.id] }), index('lesson_tags_name_idx').on(t.tenantId, t.name)],
+);

@@ -1,0 +1,159 @@
+/**
+ * Teachers, students, the definitions of students' custom fields, and notes
+ * (domain/resources/people.ts). Keys and foreign keys include tenant_id as everywhere.
+ */
+import { boolean, date, foreignKey, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { instant, rowMeta } from './columns';
+import { classes, subjects } from './directory';
+import { tenants } from './platform';
+import { users } from './users';
+
+const tenantId = () =>
+  integer('tenant_id')
+    .notNull()
+    .references(() => tenants.id);
+const id = () => integer('id').notNull().generatedAlwaysAsIdentity();
+const search = () => text('search').notNull().default('');
+const person = () => ({
+  firstName: text('first_name').notNull(),
+  lastName: text('last_name').notNull(),
+  email: text('email'),
+  phone: text('phone'),
+  birthDate: date('birth_date', { mode: 'string' }),
+  gender: text('gender'),
+});
+
+/**
+ * A teacher is also a TEACHER sign-in (user_id). Deleting one only sets deleted_at: lessons
+ * and notes keep pointing at it, and their labels say "Deleted Teacher".
+ */
+export const teachers = pgTable(
+  'teachers',
+  {
+    tenantId: tenantId(),
+    id: id(),
+    userId: integer('user_id').notNull(),
+    ...person(),
+    information: text('information'),
+    color: text('color'),
+    deletedAt: instant('deleted_at'),
+    search: search(),
+    ...rowMeta(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    uniqueIndex('teachers_user_key').on(t.tenantId, t.userId),
+    index('teachers_name_idx').on(t.tenantId, t.lastName, t.firstName),
+    foreignKey({ columns: [t.tenantId, t.userId], foreignColumns: [users.tenantId, users.id] }),
+  ],
+);
+
+/** teachers.subject_ids */
+export const teacherSubjects = pgTable(
+  'teacher_subjects',
+  { tenantId: integer('tenant_id').notNull(), teacherId: integer('teacher_id').notNull(), subjectId: integer('subject_id').notNull() },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.teacherId, t.subjectId] }),
+    index('teacher_subjects_subject_idx').on(t.tenantId, t.subjectId),
+    foreignKey({ columns: [t.tenantId, t.teacherId], foreignColumns: [teachers.tenantId, teachers.id] }).onDelete('cascade'),
+    foreignKey({ columns: [t.tenantId, t.subjectId], foreignColumns: [subjects.tenantId, subjects.id] }).onDelete('cascade'),
+  ],
+);
+
+export const students = pgTable(
+  'students',
+  {
+    tenantId: tenantId(),
+    id: id(),
+    ...person(),
+    guardianName: text('guardian_name'),
+    guardianPhone: text('guardian_phone'),
+    status: text('status').notNull().default('ACTIVE'),
+    inactiveReason: text('inactive_reason'),
+    information: text('information'),
+    /** key -> value, validated against student_custom_fields on every write. */
+    customFields: jsonb('custom_fields').$type<Record<string, unknown>>().notNull().default({}),
+    search: search(),
+    ...rowMeta(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    index('students_name_idx').on(t.tenantId, t.lastName, t.firstName),
+    index('students_status_idx').on(t.tenantId, t.status, t.lastName, t.firstName),
+  ],
+);
+
+/** Both classes.student_ids and students.class_ids: one relation seen from either side. */
+export const classStudents = pgTable(
+  'class_students',
+  { tenantId: integer('tenant_id').notNull(), classId: integer('class_id').notNull(), studentId: integer('student_id').notNull() },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.classId, t.studentId] }),
+    index('class_students_student_idx').on(t.tenantId, t.studentId),
+    foreignKey({ columns: [t.tenantId, t.classId], foreignColumns: [classes.tenantId, classes.id] }).onDelete('cascade'),
+    foreignKey({ columns: [t.tenantId, t.studentId], foreignColumns: [students.tenantId, students.id] }).onDelete('cascade'),
+  ],
+);
+
+/** students.subject_ids */
+export const studentSubjects = pgTable(
+  'student_subjects',
+  { tenantId: integer('tenant_id').notNull(), studentId: integer('student_id').notNull(), subjectId: integer('subject_id').notNull() },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.studentId, t.subjectId] }),
+    index('student_subjects_subject_idx').on(t.tenantId, t.subjectId),
+    foreignKey({ columns: [t.tenantId, t.studentId], foreignColumns: [students.tenantId, students.id] }).onDelete('cascade'),
+    foreignKey({ columns: [t.tenantId, t.subjectId], foreignColumns: [subjects.tenantId, subjects.id] }).onDelete('cascade'),
+  ],
+);
+
+export const studentCustomFields = pgTable(
+  'student_custom_fields',
+  {
+    tenantId: tenantId(),
+    id: id(),
+    key: text('key').notNull(),
+    label: text('label').notNull(),
+    type: text('type').notNull(),
+    options: jsonb('options').$type<string[]>(),
+    required: boolean('required').notNull().default(false),
+    position: integer('position').notNull().default(0),
+    search: search(),
+    ...rowMeta(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.id] }), uniqueIndex('student_custom_fields_key_key').on(t.tenantId, t.key)],
+);
+
+/**
+ * author_id is the tenant user who wrote the note; a ROOT is no tenant user, so its notes
+ * have author_id null and author_is_root set (labelled "Root").
+ */
+export const notes = pgTable(
+  'notes',
+  {
+    tenantId: tenantId(),
+    id: id(),
+    title: text('title').notNull(),
+    body: text('body'),
+    studentId: integer('student_id'),
+    teacherId: integer('teacher_id'),
+    classId: integer('class_id'),
+    authorId: integer('author_id'),
+    authorIsRoot: boolean('author_is_root').notNull().default(false),
+    search: search(),
+    ...rowMeta(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    index('notes_updated_idx').on(t.tenantId, t.updatedAt),
+    index('notes_student_idx').on(t.tenantId, t.studentId),
+    index('notes_teacher_idx').on(t.tenantId, t.teacherId),
+    index('notes_class_idx').on(t.tenantId, t.classId),
+    index('notes_author_idx').on(t.tenantId, t.authorId),
+    foreignKey({ columns: [t.tenantId, t.studentId], foreignColumns: [students.tenantId, students.id] }),
+    foreignKey({ columns: [t.tenantId, t.teacherId], foreignColumns: [teachers.tenantId, teachers.id] }),
+    foreignKey({ columns: [t.tenantId, t.classId], foreignColumns: [classes.tenantId, classes.id] }),
+    foreignKey({ columns: [t.tenantId, t.authorId], foreignColumns: [users.tenantId, users.id] }),
+  ],
+);
+

@@ -1,0 +1,63 @@
+/**
+ * GET /api/<name>: the list query of domain/fields.ts turned into SQL. Plain columns go
+ * through list-query.ts; REFERENCES filters ("holds id") become EXISTS over the join table;
+ * per-request names (custom fields, `deleted`) come from the spec's listExtras.
+ */
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { parseListQuery, type ListQuery } from '../../../domain/index';
+import type { Tx } from '../../db/client';
+import { listOrder, listWhere, type ColumnMap } from '../list-query';
+import { baseWhere, loadRows } from './read';
+import type { Registry } from './registry';
+import type { Ctx, Data, ResourceSpec } from './spec';
+import { tableColumns } from './table';
+
+type RawQuery = Record<string, string | string[] | undefined>;
+
+/** Columns a plain filter or sort may use, by field name. */
+function filterColumns(spec: ResourceSpec): ColumnMap {
+  const cols = tableColumns(spec.table);
+  const map: ColumnMap = { id: cols.id, created_at: cols.createdAt, updated_at: cols.updatedAt };
+  for (const field of spec.def.fields) {
+    if (field.writeOnly || field.type === 'REFERENCES') continue;
+    // Computed values are SQL expressions; list-query only places them inside SQL templates.
+    const source = spec.computed?.[field.name] ?? spec.join?.fields[field.name] ?? cols.byName[field.name];
+    if (source) map[field.name] = source as AnyPgColumn;
+  }
+  return map;
+}
+
+export async function listRows(tx: Tx, registry: Registry, ctx: Ctx, spec: ResourceSpec, raw: RawQuery): Promise<{ data: Data[]; total: number }> {
+  const cols = tableColumns(spec.table);
+  const extras = spec.listExtras ? await spec.listExtras(tx, ctx) : undefined;
+  const query = parseListQuery(spec.def, raw, extras?.fields ?? []);
+  const extraNames = new Set((extras?.fields ?? []).map((f) => f.name));
+  const linkNames = new Set(Object.keys(spec.links ?? {}));
+  const plain: ListQuery = { ...query, filters: query.filters.filter((f) => !extraNames.has(f.field) && !linkNames.has(f.field)) };
+
+  const where: SQL[] = [...baseWhere(spec, ctx), ...listWhere(spec.def, plain, filterColumns(spec), cols.search)];
+  for (const filter of query.filters) {
+    const link = spec.links?.[filter.field];
+    if (!link) continue;
+    // class_ids=3&class_ids=4: the row holds 3 or 4.
+    where.push(
+      sql`exists (select 1 from ${link.table} where ${and(
+        eq(link.tenantId, cols.tenantId),
+        eq(link.owner, cols.id),
+        inArray(link.other, filter.values as number[]),
+      )})`,
+    );
+  }
+  if (extras) where.push(...extras.where(query));
+
+  const sorts: ColumnMap = { ...filterColumns(spec), ...((extras?.sorts ?? {}) as unknown as ColumnMap) };
+  const { rows, total } = await loadRows(tx, registry, ctx, spec, {
+    where,
+    order: listOrder(query, sorts, cols.id),
+    limit: query.end - query.start,
+    offset: query.start,
+    counted: true,
+  });
+  return { data: rows, total };
+}

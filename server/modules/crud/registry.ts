@@ -1,0 +1,67 @@
+/**
+ * All CRUD resources together, so each knows who points at it: a REFERENCE to a row blocks
+ * its deletion (409 in-use), a REFERENCES link is removed with it (recorded in the owner's
+ * history). Lessons and contracts join later by adding their specs; their rules follow.
+ */
+import { sql, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
+import { users } from '../../db/schema/index';
+import type { Link, ResourceSpec } from './spec';
+import { tableColumns } from './table';
+
+/** What a reference points to: where its ids live and how its label reads. */
+export interface Target {
+  table: PgTable;
+  tenantId: AnyPgColumn;
+  id: AnyPgColumn;
+  label: SQL;
+  deletedAt?: AnyPgColumn;
+}
+
+export interface Incoming {
+  spec: ResourceSpec;
+  field: string;
+}
+
+export interface Registry {
+  specs: Map<string, ResourceSpec>;
+  targets: Map<string, Target>;
+  /** Scalar REFERENCE fields pointing at each resource: they block its deletion. */
+  blockers: Map<string, Incoming[]>;
+  /** REFERENCES fields (join tables) pointing at each resource: removed with it. */
+  links: Map<string, Array<Incoming & { link: Link }>>;
+}
+
+/** Tenant users are not a CRUD resource here, but notes name their author. */
+const USER_TARGET: Target = {
+  table: users,
+  tenantId: users.tenantId,
+  id: users.id,
+  label: sql`trim(${users.firstName} || ' ' || ${users.lastName})`,
+};
+
+export function buildRegistry(specs: readonly ResourceSpec[]): Registry {
+  const registry: Registry = { specs: new Map(), targets: new Map([['users', USER_TARGET]]), blockers: new Map(), links: new Map() };
+  for (const spec of specs) {
+    const cols = tableColumns(spec.table);
+    registry.specs.set(spec.def.name, spec);
+    registry.targets.set(spec.def.name, { table: spec.table, tenantId: cols.tenantId, id: cols.id, label: spec.label, deletedAt: spec.deletedAt });
+  }
+  for (const spec of specs) {
+    for (const field of spec.def.fields) {
+      if (!field.reference || !registry.specs.has(field.reference)) continue;
+      if (field.type === 'REFERENCE') {
+        const list = registry.blockers.get(field.reference) ?? [];
+        list.push({ spec, field: field.name });
+        registry.blockers.set(field.reference, list);
+      } else if (field.type === 'REFERENCES') {
+        const link = spec.links?.[field.name];
+        if (!link) throw new Error(`${spec.def.name}.${field.name} has no join table`);
+        const list = registry.links.get(field.reference) ?? [];
+        list.push({ spec, field: field.name, link });
+        registry.links.set(field.reference, list);
+      }
+    }
+  }
+  return registry;
+}

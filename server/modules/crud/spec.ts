@@ -1,0 +1,82 @@
+/**
+ * What the generic CRUD module needs to know about one resource beyond its domain ResourceDef:
+ * the table, the join tables behind REFERENCES fields, and the few hooks where a resource
+ * differs (teachers own a sign-in, students carry custom fields, notes belong to an author).
+ * Delete rules are not declared here: they follow from who references whom (registry.ts).
+ */
+import type { SQL } from 'drizzle-orm';
+import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
+import type { FieldDef, ListQuery, ResourceDef } from '../../../domain/index';
+import type { Actor } from '../../context';
+import type { Tx } from '../../db/client';
+
+/** The caller of one request: every query is scoped to tenantId. */
+export interface Ctx {
+  tenantId: number;
+  actor: Actor | null;
+}
+
+/** A row as the API shows it: snake_case fields, labels beside references. */
+export type Data = Record<string, unknown> & { id: number; version: number };
+
+/** A join table behind a REFERENCES field, keyed (tenant_id, owner, other). */
+export interface Link {
+  table: PgTable;
+  tenantId: AnyPgColumn;
+  owner: AnyPgColumn;
+  other: AnyPgColumn;
+}
+
+/** Per-request additions to the list whitelist (custom fields, the teachers' `deleted`). */
+export interface ListExtras {
+  /** Extra filter/sort names accepted by parseListQuery. */
+  fields: FieldDef[];
+  /** Sort expressions of those names. */
+  sorts?: Record<string, SQL>;
+  /** Conditions for the query's filters on those names (and defaults when absent). */
+  where(query: ListQuery): SQL[];
+}
+
+export interface WriteArgs {
+  tx: Tx;
+  ctx: Ctx;
+  /** Validated body without `version`; on update only the fields sent. */
+  input: Record<string, unknown>;
+  /** The row before the write (null on create). */
+  before: Data | null;
+}
+
+export interface ResourceSpec {
+  def: ResourceDef;
+  /** Has tenant_id, id, version, created_at, updated_at and search columns. */
+  table: PgTable;
+  /** What other rows show as this row's label: `x: {id, name}`. */
+  label: SQL;
+  links?: Record<string, Link>;
+  /** Soft delete: the row stays, readable by id, with `deleted: true` (teachers). */
+  deletedAt?: AnyPgColumn;
+  /** Read-only values computed in SQL (e.g. contract summaries), exposed as fields. */
+  computed?: Record<string, SQL>;
+  /** A joined table contributing read-only fields (the teacher's username). */
+  join?: { table: PgTable; on: SQL; fields: Record<string, AnyPgColumn> };
+  /** Read-only columns shown beside the declared fields (the teacher's user_id). */
+  shown?: Record<string, AnyPgColumn>;
+  /** Selected but not shown; present() may use them. */
+  hidden?: Record<string, AnyPgColumn>;
+  /** Unique constraints a write may hit, by constraint name -> field: 409 conflict fields.<f>='taken'. */
+  unique?: Record<string, string>;
+  /** Runs before the transaction on a create body (slow work such as password hashing). */
+  prepareCreate?(input: Record<string, unknown>): Promise<Record<string, unknown>>;
+  listExtras?(tx: Tx, ctx: Ctx): Promise<ListExtras>;
+  /** Narrows what the caller may see (TEACHER: own notes); rows outside answer 404. */
+  scope?(ctx: Ctx): SQL | undefined;
+  /** Refuses a write on a visible row (TEACHER editing someone else's note). */
+  canWrite?(ctx: Ctx, before: Data): void;
+  /** Checks the input and returns extra column values (by SQL column name) for the write. */
+  beforeWrite?(args: WriteArgs): Promise<Record<string, unknown> | void>;
+  afterWrite?(args: WriteArgs & { after: Data }): Promise<void>;
+  /** Replaces the default hard delete (teachers: soft; custom fields: discard values). */
+  remove?(tx: Tx, ctx: Ctx, before: Data, options: Record<string, unknown>): Promise<void>;
+  /** Final touches on a loaded row (labels that need hidden columns). */
+  present?(data: Record<string, unknown>): void;
+}

@@ -1,0 +1,36 @@
+/**
+ * Students: the plain fields, class and subject lists, custom_fields checked against the
+ * tenant's definitions, and read-only contract summaries (constant until contracts exist).
+ * A student is deleted only while nothing references it; otherwise the answer is 409 in-use
+ * and the user sets status INACTIVE instead.
+ */
+import { sql } from 'drizzle-orm';
+import { STUDENTS } from '../../../domain/index';
+import { classStudents, students, studentSubjects } from '../../db/schema/index';
+import type { ResourceSpec } from '../crud/spec';
+import { loadDefinitions } from '../student-custom-fields/definitions';
+import { assertCustomValues, customListExtras } from './custom-values';
+
+export const studentsSpec: ResourceSpec = {
+  def: STUDENTS,
+  table: students,
+  label: sql`trim(${students.firstName} || ' ' || ${students.lastName})`,
+  links: {
+    class_ids: { table: classStudents, tenantId: classStudents.tenantId, owner: classStudents.studentId, other: classStudents.classId },
+    subject_ids: { table: studentSubjects, tenantId: studentSubjects.tenantId, owner: studentSubjects.studentId, other: studentSubjects.subjectId },
+  },
+  // Contracts arrive in a later issue; these become aggregates over them then.
+  computed: {
+    number_of_contracts: sql<number>`(0)::int`,
+    first_contract_date: sql<string | null>`null::date`,
+    last_contract_date: sql<string | null>`null::date`,
+  },
+  async listExtras(tx, ctx) {
+    return customListExtras(await loadDefinitions(tx, ctx.tenantId));
+  },
+  async beforeWrite({ tx, ctx, input }) {
+    // An update that does not send custom_fields keeps the stored ones untouched.
+    if (!('custom_fields' in input)) return;
+    return { custom_fields: assertCustomValues(await loadDefinitions(tx, ctx.tenantId), input.custom_fields) };
+  },
+};

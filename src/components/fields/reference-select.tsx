@@ -1,0 +1,69 @@
+import { useList } from '@refinedev/core';
+import { Select } from 'antd';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { refName, type RefLabel, type Translate } from './format';
+
+/** How a row of a referenced resource is named in a select. */
+export function rowLabel(resource: string, row: Record<string, unknown>): string {
+  if (resource === 'students' || resource === 'teachers' || resource === 'users') return `${String(row.first_name ?? '')} ${String(row.last_name ?? '')}`.trim();
+  if (resource === 'notes') return String(row.title ?? '');
+  return String(row.name ?? row.label ?? row.id);
+}
+
+interface Props {
+  reference: string;
+  multiple?: boolean;
+  value?: number | number[] | null;
+  onChange?(value: number | number[] | null): void;
+  /** Labels of the current value(s), from the row being edited (`x` / `xs`). */
+  known?: RefLabel[];
+  id?: string;
+  disabled?: boolean;
+}
+
+/**
+ * Picks rows of another resource: types into the list API's `q` search (accent-insensitive on
+ * the server), showing labels; the labels of values already chosen come with the record.
+ */
+export function ReferenceSelect({ reference, multiple, value, onChange, known = [], id, disabled }: Props) {
+  const { t } = useTranslation();
+  const [search, setSearch] = useState('');
+  const [picked, setPicked] = useState<RefLabel[]>([]);
+  const { result, query } = useList<Record<string, unknown> & { id: number }>({
+    resource: reference,
+    pagination: { currentPage: 1, pageSize: 20, mode: 'server' },
+    filters: search.trim() ? [{ field: 'q', operator: 'eq', value: search.trim() }] : [],
+    queryOptions: { placeholderData: (previous) => previous },
+  });
+
+  const options = useMemo(() => {
+    const seen = new Map<number, string>();
+    for (const label of [...known, ...picked]) seen.set(label.id, refName(t as Translate, label, reference));
+    for (const row of result.data ?? []) seen.set(row.id, rowLabel(reference, row));
+    return [...seen].map(([v, label]) => ({ value: v, label }));
+  }, [known, picked, result.data, reference, t]);
+
+  return (
+    <Select
+      id={id}
+      disabled={disabled}
+      mode={multiple ? 'multiple' : undefined}
+      allowClear
+      showSearch
+      filterOption={false}
+      onSearch={setSearch}
+      loading={query.isFetching}
+      value={value ?? (multiple ? [] : undefined)}
+      options={options}
+      notFoundContent={query.isFetching ? undefined : t('table.empty')}
+      onChange={(next: number | number[] | undefined) => {
+        const chosen = Array.isArray(next) ? next : next === undefined ? [] : [next];
+        setPicked(options.filter((o) => chosen.includes(o.value)).map((o) => ({ id: o.value, name: o.label })));
+        setSearch('');
+        onChange?.(next === undefined ? null : next);
+      }}
+      style={{ width: '100%' }}
+    />
+  );
+}

@@ -1,0 +1,427 @@
+import { DeleteOutlined, EditOutlined, EyeOutlined, PlusOutlined } from '@ant-design/icons';
+import { getDefaultSortOrder, List, useForm } from '@refinedev/antd';
+import { useInvalidate, useOne, type BaseRecord } from '@refinedev/core';
+import { Alert, App, Button, Descriptions, Form, Input, Popconfirm, Space, Spin, Tabs, Tooltip, type TabsProps } from 'antd';
+import type { TableColumnsType } from 'antd';
+import { useMemo, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { customFieldDef, type CustomFieldDefinition } from '../../domain/custom-fields';
+import { SYSTEM_FIELDS, type FieldDef, type ResourceDef } from '../../domain/fields';
+import { can, isOwnOnly } from '../../domain/permissions';
+import type { Role } from '../../domain/enums';
+import { http, toApiError, type ApiError } from '../providers/http';
+import { errorText } from '../providers/errors';
+import { session } from '../providers/session';
+import { ExportCsvButton, type CsvColumn } from './export-csv';
+import { FieldDisplay } from './fields/display';
+import { fieldText, labelOf, type Translate } from './fields/format';
+import { FieldFormItem, type InputContext } from './fields/input';
+import { HistoryTab } from './history-tab';
+import { filterColumn } from './list-filters';
+import { ListTable, type ListState } from './list-table';
+import { ModeDrawer, useModeParams } from './mode-drawer';
+import { offerReload } from './stale';
+
+export type Mode = 'create' | 'update' | 'view';
+export type Row = BaseRecord & { id: number; version?: number } & Record<string, unknown>;
+
+/** How one screen uses the generic list, drawer form and show view (SPEC.md section 2). */
+export interface ScreenConfig {
+  def: ResourceDef;
+  /** The entity search parameter: /subjects/?mode=update&subject=3. */
+  entity: string;
+  modes: readonly Mode[];
+  /** i18n key of the title; `<resource>.title` by default. */
+  title?: string;
+  /** Columns of the list (field names, also created_at/updated_at); derived when omitted. */
+  listFields?: readonly string[];
+  /** Fields of the form; all writable ones when omitted. */
+  formFields?: readonly string[];
+  /** The tenant's custom field definitions (students). */
+  customFields?: readonly CustomFieldDefinition[];
+  /** Whether a field is shown, given the form's values or the record (status -> inactive_reason). */
+  visible?(field: string, values: Record<string, unknown>): boolean;
+  /** What a row is called in titles and confirmations. */
+  rowName(row: Row): string;
+  /** Extra tabs of the view, after Details (History is always last). */
+  viewTabs?(row: Row): TabsProps['items'];
+  /** Extra buttons beside Export. */
+  toolbar?: ReactNode;
+  /** Shown above the list (tabs of a settings page). */
+  header?: ReactNode;
+  /** Whether the signed-in user may change this row (TEACHER: own notes). */
+  ownsRow?(row: Row, me: { id: string | number; role: Role }): boolean;
+  /** Delete text per row; `directory.deleteConfirm` by default. */
+  deleteConfirm?(row: Row): string;
+  /** Handles a refused delete (409 in-use); return true when handled. */
+  onDeleteRefused?(row: Row, error: ApiError, helpers: ScreenHelpers): boolean;
+  /** Changes the body before it is sent. */
+  toBody?(body: Record<string, unknown>, mode: 'create' | 'update'): Record<string, unknown>;
+  /** Extra content at the bottom of the form (hints). */
+  formExtra?(mode: 'create' | 'update'): ReactNode;
+  /** The text of a failed save, when the screen explains it better (in-use). */
+  saveErrorText?(error: { code?: string; message: string }): string | undefined;
+  /** Extra content of a form field (under its control). */
+  fieldExtra?(field: string, mode: 'create' | 'update'): ReactNode;
+}
+
+export interface ScreenHelpers {
+  refresh(): Promise<void>;
+  remove(row: Row, query?: Record<string, string>): Promise<void>;
+  t: Translate;
+}
+
+const systemField = (name: string): FieldDef | undefined => {
+  const f = SYSTEM_FIELDS.find((s) => s.name === name);
+  return f && { ...f, label: `directory.fields.${name}` };
+};
+
+export function fieldOf(def: ResourceDef, name: string): FieldDef | undefined {
+  return def.fields.find((f) => f.name === name) ?? systemField(name);
+}
+
+/** List columns by default: what a person reads at a glance (no secrets, long texts or objects). */
+export function defaultListFields(def: ResourceDef): string[] {
+  return def.fields.filter((f) => !f.writeOnly && !['LONG_TEXT', 'CUSTOM_VALUES', 'PASSWORD'].includes(f.type)).map((f) => f.name);
+}
+
+/** The signed-in user's rights on this resource, from the permission matrix in domain/. */
+export function useRights(def: ResourceDef) {
+  const user = session.get();
+  const role = user?.role ?? 'TEACHER';
+  return {
+    role,
+    me: user ? { id: user.id, role } : null,
+    create: can(role, def.area, 'create'),
+    update: can(role, def.area, 'update'),
+    delete: can(role, def.area, 'delete'),
+    ownOnly: isOwnOnly(role, def.area),
+  };
+}
+
+/** The generic screen: list with filters, search, sort and CSV export; drawer form; show view. */
+export function ResourceScreen(config: ScreenConfig) {
+  const { def, entity, modes } = config;
+  const { t: translate } = useTranslation();
+  const t = translate as Translate;
+  const { modal, message } = App.useApp();
+  const { mode, id, open, close } = useModeParams(entity, modes);
+  const rights = useRights(def);
+  const invalidate = useInvalidate();
+  const customFields = config.customFields;
+
+  const mayChange = (row: Row) => !rights.ownOnly || !config.ownsRow || (rights.me !== null && config.ownsRow(row, rights.me));
+
+  const helpers: ScreenHelpers = {
+    t,
+    refresh: () => invalidate({ resource: def.name, invalidates: ['list', 'many', 'detail'] }),
+    remove: async (row, query) => {
+      await http.delete(`/api/${def.name}/${row.id}`, { params: query });
+      await helpers.refresh();
+      message.success(t('directory.deleted', { name: config.rowName(row) }));
+      if (id === row.id) close();
+    },
+  };
+
+  const remove = async (row: Row) => {
+    try {
+      await helpers.remove(row);
+    } catch (error) {
+      const apiError = toApiError(error);
+      if (apiError.code === 'in-use' && config.onDeleteRefused?.(row, apiError, helpers)) return;
+      modal.error({
+        title: apiError.code === 'in-use' ? t('directory.inUseTitle') : t('directory.deleteFailed'),
+        content: apiError.code === 'in-use' ? inUseText(t, apiError) : errorText(apiError),
+      });
+    }
+  };
+
+  const listFields = (config.listFields ?? defaultListFields(def)).map((n) => fieldOf(def, n)).filter((f): f is FieldDef => Boolean(f));
+  const customDefs = useMemo(() => (customFields ?? []).map((d) => ({ definition: d, field: customFieldDef(d) })), [customFields]);
+  const customIndex = def.fields.find((f) => f.type === 'CUSTOM_VALUES');
+
+  const columns = (state: ListState): TableColumnsType<Row> => {
+    const cols: TableColumnsType<Row> = listFields.map((field, i) => ({
+      key: field.name,
+      dataIndex: field.name,
+      title: labelOf(t, def, field),
+      sorter: field.sortable && !field.writeOnly ? { multiple: i + 1 } : undefined,
+      defaultSortOrder: getDefaultSortOrder(field.name, state.sorters),
+      ...filterColumn<Row>(field, field.name, state.filters, state.setFilters, t),
+      render: (_: unknown, row: Row) => <FieldDisplay field={field} row={row} variant="cell" t={t} />,
+    }));
+    if (customIndex) {
+      customDefs.forEach(({ definition, field }, i) => {
+        const name = `${customIndex.name}.${field.name}`;
+        cols.push({
+          key: name,
+          dataIndex: [customIndex.name, field.name],
+          title: definition.label,
+          sorter: field.sortable ? { multiple: listFields.length + i + 1 } : undefined,
+          defaultSortOrder: getDefaultSortOrder(name, state.sorters),
+          ...filterColumn<Row>(field, name, state.filters, state.setFilters, t),
+          render: (_: unknown, row: Row) => (
+            <FieldDisplay field={field} row={(row[customIndex.name] as Record<string, unknown> | null) ?? {}} variant="cell" t={t} />
+          ),
+        });
+      });
+    }
+    cols.push({
+      key: 'actions',
+      title: t('table.actions'),
+      fixed: 'right',
+      render: (_: unknown, row: Row) => (
+        <Space size={4}>
+          {modes.includes('view') && (
+            <Tooltip title={t('buttons.show')}>
+              <Button size="small" icon={<EyeOutlined />} aria-label={t('buttons.show')} onClick={() => open('view', row.id)} />
+            </Tooltip>
+          )}
+          {rights.update && mayChange(row) && !row.deleted && (
+            <Tooltip title={t('buttons.edit')}>
+              <Button size="small" icon={<EditOutlined />} aria-label={t('buttons.edit')} onClick={() => open('update', row.id)} />
+            </Tooltip>
+          )}
+          {rights.delete && mayChange(row) && !row.deleted && (
+            <Popconfirm
+              title={config.deleteConfirm?.(row) ?? t('directory.deleteConfirm', { name: config.rowName(row) })}
+              okText={t('buttons.delete')}
+              okButtonProps={{ danger: true }}
+              cancelText={t('buttons.cancel')}
+              onConfirm={() => remove(row)}
+            >
+              <Button size="small" danger icon={<DeleteOutlined />} aria-label={t('buttons.delete')} />
+            </Popconfirm>
+          )}
+        </Space>
+      ),
+    });
+    return cols;
+  };
+
+  const csvColumns: CsvColumn[] = [
+    { header: 'id', text: (row) => String(row.id) },
+    ...def.fields
+      .filter((f) => !f.writeOnly && f.type !== 'CUSTOM_VALUES')
+      .map((f) => ({ header: labelOf(t, def, f), text: (row: Record<string, unknown>) => fieldText(t, f, row) })),
+    ...(customIndex
+      ? customDefs.map(({ definition, field }) => ({
+          header: definition.label,
+          text: (row: Record<string, unknown>) => fieldText(t, field, (row[customIndex.name] as Record<string, unknown> | null) ?? {}),
+        }))
+      : []),
+  ];
+
+  const title = t(config.title ?? `${def.name}.title`);
+  const formOpen = mode === 'create' || (mode === 'update' && id !== null);
+  const viewOpen = mode === 'view' && id !== null;
+
+  return (
+    <List
+      title={title}
+      breadcrumb={false}
+      headerButtons={
+        modes.includes('create') && rights.create ? (
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => open('create')}>
+            {t(`${def.name}.create`)}
+          </Button>
+        ) : null
+      }
+    >
+      {config.header}
+      <ListTable<Row>
+        resource={def.name}
+        manualFilters
+        initialSort={def.defaultSort.map((s) => ({ field: s.field, order: s.order }))}
+        columns={columns}
+        toolbar={(state) => (
+          <Space wrap>
+            {config.toolbar}
+            <ExportCsvButton resource={def.name} fileName={def.name} columns={csvColumns} filters={state.filters} sorters={state.sorters} />
+          </Space>
+        )}
+      />
+      <ModeDrawer
+        open={formOpen}
+        title={mode === 'update' ? t(`${def.name}.edit`) : t(`${def.name}.create`)}
+        onClose={close}
+      >
+        {formOpen && (
+          <ResourceForm key={`${mode}-${id}`} config={config} mode={mode as 'create' | 'update'} id={id} onDone={close} />
+        )}
+      </ModeDrawer>
+      <ModeDrawer open={viewOpen} title={t(`${def.name}.view`)} onClose={close}>
+        {viewOpen && (
+          <ResourceView
+            key={id}
+            config={config}
+            id={id}
+            onEdit={(row) => (rights.update && mayChange(row) && !row.deleted && modes.includes('update') ? () => open('update', id) : undefined)}
+          />
+        )}
+      </ModeDrawer>
+    </List>
+  );
+}
+
+/** "in use" with the server's word on what uses it. */
+export function inUseText(t: Translate, error: ApiError): string {
+  const detail = error.message && error.message !== error.code ? error.message : '';
+  return `${t('directory.inUse')}${detail ? ` (${detail})` : ''}`;
+}
+
+function formFieldsOf(config: ScreenConfig, mode: 'create' | 'update'): FieldDef[] {
+  const names = config.formFields ?? config.def.fields.map((f) => f.name);
+  return names
+    .map((n) => fieldOf(config.def, n))
+    .filter((f): f is FieldDef => Boolean(f) && !f!.readOnly && !(mode === 'update' && f!.createOnly));
+}
+
+/** Empty text means "no value"; unset custom values are left out of the object. */
+export function cleanBody(fields: readonly FieldDef[], values: Record<string, unknown>, mode: 'create' | 'update', hidden: (name: string) => boolean) {
+  const body: Record<string, unknown> = {};
+  for (const field of fields) {
+    let value = values[field.name];
+    if (hidden(field.name)) value = null;
+    if (typeof value === 'string' && field.type !== 'PASSWORD') value = value.trim();
+    if (value === '' || value === undefined) value = null;
+    if (field.type === 'CUSTOM_VALUES') {
+      const object: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries((value as Record<string, unknown> | null) ?? {})) {
+        const clean = typeof v === 'string' ? v.trim() : v;
+        if (clean !== null && clean !== undefined && clean !== '' && !(Array.isArray(clean) && clean.length === 0)) object[k] = clean;
+      }
+      value = object;
+    }
+    if (mode === 'create' && value === null) continue;
+    body[field.name] = value;
+  }
+  return body;
+}
+
+function ResourceForm({ config, mode, id, onDone }: { config: ScreenConfig; mode: 'create' | 'update'; id: number | null; onDone(): void }) {
+  const { def } = config;
+  const { t: translate } = useTranslation();
+  const t = translate as Translate;
+  const { modal } = App.useApp();
+  const { formProps, saveButtonProps, query, form, formLoading } = useForm<Row>({
+    resource: def.name,
+    action: mode === 'create' ? 'create' : 'edit',
+    id: mode === 'update' ? (id ?? undefined) : undefined,
+    redirect: false,
+    onMutationSuccess: onDone,
+    onMutationError: (error) =>
+      offerReload(modal, error, () => void query?.refetch().then((r) => r.data && form.setFieldsValue(r.data.data))),
+    successNotification: () => ({ type: 'success', message: t('directory.saved') }),
+    errorNotification: (error) => ({
+      type: 'error',
+      message: t('directory.saveFailed'),
+      description:
+        error && (error as { code?: string }).code === 'stale'
+          ? t('stale.title')
+          : (error && config.saveErrorText?.(error as { code?: string; message: string })) ?? error?.message,
+    }),
+  });
+  const values = (Form.useWatch([], form) as Record<string, unknown> | undefined) ?? {};
+  const record = query?.data?.data;
+  const fields = formFieldsOf(config, mode);
+  const isHidden = (name: string) => config.visible !== undefined && !config.visible(name, { ...(record ?? {}), ...values });
+  const ctx: InputContext = { t, mode, record, customFields: config.customFields };
+  const defaults = useMemo(() => Object.fromEntries(def.fields.filter((f) => f.default !== undefined).map((f) => [f.name, f.default])), [def]);
+
+  if (mode === 'update' && query?.isError) return <Alert type="error" message={errorText(query.error)} />;
+  return (
+    <Spin spinning={formLoading}>
+      <Form
+        {...formProps}
+        layout="vertical"
+        initialValues={mode === 'create' ? defaults : formProps.initialValues}
+        onFinish={(raw) => {
+          let body = cleanBody(fields, raw as Record<string, unknown>, mode, isHidden);
+          if (mode === 'update') body.version = (raw as Record<string, unknown>).version ?? record?.version;
+          if (config.toBody) body = config.toBody(body, mode);
+          return formProps.onFinish?.(body);
+        }}
+      >
+        <Form.Item name="version" hidden>
+          <Input />
+        </Form.Item>
+        {fields.map((field) => (
+          <FieldFormItem
+            key={field.name}
+            field={field}
+            label={labelOf(t, def, field)}
+            ctx={ctx}
+            hidden={isHidden(field.name)}
+            required={isHidden(field.name) ? false : undefined}
+            extra={config.fieldExtra?.(field.name, mode)}
+          />
+        ))}
+        {config.formExtra?.(mode)}
+        <Space>
+          <Button onClick={onDone}>{t('buttons.cancel')}</Button>
+          <Button type="primary" {...saveButtonProps}>
+            {t('buttons.save')}
+          </Button>
+        </Space>
+      </Form>
+    </Spin>
+  );
+}
+
+/** The detail view: Details (every readable field through the display registry) and History. */
+function ResourceView({ config, id, onEdit }: { config: ScreenConfig; id: number; onEdit(row: Row): (() => void) | undefined }) {
+  const { def } = config;
+  const { t: translate } = useTranslation();
+  const t = translate as Translate;
+  const { result: row, query } = useOne<Row>({ resource: def.name, id });
+  if (query.isLoading) return <Spin />;
+  if (query.isError || !row) return <Alert type="error" message={errorText(query.error)} />;
+
+  const hidden = (name: string) => config.visible !== undefined && !config.visible(name, row);
+  const customIndex = def.fields.find((f) => f.type === 'CUSTOM_VALUES');
+  const shown = def.fields.filter((f) => !f.writeOnly && f.type !== 'CUSTOM_VALUES' && !hidden(f.name));
+  const custom = (config.customFields ?? []).map((d) => ({ label: d.label, field: customFieldDef(d) }));
+  const edit = onEdit(row);
+
+  const details = (
+    <Space direction="vertical" style={{ width: '100%' }}>
+      <Descriptions column={1} size="small" bordered>
+        {shown.map((field) => (
+          <Descriptions.Item key={field.name} label={labelOf(t, def, field)}>
+            <FieldDisplay field={field} row={row} variant="show" t={t} />
+          </Descriptions.Item>
+        ))}
+        {customIndex &&
+          custom.map(({ label, field }) => (
+            <Descriptions.Item key={`custom-${field.name}`} label={label}>
+              <FieldDisplay field={field} row={(row[customIndex.name] as Record<string, unknown> | null) ?? {}} variant="show" t={t} />
+            </Descriptions.Item>
+          ))}
+        {(['created_at', 'updated_at'] as const).map((name) => (
+          <Descriptions.Item key={name} label={t(`directory.fields.${name}`)}>
+            <FieldDisplay field={systemField(name)!} row={row} variant="show" t={t} />
+          </Descriptions.Item>
+        ))}
+      </Descriptions>
+      {edit && (
+        <Button icon={<EditOutlined />} onClick={edit}>
+          {t('buttons.edit')}
+        </Button>
+      )}
+    </Space>
+  );
+
+  return (
+    <Space direction="vertical" style={{ width: '100%' }}>
+      <h3 style={{ margin: 0 }}>{config.rowName(row)}</h3>
+      <Tabs
+        items={[
+          { key: 'details', label: t('directory.tabs.details'), children: details },
+          ...(config.viewTabs?.(row) ?? []),
+          { key: 'history', label: t('directory.tabs.history'), children: <HistoryTab def={def} id={id} customFields={config.customFields} /> },
+        ]}
+      />
+    </Space>
+  );
+}

@@ -1,0 +1,139 @@
+// POST /api/students/import (CONTRACT-3 "Import"): {rows, skip_invalid, dry_run} -> 200
+// {created, skipped, errors: [{row, fields}]}; an invalid row without skip_invalid is 400
+// validation with the errors and nothing written; dry_run validates and writes nothing; each
+// created student has a history entry; at most 5000 rows; the route takes bodies over 1 MB.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DATABASE_KINDS, startApp, type TestApp } from './harness';
+import { expectError, expectStatus, json, show } from './api-helpers';
+
+type Row = Record<string, any>;
+
+describe.each(DATABASE_KINDS)('student import on %s', (kind) => {
+  let t: TestApp;
+  let admin: Awaited<ReturnType<TestApp['createTenant']>>['admin'];
+  let classId: number;
+  let foreignClassId: number;
+
+  const call = (method: 'GET' | 'POST', url: string, body?: unknown) => t.request({ method, url, body, token: admin.token, tenant: 'importing', clientType: 'api' });
+  const importRows = (rows: unknown[], opts: { skip_invalid?: boolean; dry_run?: boolean } = {}) =>
+    call('POST', '/api/students/import', { rows, skip_invalid: opts.skip_invalid ?? false, dry_run: opts.dry_run ?? false });
+  const students = async () => json(await call('GET', '/api/students?_end=200&_sort=id&_order=asc')).data as Row[];
+
+  beforeAll(async () => {
+    t = await startApp(kind);
+    admin = (await t.createTenant('importing')).admin;
+    classId = json(await call('POST', '/api/classes', { name: 'Γ΄ Λυκείου' })).id;
+    expectStatus(await call('POST', '/api/student-custom-fields', { key: 'level', label: 'Επίπεδο', type: 'SINGLE_CHOICE', options: ['A1', 'B2'] }), 201);
+    const other = await t.createTenant('importother');
+    foreignClassId = json(await t.request({ method: 'POST', url: '/api/classes', tenant: 'importother', token: other.admin.token, body: { name: 'Ξένη τάξη' } })).id;
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const valid = (n: number, prefix = 'Εισαγωγή'): Row[] =>
+    Array.from({ length: n }, (_, i) => ({ first_name: `${prefix}${i}`, last_name: 'Μαθητής', class_ids: [classId], custom_fields: { level: i % 2 ? 'A1' : 'B2' } }));
+  const invalidRows: Array<[Row, string]> = [
+    [{ first_name: '', last_name: 'Κενό' }, 'first_name'],
+    [{ first_name: 'Χωρίς επώνυμο' }, 'last_name'],
+    [{ first_name: 'Α', last_name: 'Β', email: 'not-an-email' }, 'email'],
+    [{ first_name: 'Α', last_name: 'Β', class_ids: [2147483000] }, 'class_ids'],
+    [{ first_name: 'Α', last_name: 'Β', class_ids: [0] }, 'class_ids'],
+    [{ first_name: 'Α', last_name: 'Β', custom_fields: { level: 'Z9' } }, 'custom_fields.level'],
+    [{ first_name: 'Α', last_name: 'Β', nosuch: 1 }, 'nosuch'],
+  ];
+
+  it('imports valid rows: 200 {created, skipped: 0, errors: []}, each student with a create history entry', async () => {
+    const before = (await students()).length;
+    const res = await importRows(valid(4));
+    expectStatus(res, 200);
+    expect(json(res)).toEqual({ created: 4, skipped: 0, errors: [] });
+    const after = await students();
+    expect(after.length).toBe(before + 4);
+    const made = after.filter((s) => s.first_name.startsWith('Εισαγωγή'));
+    expect(made.map((s) => s.first_name).sort()).toEqual(['Εισαγωγή0', 'Εισαγωγή1', 'Εισαγωγή2', 'Εισαγωγή3']);
+    for (const s of made) {
+      expect(s.class_ids).toEqual([classId]);
+      expect(s.status).toBe('ACTIVE');
+      expect(['A1', 'B2']).toContain(s.custom_fields.level);
+      const h = json(await call('GET', `/api/history?entity=students&entity_id=${s.id}`)).data as Row[];
+      expect(h.map((e) => e.action)).toEqual(['create']);
+    }
+  });
+
+  it('one invalid row without skip_invalid: 400 validation with per-row errors, nothing written', async () => {
+    const before = await students();
+    const rows: unknown[] = valid(3, 'Ποτέ');
+    const bad: number[] = [];
+    for (const [row] of invalidRows) {
+      bad.push(rows.length);
+      rows.push(row);
+      rows.push(...valid(1, 'Ποτέ'));
+    }
+    const res = await importRows(rows);
+    const body = expectError(res, 400, 'validation');
+    const errors = body.error.errors ?? body.errors;
+    expect(Array.isArray(errors), show(res)).toBe(true);
+    expect(errors.map((e: Row) => e.row).sort((a: number, b: number) => a - b)).toEqual(bad);
+    invalidRows.forEach(([, field], k) => {
+      const e = errors.find((x: Row) => x.row === bad[k]);
+      // the field itself, or one of its elements (class_ids.0)
+      expect(Object.keys(e.fields).some((f) => f === field || f.startsWith(`${field}.`)), `row ${bad[k]}: ${JSON.stringify(e)}`).toBe(true);
+    });
+    expect(await students()).toEqual(before);
+  });
+
+  it('skip_invalid: the valid rows are created, the invalid ones skipped and reported', async () => {
+    const before = (await students()).length;
+    const rows = [...valid(2, 'Παράλειψη'), invalidRows[0][0], ...valid(1, 'Παράλειψη2'), invalidRows[3][0]];
+    const res = await importRows(rows, { skip_invalid: true });
+    expectStatus(res, 200);
+    const body = json(res);
+    expect(body.created).toBe(3);
+    expect(body.skipped).toBe(2);
+    expect(body.errors.map((e: Row) => e.row)).toEqual([2, 4]);
+    expect(body.errors[0].fields).toHaveProperty('first_name');
+    expect(body.errors[1].fields).toMatchObject({ class_ids: 'invalid' });
+    expect((await students()).length).toBe(before + 3);
+  });
+
+  it('dry_run validates and writes nothing', async () => {
+    const before = await students();
+    const ok = await importRows(valid(3, 'Δοκιμαστική'), { dry_run: true });
+    expectStatus(ok, 200);
+    expect(json(ok)).toEqual({ created: 3, skipped: 0, errors: [] });
+    const mixed = await importRows([...valid(2, 'Δοκιμαστική'), invalidRows[2][0]], { dry_run: true, skip_invalid: true });
+    expectStatus(mixed, 200);
+    expect(json(mixed)).toMatchObject({ created: 2, skipped: 1, errors: [{ row: 2, fields: { email: 'invalid-format' } }] });
+    const refused = await importRows([...valid(2, 'Δοκιμαστική'), invalidRows[2][0]], { dry_run: true });
+    expect(refused.statusCode, show(refused)).toBe(400);
+    expect(await students()).toEqual(before);
+  });
+
+  it('a class of another centre is an invalid reference, not a link', async () => {
+    const before = await students();
+    const res = await importRows([{ first_name: 'Ξένος', last_name: 'Σύνδεσμος', class_ids: [foreignClassId] }]);
+    const body = expectError(res, 400, 'validation');
+    expect((body.error.errors ?? body.errors)[0]).toMatchObject({ row: 0, fields: { class_ids: 'invalid' } });
+    expect(await students()).toEqual(before);
+  });
+
+  it('refuses a malformed import body and more than 5000 rows; accepts a body over 1 MB', async () => {
+    for (const body of [{}, { rows: 'x' }, { rows: [1, 2] }, { rows: [], skip_invalid: 'yes' }, { rows: [{ first_name: 'Α', last_name: 'Β' }], dry_run: 1 }, { rows: [], extra: true }]) {
+      const res = await call('POST', '/api/students/import', body);
+      expect(res.statusCode, `${JSON.stringify(body)}: ${show(res)}`).toBe(400);
+      expect(json(res).error.code).toBe('validation');
+    }
+    const before = (await students()).length;
+    const tooMany = await importRows(Array.from({ length: 5001 }, (_, i) => ({ first_name: `Π${i}`, last_name: 'Πολλοί' })), { dry_run: true });
+    expect(tooMany.statusCode, show(tooMany)).toBe(400);
+    expect(json(tooMany).error.fields).toMatchObject({ rows: 'too-long' });
+    // ~1.5 MB of valid rows: over the default JSON limit, under this route's 10 MB
+    const big = Array.from({ length: 300 }, (_, i) => ({ first_name: `Μεγάλο${i}`, last_name: 'Αρχείο', information: 'π'.repeat(2500) }));
+    expect(Buffer.byteLength(JSON.stringify({ rows: big }))).toBeGreaterThan(1024 * 1024);
+    const res = await importRows(big, { dry_run: true });
+    expectStatus(res, 200);
+    expect(json(res)).toMatchObject({ created: 300, skipped: 0 });
+    expect((await students()).length).toBe(before);
+  });
+});
