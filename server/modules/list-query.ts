@@ -64,8 +64,8 @@ export function listOrder(query: ListQuery, columns: ColumnMap, idColumn: AnyPgC
 }
 
 /**
- * One page plus the total, in one statement (count(*) over()); a page past the end falls
- * back to a plain count so `total` stays right.
+ * One page plus the total: the page walks an index; the total is a separate count(*) only
+ * when the page does not tell it (see crud/read.ts for why not count(*) over()).
  */
 export async function listPage<T extends Record<string, unknown>>(
   q: Queryable,
@@ -78,20 +78,18 @@ export async function listPage<T extends Record<string, unknown>>(
   },
 ): Promise<{ rows: T[]; total: number }> {
   const where = and(...opts.where.filter((c): c is SQL => c !== undefined));
+  const limit = opts.query.end - opts.query.start;
   const rows = (await q
-    .select({ ...opts.select, __total: sql<number>`count(*) over()`.mapWith(Number) } as never)
+    .select(opts.select as never)
     .from(opts.table)
     .where(where)
     .orderBy(...opts.order)
-    .limit(opts.query.end - opts.query.start)
-    .offset(opts.query.start)) as unknown as (T & { __total: number })[];
-  let total = rows[0]?.__total ?? 0;
-  if (rows.length === 0 && opts.query.start > 0) {
+    .limit(limit)
+    .offset(opts.query.start)) as unknown as T[];
+  let total = opts.query.start + rows.length;
+  if (!(rows.length < limit && (rows.length > 0 || opts.query.start === 0))) {
     const [row] = await q.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(opts.table).where(where);
     total = row?.n ?? 0;
   }
-  return {
-    rows: rows.map(({ __total: _t, ...rest }) => rest as unknown as T),
-    total,
-  };
+  return { rows, total };
 }

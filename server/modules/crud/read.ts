@@ -1,6 +1,10 @@
 /**
- * Reading rows of a resource: one statement for a page and its total (count(*) over()), then
- * one statement per reference field for the labels of the whole page (never one per row).
+ * Reading rows of a resource: one statement for a page, one for its total when the page does
+ * not already tell it, then one statement per reference field for the labels of the whole
+ * page (never one per row). The total is a separate count(*) rather than count(*) over():
+ * the window makes the database compute and sort every matching row before the limit
+ * (measured 47 ms against 2.5 + 18 ms for 10,000 students on PGlite), while the page alone
+ * walks an index.
  */
 import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
@@ -45,14 +49,13 @@ export interface PageOptions {
   order?: SQL[];
   limit: number;
   offset?: number;
-  /** Add count(*) over() (lists); single-row reads skip it. */
+  /** Count every matching row (lists); single-row reads skip it. */
   counted?: boolean;
 }
 
 export async function loadRows(tx: Tx, registry: Registry, ctx: Ctx, spec: ResourceSpec, opts: PageOptions): Promise<{ rows: Data[]; total: number }> {
   const cols = tableColumns(spec.table);
   const select: Record<string, Selectable> = { ...selectShape(spec) };
-  if (opts.counted) select.__total = sql<number>`count(*) over()`.mapWith(Number);
   const base = tx.select(select as never).from(spec.table as never);
   const joined = spec.join ? base.leftJoin(spec.join.table as never, spec.join.on) : base;
   const raw = (await joined
@@ -60,14 +63,16 @@ export async function loadRows(tx: Tx, registry: Registry, ctx: Ctx, spec: Resou
     .orderBy(...(opts.order ?? [asc(cols.id)]))
     .limit(opts.limit)
     .offset(opts.offset ?? 0)) as Record<string, unknown>[];
-  let total = raw.length ? Number(raw[0]!.__total ?? raw.length) : 0;
-  if (opts.counted && raw.length === 0 && (opts.offset ?? 0) > 0) {
+  const offset = opts.offset ?? 0;
+  let total = offset + raw.length;
+  // A short page that is not past the end already tells the total.
+  const pageTellsTotal = raw.length < opts.limit && (raw.length > 0 || offset === 0);
+  if (opts.counted && !pageTellsTotal) {
     const q = tx.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(spec.table as never);
     const [row] = (await (spec.join ? q.leftJoin(spec.join.table as never, spec.join.on) : q).where(and(...opts.where))) as { n: number }[];
     total = row?.n ?? 0;
   }
-  const rows = raw.map((r) => {
-    const { __total: _t, ...rest } = r;
+  const rows = raw.map((rest) => {
     rest.created_at = iso(rest.created_at as Date);
     rest.updated_at = iso(rest.updated_at as Date);
     return rest as Data;
