@@ -7,7 +7,8 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { createSchema, DomainError, parseBody, STUDENTS, zodIssuesToFields, type FieldErrors } from '../../../domain/index';
-import { withTenant, type Database } from '../../db/client';
+import { sql } from 'drizzle-orm';
+import { platform, withTenant, type Database } from '../../db/client';
 import { students } from '../../db/schema/index';
 import { blankToNull } from '../body';
 import { ctxOf, withDefaults } from '../crud/routes';
@@ -21,6 +22,7 @@ import { studentsSpec } from './spec';
 export const MAX_IMPORT_ROWS = 5000;
 const IMPORT_BODY_LIMIT = 10 * 1024 * 1024;
 const BATCH = 500;
+const ANALYZE_AFTER_ROWS = 500;
 
 const Body = z.strictObject({
   rows: z.array(z.unknown()).max(MAX_IMPORT_ROWS),
@@ -57,7 +59,7 @@ export async function studentImportRoutes(app: FastifyInstance, database: Databa
         parsed.push({ row, input: withDefaults(STUDENTS, result.data as Record<string, unknown>) });
       });
 
-      return withTenant(database, ctx.tenantId, async (tx) => {
+      const outcome = await withTenant(database, ctx.tenantId, async (tx) => {
         const defs = await loadDefinitions(tx, ctx.tenantId);
         const references = await checkReferences(tx, registry, ctx, studentsSpec, parsed.map((p) => p.input));
         const valid: Array<Record<string, unknown>> = [];
@@ -100,6 +102,10 @@ export async function studentImportRoutes(app: FastifyInstance, database: Databa
         }
         return { created: valid.length, skipped: errors.length, errors };
       });
+      // A large import changes the table's shape; fresh statistics keep list pages on their
+      // indexes (PGlite has no autovacuum to notice). Needs the table owner, so not in tx.
+      if (!body.dry_run && outcome.created >= ANALYZE_AFTER_ROWS) await platform(database).execute(sql`analyze students`);
+      return outcome;
     },
   );
 }
