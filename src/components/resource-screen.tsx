@@ -1,5 +1,5 @@
 import { DeleteOutlined, EditOutlined, EyeOutlined, PlusOutlined } from '@ant-design/icons';
-import { getDefaultSortOrder, List, useForm } from '@refinedev/antd';
+import { getDefaultSortOrder, List } from '@refinedev/antd';
 import { useInvalidate, useOne, type BaseRecord } from '@refinedev/core';
 import { Alert, App, Button, Descriptions, Form, Input, Popconfirm, Space, Spin, Tabs, Tooltip, type TabsProps } from 'antd';
 import type { TableColumnsType } from 'antd';
@@ -20,7 +20,7 @@ import { HistoryTab } from './history-tab';
 import { filterColumn } from './list-filters';
 import { ListTable, type ListState } from './list-table';
 import { ModeDrawer, useModeParams } from './mode-drawer';
-import { offerReload } from './stale';
+import { FormButtons, useDrawerForm } from './drawer-form';
 
 export type Mode = 'create' | 'update' | 'view';
 export type Row = BaseRecord & { id: number; version?: number } & Record<string, unknown>;
@@ -303,24 +303,22 @@ function ResourceForm({ config, mode, id, onDone }: { config: ScreenConfig; mode
   const { def } = config;
   const { t: translate } = useTranslation();
   const t = translate as Translate;
-  const { modal } = App.useApp();
-  const { formProps, saveButtonProps, query, form, formLoading } = useForm<Row>({
+  const { formProps, saveButtonProps, query, form, formLoading } = useDrawerForm<Row>({
     resource: def.name,
-    action: mode === 'create' ? 'create' : 'edit',
-    id: mode === 'update' ? (id ?? undefined) : undefined,
-    redirect: false,
-    onMutationSuccess: onDone,
-    onMutationError: (error) =>
-      offerReload(modal, error, () => void query?.refetch().then((r) => r.data && form.setFieldsValue(r.data.data))),
-    successNotification: () => ({ type: 'success', message: t('directory.saved') }),
-    errorNotification: (error) => ({
-      type: 'error',
-      message: t('directory.saveFailed'),
-      description:
-        error && (error as { code?: string }).code === 'stale'
-          ? t('stale.title')
-          : (error && config.saveErrorText?.(error as { code?: string; message: string })) ?? error?.message,
-    }),
+    mode,
+    id,
+    onDone,
+    options: {
+      successNotification: () => ({ type: 'success', message: t('directory.saved') }),
+      errorNotification: (error) => ({
+        type: 'error',
+        message: t('directory.saveFailed'),
+        description:
+          error && (error as { code?: string }).code === 'stale'
+            ? t('stale.title')
+            : (error && config.saveErrorText?.(error as { code?: string; message: string })) ?? error?.message,
+      }),
+    },
   });
   const values = (Form.useWatch([], form) as Record<string, unknown> | undefined) ?? {};
   const record = query?.data?.data;
@@ -358,12 +356,7 @@ function ResourceForm({ config, mode, id, onDone }: { config: ScreenConfig; mode
           />
         ))}
         {config.formExtra?.(mode)}
-        <Space>
-          <Button onClick={onDone}>{t('buttons.cancel')}</Button>
-          <Button type="primary" {...saveButtonProps}>
-            {t('buttons.save')}
-          </Button>
-        </Space>
+        <FormButtons onCancel={onDone} saveButtonProps={saveButtonProps} />
       </Form>
     </Spin>
   );

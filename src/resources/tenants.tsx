@@ -1,12 +1,12 @@
-import { CreateButton, DeleteButton, EditButton, getDefaultFilter, getDefaultSortOrder, List, useForm } from '@refinedev/antd';
+import { CreateButton, DeleteButton, EditButton, getDefaultFilter, getDefaultSortOrder, List } from '@refinedev/antd';
 import type { BaseRecord } from '@refinedev/core';
-import { App, Button, Divider, Form, Input, Select, Space, Tag, Typography } from 'antd';
+import { Divider, Form, Input, Select, Space, Tag, Typography } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ACTIVE_STATES, DEFAULT_LANGUAGE, DEFAULT_TIME_ZONE, LANGUAGES, type ActiveState, type Language } from '../../domain/enums';
 import { ListTable } from '../components/list-table';
 import { ModeDrawer, useModeParams } from '../components/mode-drawer';
-import { offerReload } from '../components/stale';
+import { FormButtons, useDrawerForm } from '../components/drawer-form';
 
 export interface TenantRow extends BaseRecord {
   id: number;
@@ -83,17 +83,8 @@ function timeZones(): string[] {
 
 function TenantForm({ mode, id, onDone }: { mode: (typeof MODES)[number]; id: number | null; onDone(): void }) {
   const { t } = useTranslation();
-  const { modal } = App.useApp();
   const zones = useMemo(() => timeZones().map((z) => ({ value: z, label: z })), []);
-  const { formProps, saveButtonProps, query, form } = useForm<TenantRow>({
-    resource: 'tenants',
-    action: mode === 'create' ? 'create' : 'edit',
-    id: mode === 'update' ? (id ?? undefined) : undefined,
-    redirect: false,
-    onMutationSuccess: onDone,
-    onMutationError: (error) =>
-      offerReload(modal, error, () => void query?.refetch().then((r) => r.data && form.setFieldsValue(r.data.data))),
-  });
+  const { formProps, saveButtonProps } = useDrawerForm<TenantRow>({ resource: 'tenants', mode, id, onDone });
   const required = { required: true, message: t('forms.required') };
 
   return (
@@ -151,12 +142,7 @@ function TenantForm({ mode, id, onDone }: { mode: (typeof MODES)[number]; id: nu
           </Form.Item>
         </>
       )}
-      <Space>
-        <Button onClick={onDone}>{t('buttons.cancel')}</Button>
-        <Button type="primary" {...saveButtonProps}>
-          {t('buttons.save')}
-        </Button>
-      </Space>
+      <FormButtons onCancel={onDone} saveButtonProps={saveButtonProps} />
     </Form>
   );
 }

@@ -1,12 +1,12 @@
-import { CreateButton, DeleteButton, EditButton, getDefaultFilter, getDefaultSortOrder, List, useForm } from '@refinedev/antd';
+import { CreateButton, DeleteButton, EditButton, getDefaultFilter, getDefaultSortOrder, List } from '@refinedev/antd';
 import { useGetIdentity, type BaseRecord } from '@refinedev/core';
-import { App, Button, Form, Input, Select, Space, Tag } from 'antd';
+import { Form, Input, Select, Space, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { ACTIVE_STATES, type ActiveState, type Role } from '../../domain/enums';
 import { MANAGEABLE_ROLES_BY } from '../../domain/permissions';
 import { ListTable } from '../components/list-table';
 import { ModeDrawer, useModeParams } from '../components/mode-drawer';
-import { offerReload } from '../components/stale';
+import { FormButtons, useDrawerForm } from '../components/drawer-form';
 import type { SessionUser } from '../providers/session';
 
 export interface UserRow extends BaseRecord {
@@ -105,16 +105,7 @@ export default function UsersPage() {
 
 function UserForm({ mode, id, me, onDone }: { mode: (typeof MODES)[number]; id: number | null; me?: SessionUser | null; onDone(): void }) {
   const { t } = useTranslation();
-  const { modal } = App.useApp();
-  const { formProps, saveButtonProps, query, form } = useForm<UserRow>({
-    resource: 'users',
-    action: mode === 'create' ? 'create' : 'edit',
-    id: mode === 'update' ? (id ?? undefined) : undefined,
-    redirect: false,
-    onMutationSuccess: onDone,
-    onMutationError: (error) =>
-      offerReload(modal, error, () => void query?.refetch().then((r) => r.data && form.setFieldsValue(r.data.data))),
-  });
+  const { formProps, saveButtonProps, query } = useDrawerForm<UserRow>({ resource: 'users', mode, id, onDone });
   const manageable = MANAGEABLE_ROLES_BY[me?.role ?? 'TEACHER'];
   const current = query?.data?.data;
   const own = mode === 'update' && current !== undefined && isOwn(current, me);
@@ -170,12 +161,7 @@ function UserForm({ mode, id, me, onDone }: { mode: (typeof MODES)[number]; id: 
           <Select disabled={Boolean(own)} options={ACTIVE_STATES.map((s) => ({ value: s, label: t(`activeStates.${s}`) }))} />
         </Form.Item>
       )}
-      <Space>
-        <Button onClick={onDone}>{t('buttons.cancel')}</Button>
-        <Button type="primary" {...saveButtonProps}>
-          {t('buttons.save')}
-        </Button>
-      </Space>
+      <FormButtons onCancel={onDone} saveButtonProps={saveButtonProps} />
     </Form>
   );
 }

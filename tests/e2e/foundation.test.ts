@@ -176,3 +176,31 @@ describe('the shell', () => {
     await page.waitForURL(`${baseUrl}/login`);
   });
 });
+
+describe('Users/Admins', () => {
+  it('creates a secretary from the drawer that ?mode=create opens, and edits it from ?mode=update', async () => {
+    await signIn(root.username, root.password);
+    await page.getByText('Καλώς ήρθατε', { exact: false }).first().waitFor();
+    await page.goto(`${baseUrl}/settings/?mode=create`);
+    await text('Νέος χρήστης');
+    const username = `grammateia${Date.now()}`;
+    const drawer = page.locator('.ant-drawer');
+    await drawer.getByLabel('Όνομα χρήστη').fill(username);
+    await drawer.getByLabel('Κωδικός πρόσβασης').fill('secretary-password-1');
+    await drawer.getByLabel('Ρόλος').click({ force: true });
+    await page.locator('.ant-select-item-option', { hasText: 'Γραμματεία' }).click();
+    await drawer.getByLabel('Όνομα', { exact: true }).fill('Σοφία');
+    await drawer.getByLabel('Επώνυμο').fill('Ζαχαρίου');
+    await drawer.getByRole('button', { name: 'Αποθήκευση' }).click();
+    await page.locator('.ant-table-row', { hasText: username }).waitFor();
+    expect(new URL(page.url()).searchParams.get('mode')).toBeNull();
+
+    await page.locator('.ant-table-row', { hasText: username }).locator('button').first().click();
+    expect(new URL(page.url()).searchParams.get('mode')).toBe('update');
+    // The drawer loads the row first; typing before that would be overwritten.
+    await expect.poll(() => drawer.getByLabel('Επώνυμο').inputValue()).toBe('Ζαχαρίου');
+    await drawer.getByLabel('Επώνυμο').fill('Ζαχαρίου-Νικολάου');
+    await drawer.getByRole('button', { name: 'Αποθήκευση' }).click();
+    await page.locator('.ant-table-row', { hasText: 'Ζαχαρίου-Νικολάου' }).waitFor();
+  });
+});
