@@ -3,15 +3,24 @@ import type { CrudFilters, CrudSorting } from '@refinedev/core';
 import { App, Button, Modal, Progress, Typography } from 'antd';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { MAX_PAGE_ROWS } from '../../domain/fields';
+import { MAX_PAGE_ROWS, type ResourceDef } from '../../domain/fields';
 import { dataProvider } from '../providers/dataProvider';
 import { errorText } from '../providers/errors';
 import { buildCsv } from './csv';
+import { fieldText, labelOf, type Translate } from './fields/format';
 
 export interface CsvColumn {
   header: string;
   text(row: Record<string, unknown>): string;
 }
+
+/** A resource's exported columns: its id and every field a reader may see, as the table shows it. */
+export const resourceCsvColumns = (t: Translate, def: ResourceDef): CsvColumn[] => [
+  { header: 'id', text: (row) => String(row.id) },
+  ...def.fields
+    .filter((f) => !f.writeOnly && f.type !== 'CUSTOM_VALUES')
+    .map((f) => ({ header: labelOf(t, def, f), text: (row: Record<string, unknown>) => fieldText(t, f, row) })),
+];
 
 /** Every row matching `filters` and `sorters`, 200 per call; `onProgress(done, total)` after each page. */
 export async function fetchAllRows(

@@ -12,7 +12,7 @@ import type { Role } from '../../domain/enums';
 import { http, toApiError, type ApiError } from '../providers/http';
 import { errorText } from '../providers/errors';
 import { session } from '../providers/session';
-import { ExportCsvButton, type CsvColumn } from './export-csv';
+import { ExportCsvButton, resourceCsvColumns, type CsvColumn } from './export-csv';
 import { FieldDisplay } from './fields/display';
 import { fieldText, labelOf, type Translate } from './fields/format';
 import { FieldFormItem, type InputContext } from './fields/input';
@@ -200,10 +200,7 @@ export function ResourceScreen(config: ScreenConfig) {
   };
 
   const csvColumns: CsvColumn[] = [
-    { header: 'id', text: (row) => String(row.id) },
-    ...def.fields
-      .filter((f) => !f.writeOnly && f.type !== 'CUSTOM_VALUES')
-      .map((f) => ({ header: labelOf(t, def, f), text: (row: Record<string, unknown>) => fieldText(t, f, row) })),
+    ...resourceCsvColumns(t, def),
     ...(customIndex
       ? customDefs.map(({ definition, field }) => ({
           header: definition.label,

@@ -7,6 +7,9 @@ import { ACTIVE_STATES, DEFAULT_LANGUAGE, DEFAULT_TIME_ZONE, LANGUAGES, type Act
 import { ListTable } from '../components/list-table';
 import { ModeDrawer, useModeParams } from '../components/mode-drawer';
 import { FormButtons, useDrawerForm } from '../components/drawer-form';
+import { ExportCsvButton, resourceCsvColumns } from '../components/export-csv';
+import type { Translate } from '../components/fields/format';
+import { TENANTS } from '../../domain/resources/tenants';
 
 export interface TenantRow extends BaseRecord {
   id: number;
@@ -29,6 +32,9 @@ export default function TenantsPage() {
     <List title={t('tenants.title')} breadcrumb={false} headerButtons={<CreateButton onClick={() => open('create')}>{t('tenants.create')}</CreateButton>}>
       <ListTable<TenantRow>
         resource="tenants"
+        toolbar={(state) => (
+          <ExportCsvButton resource="tenants" fileName="tenants" columns={resourceCsvColumns(t as Translate, TENANTS)} filters={state.filters} sorters={state.sorters} />
+        )}
         initialSort={[{ field: 'name', order: 'asc' }]}
         columns={({ sorters, filters }) => [
           { dataIndex: 'slug', title: t('tenants.fields.slug'), sorter: { multiple: 1 }, defaultSortOrder: getDefaultSortOrder('slug', sorters) },

@@ -7,6 +7,9 @@ import { MANAGEABLE_ROLES_BY } from '../../domain/permissions';
 import { ListTable } from '../components/list-table';
 import { ModeDrawer, useModeParams } from '../components/mode-drawer';
 import { FormButtons, useDrawerForm } from '../components/drawer-form';
+import { ExportCsvButton, resourceCsvColumns } from '../components/export-csv';
+import type { Translate } from '../components/fields/format';
+import { USERS } from '../../domain/resources/users';
 import type { SessionUser } from '../providers/session';
 
 export interface UserRow extends BaseRecord {
@@ -40,6 +43,9 @@ export default function UsersPage() {
     >
       <ListTable<UserRow>
         resource="users"
+        toolbar={(state) => (
+          <ExportCsvButton resource="users" fileName="users" columns={resourceCsvColumns(t as Translate, USERS)} filters={state.filters} sorters={state.sorters} />
+        )}
         initialSort={[
           { field: 'last_name', order: 'asc' },
           { field: 'first_name', order: 'asc' },

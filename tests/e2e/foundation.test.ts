@@ -202,5 +202,19 @@ describe('Users/Admins', () => {
     await drawer.getByLabel('Επώνυμο').fill('Ζαχαρίου-Νικολάου');
     await drawer.getByRole('button', { name: 'Αποθήκευση' }).click();
     await page.locator('.ant-table-row', { hasText: 'Ζαχαρίου-Νικολάου' }).waitFor();
+
+    // The list exports what it shows as CSV, with translated headers and values.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Εξαγωγή CSV' }).click()]);
+    const csv = await new Promise<string>((resolve, reject) => {
+      void download.createReadStream().then((stream) => {
+        const chunks: Buffer[] = [];
+        stream.on('data', (c: Buffer) => chunks.push(c));
+        stream.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+        stream.on('error', reject);
+      }, reject);
+    });
+    expect(csv).toContain('Όνομα χρήστη');
+    expect(csv).toContain(username);
+    expect(csv).toContain('Γραμματεία');
   });
 });
