@@ -7,7 +7,12 @@ import type { PGlite, Transaction } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { Database } from '../server/db/client';
 
-export type Statement = { text: string; params: unknown[] } | { boundary: 'begin' | 'commit' };
+/**
+ * A statement, or a transaction boundary. A boundary keeps its own text when the server sent
+ * more with it (BEGIN and the tenant settings as one message); `script` marks several
+ * statements sent as one simple-protocol message (PGlite's exec), replayed the same way.
+ */
+export type Statement = { text: string; params: unknown[]; script?: boolean } | { boundary: 'begin' | 'commit'; text?: string };
 
 type Query = (text: unknown, params?: unknown, ...rest: unknown[]) => Promise<unknown>;
 
@@ -18,14 +23,15 @@ export async function captureStatements(database: Database, run: () => Promise<v
   const seen: Statement[] = [];
   const record = (q: unknown, p: unknown) => {
     const text = textOf(q).trim();
-    if (/^begin\b/i.test(text)) seen.push({ boundary: 'begin' });
+    if (/^begin\b/i.test(text)) seen.push(text.includes(';') ? { boundary: 'begin', text } : { boundary: 'begin' });
     else if (/^commit\b/i.test(text)) seen.push({ boundary: 'commit' });
     else seen.push({ text, params: paramsOf(q, p) });
   };
   if (database.pglite) {
-    const lite = database.pglite as unknown as { query: Query; transaction: PGlite['transaction'] };
-    const { query, transaction } = lite;
+    const lite = database.pglite as unknown as { query: Query; exec: Query; transaction: PGlite['transaction'] };
+    const { query, exec, transaction } = lite;
     lite.query = (q, p, ...rest) => (record(q, p), query.call(lite, q, p, ...rest));
+    lite.exec = (q, ...rest) => (seen.push({ text: textOf(q), params: [], script: true }), exec.call(lite, q, ...rest));
     lite.transaction = ((cb: (tx: Transaction) => Promise<unknown>) =>
       transaction.call(lite as unknown as PGlite, async (tx) => {
         seen.push({ boundary: 'begin' });
@@ -39,6 +45,7 @@ export async function captureStatements(database: Database, run: () => Promise<v
       await run();
     } finally {
       lite.query = query;
+      lite.exec = exec;
       lite.transaction = transaction;
     }
     return seen;
@@ -59,11 +66,11 @@ export async function captureStatements(database: Database, run: () => Promise<v
 
 /** Groups statements into transactions (arrays) and single statements. */
 function groups(statements: Statement[]) {
-  const out: Array<{ tx: boolean; items: Array<{ text: string; params: unknown[] }> }> = [];
+  const out: Array<{ tx: boolean; begin?: string; items: Array<{ text: string; params: unknown[]; script?: boolean }> }> = [];
   let current: (typeof out)[number] | undefined;
   for (const s of statements) {
     if ('boundary' in s) {
-      if (s.boundary === 'begin') out.push((current = { tx: true, items: [] }));
+      if (s.boundary === 'begin') out.push((current = { tx: true, begin: s.text, items: [] }));
       else current = undefined;
     } else if (current) current.items.push(s);
     else out.push({ tx: false, items: [s] });
@@ -82,13 +89,18 @@ export async function replay(database: Database, statements: Statement[]): Promi
           for (const s of group.items) r = (await tx.query(s.text, s.params)).rows;
           return r;
         });
-      } else last = (await lite.query(group.items[0].text, group.items[0].params)).rows;
+      } else if (group.items[0].script) last = (await lite.exec(group.items[0].text)).at(-1)?.rows;
+      else last = (await lite.query(group.items[0].text, group.items[0].params)).rows;
       continue;
     }
     const client = await database.pool!.connect();
     try {
-      if (group.tx) await client.query('begin');
-      for (const s of group.items) last = (await client.query(s.text, s.params)).rows;
+      if (group.tx) await client.query(group.begin ?? 'begin');
+      for (const s of group.items) {
+        // Without parameters, as the server sent it: the simple protocol, which also takes several statements.
+        const result = s.params.length ? await client.query(s.text, s.params) : await client.query(s.text);
+        last = Array.isArray(result) ? (result.at(-1) as pg.QueryResult).rows : result.rows;
+      }
       if (group.tx) await client.query('commit');
     } finally {
       client.release();

@@ -12,7 +12,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { sql, type ExtractTablesWithRelations } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { drizzle as drizzlePg, NodePgSession, NodePgTransaction } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import * as schema from './schema/index';
 
@@ -89,13 +89,65 @@ export async function enterTenant(tx: Tx, tenantId: number): Promise<void> {
   );
 }
 
+/** The settings of a tenant transaction as literal SQL (tenantId is checked to be a positive integer). */
+const tenantSettings = (tenantId: number) =>
+  `select set_config('role', 'frontis_app', true), set_config('app.tenant_id', '${tenantId}', true)`;
+
 /** The single door to tenant data: fn runs in a transaction that sees only tenantId's rows. */
 export async function withTenant<T>(database: Database, tenantId: number, fn: (tx: Tx) => Promise<T>): Promise<T> {
   assertTenantId(tenantId);
+  if (database.pool) return pgTenantTransaction(database.pool, database.db, tenantId, fn);
   return database.db.transaction(async (tx) => {
     await enterTenant(tx, tenantId);
     return fn(tx);
   });
+}
+
+type DrizzleInternals = { session: { dialect: unknown; schema: unknown; options: unknown } };
+
+/**
+ * withTenant on node-postgres: what drizzle's db.transaction() does, except that BEGIN and
+ * the tenant settings travel as one simple-protocol message (one round trip instead of
+ * two). The settings are transaction-local as before, so the pooled connection never keeps them.
+ */
+async function pgTenantTransaction<T>(pool: pg.Pool, db: Db, tenantId: number, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  const root = (db as unknown as DrizzleInternals).session;
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    const session = new NodePgSession(client, root.dialect as never, root.schema as never, root.options as never);
+    const tx = new NodePgTransaction(root.dialect as never, session, root.schema as never) as unknown as Tx;
+    await client.query(`begin; ${tenantSettings(tenantId)}`);
+    try {
+      const result = await fn(tx);
+      await client.query('commit');
+      return result;
+    } catch (error) {
+      await client.query('rollback').catch((e: Error) => (broken = e));
+      throw error;
+    }
+  } finally {
+    // A connection whose rollback failed is discarded rather than handed to the next request.
+    client.release(broken);
+  }
+}
+
+/**
+ * One read-only statement in a tenant's view, in a single round trip: the tenant settings
+ * and the statement go as one simple-protocol message, which PostgreSQL (and PGlite) runs as
+ * one implicit transaction, so role frontis_app, app.tenant_id and RLS apply exactly as in
+ * withTenant() and end with it. Without bound parameters, the statement may only inline
+ * values the caller has checked to be integers. For the per-request session check.
+ */
+export async function tenantStatement<T>(database: Database, tenantId: number, statement: string): Promise<T[]> {
+  assertTenantId(tenantId);
+  const script = `${tenantSettings(tenantId)}; ${statement}`;
+  if (database.pglite) {
+    const results = await database.pglite.exec(script);
+    return results[1]!.rows as T[];
+  }
+  const results = (await database.pool!.query(script)) as unknown as pg.QueryResult[];
+  return results[1]!.rows as T[];
 }
 
 /**

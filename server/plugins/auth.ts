@@ -7,8 +7,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { can, DomainError } from '../../domain/index';
-import { withTenant, type Database } from '../db/client';
-import { loadSession } from '../modules/auth/sessions';
+import type { Database } from '../db/client';
+import { checkSession } from '../modules/auth/sessions';
 import { verifyAccessToken } from '../modules/auth/tokens';
 
 export const ACCESS_COOKIE = 'access_token';
@@ -44,7 +44,7 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: { database: Data
     const { tid, sid } = verified.claims;
     if (!request.tenant || request.tenant.id !== tid) throw new DomainError('tenant-mismatch');
 
-    const session = await withTenant(opts.database, tid, (tx) => loadSession(tx, tid, sid));
+    const session = await checkSession(opts.database, tid, sid);
     if (session.status === 'unknown') throw new DomainError('unauthorized');
     if (session.status === 'revoked') throw new DomainError('session-revoked');
     request.actor = session.actor;

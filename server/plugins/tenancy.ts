@@ -43,6 +43,40 @@ export async function findTenantBySlug(database: Database, slug: string): Promis
   return row ?? null;
 }
 
+/**
+ * A few seconds' memory of tenant rows, for requests that carry a session only. It holds no
+ * authority: a deactivated tenant's sessions are revoked in the same transaction (tenants
+ * routes), and the session row is checked against the database on every request, so such a
+ * request is refused at once in every process. What may lag by up to TENANT_TTL_MS in another
+ * process is only the tenant's name, time zone and language. Public routes (sign-in, refresh,
+ * sign-out), which decide on the tenant's status themselves, always read the row afresh.
+ * Writes in this process call forgetTenants(). Kept per Database, so that
+ * several apps in one process (the tests) never see each other's rows.
+ */
+const TENANT_TTL_MS = 5000;
+const TENANT_CACHE_MAX = 1000;
+type TenantCache = Map<string, { ref: TenantRef; until: number }>;
+const tenantCaches = new WeakMap<Database, TenantCache>();
+
+/** Drops the remembered tenant rows of this database (after a write to tenants). */
+export function forgetTenants(database: Database) {
+  tenantCaches.get(database)?.clear();
+}
+
+async function cachedTenantBySlug(database: Database, slug: string): Promise<TenantRef | null> {
+  let cache = tenantCaches.get(database);
+  if (!cache) tenantCaches.set(database, (cache = new Map()));
+  const now = Date.now();
+  const hit = cache.get(slug);
+  if (hit && hit.until > now) return hit.ref;
+  const ref = await findTenantBySlug(database, slug);
+  if (ref) {
+    if (cache.size >= TENANT_CACHE_MAX) cache.clear();
+    cache.set(slug, { ref, until: now + TENANT_TTL_MS });
+  } else cache.delete(slug);
+  return ref;
+}
+
 /** The first label of a Host, as the web client sends it on a bare host ('localhost', '127'). */
 const firstLabel = (host: string | undefined) => (host ?? '').trim().toLowerCase().replace(/:\d+$/, '').split('.')[0];
 
@@ -67,6 +101,9 @@ export const tenancyPlugin = fp(async (app: FastifyInstance, opts: { database: D
     // A bare localhost or IP address means DEFAULT_TENANT (PRODUCT.md section 2); the web client
     // then sends the host's own first label. API clients on a bare host name the tenant instead.
     const bare = fromHost === null && slug === firstLabel(request.headers.host);
-    request.tenant = await findTenantBySlug(opts.database, bare ? app.frontis.config.defaultTenant : slug);
+    const wanted = bare ? app.frontis.config.defaultTenant : slug;
+    const access = request.routeOptions.config?.access;
+    const withSession = !request.is404 && access !== undefined && access !== 'public';
+    request.tenant = withSession ? await cachedTenantBySlug(opts.database, wanted) : await findTenantBySlug(opts.database, wanted);
   });
 });

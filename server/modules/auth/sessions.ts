@@ -4,7 +4,7 @@
  */
 import { and, eq, isNull, ne, sql } from 'drizzle-orm';
 import type { Role } from '../../../domain/index';
-import { platform, withTenant, type Database, type Tx } from '../../db/client';
+import { platform, tenantStatement, withTenant, type Database, type Tx } from '../../db/client';
 import { refreshTokens, rootUsers, sessions, tenants, users } from '../../db/schema/index';
 import type { Actor } from '../../context';
 import { hashToken, newPublicId, newRefreshToken } from './tokens';
@@ -135,8 +135,53 @@ export async function loadSession(tx: Tx, tenantId: number, sessionId: number): 
     .leftJoin(rootUsers, eq(rootUsers.id, sessions.rootUserId))
     .where(and(eq(sessions.tenantId, tenantId), eq(sessions.id, sessionId)))
     .limit(1);
+  return sessionCheckOf(tenantId, sessionId, row && { ...row, revoked: row.revokedAt !== null });
+}
+
+interface SessionRow {
+  publicId: string;
+  revoked: boolean;
+  userId: number | null;
+  rootUserId: number | null;
+  userName: string | null;
+  userRole: string | null;
+  userFirst: string | null;
+  userLast: string | null;
+  userStatus: string | null;
+  rootName: string | null;
+  rootFirst: string | null;
+  rootLast: string | null;
+  rootStatus: string | null;
+}
+
+/**
+ * loadSession's query in raw SQL, for checkSession(): the same columns, joins and conditions.
+ * Only the two integers are inlined (checked by the caller).
+ */
+const sessionCheckSql = (tenantId: number, sessionId: number) => `select
+  s.public_id as "publicId", (s.revoked_at is not null) as "revoked", s.user_id as "userId", s.root_user_id as "rootUserId",
+  u.username as "userName", u.role as "userRole", u.first_name as "userFirst", u.last_name as "userLast", u.status as "userStatus",
+  r.username as "rootName", r.first_name as "rootFirst", r.last_name as "rootLast", r.status as "rootStatus"
+from sessions s
+  left join users u on u.tenant_id = s.tenant_id and u.id = s.user_id
+  left join root_users r on r.id = s.root_user_id
+where s.tenant_id = ${tenantId} and s.id = ${sessionId}
+limit 1`;
+
+/**
+ * The per-request check of plugins/auth.ts: loadSession in one round trip (tenantStatement:
+ * role frontis_app and app.tenant_id, so RLS applies), against the database on every request,
+ * so a revoked session or a deactivated account is refused at once in every process.
+ */
+export async function checkSession(database: Database, tenantId: number, sessionId: number): Promise<SessionCheck> {
+  if (!Number.isSafeInteger(sessionId) || sessionId <= 0) return { status: 'unknown' };
+  const [row] = await tenantStatement<SessionRow>(database, tenantId, sessionCheckSql(tenantId, sessionId));
+  return sessionCheckOf(tenantId, sessionId, row);
+}
+
+function sessionCheckOf(tenantId: number, sessionId: number, row: SessionRow | undefined): SessionCheck {
   if (!row) return { status: 'unknown' };
-  if (row.revokedAt) return { status: 'revoked' };
+  if (row.revoked) return { status: 'revoked' };
   const base = { tenantId, sessionId };
   if (row.userId !== null && row.userName !== null && row.userStatus === 'ACTIVE') {
     return {

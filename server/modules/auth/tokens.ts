@@ -43,10 +43,24 @@ const asClaims = (p: Record<string, unknown>): AccessClaims | null =>
 
 export type VerifyResult = { ok: true; claims: AccessClaims } | { ok: false; reason: 'expired' | 'invalid' };
 
+/**
+ * The HMAC key imported once per key: given raw bytes, jose imports them into WebCrypto on
+ * every verification, which cost more than the rest of the check. Keyed by the key itself.
+ */
+const verifyKeys = new WeakMap<Uint8Array, Promise<CryptoKey>>();
+function verifyKeyOf(key: Uint8Array): Promise<CryptoKey> {
+  let imported = verifyKeys.get(key);
+  if (!imported) {
+    imported = crypto.subtle.importKey('raw', key as Uint8Array<ArrayBuffer>, { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']);
+    verifyKeys.set(key, imported);
+  }
+  return imported;
+}
+
 export async function verifyAccessToken(key: Uint8Array, token: string): Promise<VerifyResult> {
   if (token.length > 4096) return { ok: false, reason: 'invalid' };
   try {
-    const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'], issuer: ISSUER });
+    const { payload } = await jwtVerify(token, await verifyKeyOf(key), { algorithms: ['HS256'], issuer: ISSUER });
     const claims = asClaims(payload);
     return claims ? { ok: true, claims } : { ok: false, reason: 'invalid' };
   } catch (error) {

@@ -9,6 +9,7 @@ import { actorOf } from '../../context';
 import { enterTenant, platform, withPlatform, type Database } from '../../db/client';
 import { jsonSchema } from '../../plugins/openapi';
 import { hashPassword } from '../auth/passwords';
+import { forgetTenants } from '../../plugins/tenancy';
 import { revokeTenantSessions } from '../auth/sessions';
 import { blankToNull } from '../body';
 import { parseId } from '../params';
@@ -78,6 +79,7 @@ export async function tenantRoutes(app: FastifyInstance, { database }: { databas
         await insertUser(tx, tenant.id, actor, { ...admin, passwordHash, role: 'ADMIN' });
         return tenant;
       });
+      forgetTenants(database);
       return reply.code(201).send({ id: data.id, data });
     },
   );
@@ -102,6 +104,7 @@ export async function tenantRoutes(app: FastifyInstance, { database }: { databas
         }
         return result;
       });
+      forgetTenants(database);
       return { data: after };
     },
   );
@@ -119,6 +122,7 @@ export async function tenantRoutes(app: FastifyInstance, { database }: { databas
         else await enterTenant(tx, id);
         await revokeTenantSessions(tx, id, 'tenant-deactivated');
       });
+      forgetTenants(database);
       return reply.code(204).send();
     },
   );
