@@ -8,6 +8,7 @@ export default defineConfig({
         test: {
           name: 'api',
           include: ['tests/api/**/*.test.ts'],
+          setupFiles: ['tests/api/fast-check-seed.ts'],
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 120_000,

@@ -1,5 +1,6 @@
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeEach, describe, expect, inject, it } from 'vitest';
+import { useBrowserTab } from './browser';
 
 // The directory screens in a real Chromium against the real server (tests/e2e/global-setup.ts):
 // custom fields defined at run time, a student created with one, found by an accent-free search,
@@ -8,34 +9,10 @@ const baseUrl = inject('baseUrl');
 const apiBase = inject('apiBase');
 const root = inject('root');
 
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
-let browser: Browser;
-let context: BrowserContext;
+const tab = useBrowserTab({ width: 1400, height: 900 });
 let page: Page;
-
-beforeAll(async () => {
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS });
-});
-afterAll(async () => {
-  await browser?.close();
-});
-beforeEach(async () => {
-  context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
-  page = await context.newPage();
-  page.setDefaultTimeout(15_000);
-});
-afterEach(async () => {
-  await context?.close();
+beforeEach(() => {
+  page = tab.page;
 });
 
 const path = () => new URL(page.url()).pathname;
