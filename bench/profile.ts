@@ -8,14 +8,8 @@
 import { spawn } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
-import { sql } from 'drizzle-orm';
 import pg from 'pg';
-import { openDatabase, migrate, type Database } from '../server/db/client';
-import { buildApp } from '../server/app';
-import { bootstrap } from '../server/bootstrap';
-import { loadConfig, type Config } from '../server/config';
-import { seedStudents } from './seed';
-import { scratchDatabase } from './scratch';
+import { startSeededServer } from './server';
 
 const { values: args } = parseArgs({
   options: {
@@ -27,26 +21,8 @@ const { values: args } = parseArgs({
   },
 });
 const kind = args.only as 'pglite' | 'postgres';
-const scratch = kind === 'postgres' ? await scratchDatabase() : undefined;
-const config: Config = {
-  ...loadConfig({}),
-  rootUsername: 'root',
-  rootPassword: 'root-password-1',
-  logLevel: 'silent',
-  databaseUrl: scratch?.url,
-  loginRateLimit: { perUser: 1000, perAddress: 100_000, windowSeconds: 900 },
-};
-const database: Database = await openDatabase({ url: scratch?.url, maxConnections: 20 });
+const { address, headers, close } = await startSeededServer(kind, Number(args.students));
 try {
-  await migrate(database);
-  await bootstrap(database, config);
-  const app = await buildApp({ database, config, serveClient: false });
-  const address = await app.listen({ port: 0, host: '127.0.0.1' });
-  const base = (tenant: string) => ({ 'x-client-type': 'api', 'x-tenant-id': tenant, host: `${tenant}.localhost` });
-  const token = await seedStudents(address, base, Number(args.students), 3000);
-  await database.db.execute(sql`vacuum analyze`);
-  const headers = { ...base('demo'), authorization: `Bearer ${token}` };
-
   // Time spent waiting on the driver (PostgreSQL only: pg.Client.prototype.query).
   let sqlMs = 0;
   let statements = 0;
@@ -88,8 +64,6 @@ try {
     const child = spawn('node_modules/.bin/autocannon', ['-c', connections, '-d', args.seconds!, ...hflags, address + args.url], { stdio: 'inherit' });
     child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`autocannon ${code}`))));
   });
-  await app.close();
 } finally {
-  await database.close();
-  await scratch?.drop();
+  await close();
 }

@@ -10,16 +10,10 @@
  * Options: --only pglite|postgres, --students N, --seconds N.
  */
 import autocannon from 'autocannon';
-import { sql } from 'drizzle-orm';
 import Fastify from 'fastify';
 import { parseArgs } from 'node:util';
-import { openDatabase, migrate, type Database } from '../server/db/client';
-import { buildApp } from '../server/app';
-import { bootstrap } from '../server/bootstrap';
-import { loadConfig, type Config } from '../server/config';
 import { captureStatements, replay, type Statement } from './capture';
-import { seedStudents } from './seed';
-import { scratchDatabase } from './scratch';
+import { startSeededServer } from './server';
 
 const { values: args } = parseArgs({
   options: {
@@ -47,31 +41,11 @@ async function measure(name: string, url: string, headers: Record<string, string
 }
 
 async function benchKind(kind: 'pglite' | 'postgres') {
-  const scratch = kind === 'postgres' ? await scratchDatabase() : undefined;
   const connections = kind === 'postgres' ? 50 : 10;
   const target = kind === 'postgres' ? 50 : 100;
-  const config: Config = {
-    ...loadConfig({}),
-    rootUsername: 'root',
-    rootPassword: 'root-password-1',
-    logLevel: 'silent',
-    databaseUrl: scratch?.url,
-    loginRateLimit: { perUser: 1000, perAddress: 100_000, windowSeconds: 900 },
-  };
-  const database: Database = await openDatabase({ url: scratch?.url, maxConnections: 20 });
+  const { database, address, headers, seedSeconds, close } = await startSeededServer(kind, STUDENTS);
   try {
-    await migrate(database);
-    await bootstrap(database, config);
-    const app = await buildApp({ database, config, serveClient: false });
-    const address = await app.listen({ port: 0, host: '127.0.0.1' });
-    const base = (tenant: string) => ({ 'x-client-type': 'api', 'x-tenant-id': tenant, host: `${tenant}.localhost` });
-
-    const t0 = Date.now();
-    const token = await seedStudents(address, base, STUDENTS, 3000);
-    // What autovacuum does on a server within a minute, and the hourly job on PGlite.
-    await database.db.execute(sql`vacuum analyze`);
-    console.log(`  seeded ${STUDENTS} + 3000 students in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-    const headers = { ...base('demo'), authorization: `Bearer ${token}` };
+    console.log(`  seeded ${STUDENTS} + 3000 students in ${seedSeconds.toFixed(1)} s`);
 
     // The SQL Frontis runs for one list page (session check, tenant, page, labels).
     const statements: Statement[] = await captureStatements(database, async () => {
@@ -98,10 +72,8 @@ async function benchKind(kind: 'pglite' | 'postgres') {
       `  ratio to bare: ${(ratio * 100).toFixed(0)}% (target ≥ 70%); p99 ${framework.p99} ms with ${connections} clients (target < ${target} ms)`,
     );
     await bare.close();
-    await app.close();
   } finally {
-    await database.close();
-    await scratch?.drop();
+    await close();
   }
 }
 
