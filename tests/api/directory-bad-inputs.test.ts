@@ -8,22 +8,11 @@ import type { Response } from 'light-my-request';
 import { DATABASE_KINDS, startApp, type TestApp } from './harness';
 import { expectClientError, expectError, json, show } from './api-helpers';
 import type { FieldDef, ResourceDef } from '../../domain/fields';
-import {
-  CLASS_CATEGORIES,
-  CLASSES,
-  CONTRACT_CATEGORIES,
-  LESSON_TAGS,
-  LESSON_TYPES,
-  NOTES,
-  ROOMS,
-  STUDENT_CUSTOM_FIELDS,
-  STUDENTS,
-  SUBJECTS,
-  TEACHERS,
-} from '../../domain/resources/index';
+import { RESOURCES as ALL_RESOURCES } from '../../domain/resources/index';
 
 type Row = Record<string, any>;
-const RESOURCES: readonly ResourceDef[] = [SUBJECTS, ROOMS, CLASS_CATEGORIES, CONTRACT_CATEGORIES, CLASSES, LESSON_TYPES, LESSON_TAGS, NOTES, TEACHERS, STUDENTS, STUDENT_CUSTOM_FIELDS];
+// Every resource of the directory: all declared resources but the foundation's own.
+const RESOURCES: readonly ResourceDef[] = Object.values(ALL_RESOURCES).filter((r) => r.name !== 'users' && r.name !== 'tenants');
 const RUNS = 6;
 
 const BASE: Record<string, () => Row> = {
