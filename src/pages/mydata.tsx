@@ -1,3 +1,4 @@
+import { PersonFields } from '../components/person-fields';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Col, Form, Input, Row, Typography } from 'antd';
 import { useState } from 'react';
@@ -95,18 +96,7 @@ export default function MyDataPage() {
                 <Form.Item label={t('users.fields.username')}>
                   <Input value={data.username} disabled />
                 </Form.Item>
-                <Form.Item name="first_name" label={t('users.fields.first_name')} rules={[required]}>
-                  <Input />
-                </Form.Item>
-                <Form.Item name="last_name" label={t('users.fields.last_name')} rules={[required]}>
-                  <Input />
-                </Form.Item>
-                <Form.Item name="email" label={t('users.fields.email')} rules={[{ type: 'email', message: t('forms.email') }]}>
-                  <Input type="email" />
-                </Form.Item>
-                <Form.Item name="phone" label={t('users.fields.phone')}>
-                  <Input type="tel" />
-                </Form.Item>
+                <PersonFields />
                 <Button type="primary" htmlType="submit" loading={saving}>
                   {t('buttons.save')}
                 </Button>

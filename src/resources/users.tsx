@@ -7,6 +7,7 @@ import { MANAGEABLE_ROLES_BY } from '../../domain/permissions';
 import { ListTable } from '../components/list-table';
 import { ModeDrawer, useModeParams } from '../components/mode-drawer';
 import { FormButtons, useDrawerForm } from '../components/drawer-form';
+import { PersonFields } from '../components/person-fields';
 import { ExportCsvButton, resourceCsvColumns } from '../components/export-csv';
 import type { Translate } from '../components/fields/format';
 import { USERS } from '../../domain/resources/users';
@@ -150,18 +151,7 @@ function UserForm({ mode, id, me, onDone }: { mode: (typeof MODES)[number]; id: 
       <Form.Item name="role" label={t('users.fields.role')} rules={[{ required: true, message: t('forms.required') }]}>
         <Select options={roleOptions} disabled={Boolean(own) || (mode === 'update' && current !== undefined && !manageable.includes(current.role))} />
       </Form.Item>
-      <Form.Item name="first_name" label={t('users.fields.first_name')} rules={[{ required: true, message: t('forms.required') }]}>
-        <Input />
-      </Form.Item>
-      <Form.Item name="last_name" label={t('users.fields.last_name')} rules={[{ required: true, message: t('forms.required') }]}>
-        <Input />
-      </Form.Item>
-      <Form.Item name="email" label={t('users.fields.email')} rules={[{ type: 'email', message: t('forms.email') }]}>
-        <Input type="email" />
-      </Form.Item>
-      <Form.Item name="phone" label={t('users.fields.phone')}>
-        <Input type="tel" />
-      </Form.Item>
+      <PersonFields />
       {mode === 'update' && (
         <Form.Item name="status" label={t('users.fields.status')}>
           <Select disabled={Boolean(own)} options={ACTIVE_STATES.map((s) => ({ value: s, label: t(`activeStates.${s}`) }))} />
