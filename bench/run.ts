@@ -6,24 +6,36 @@
  *  - measures the students list (a page of 25 with a filter, a sort and the count) through
  *    Frontis, and a bare Fastify route that replays the very SQL Frontis ran for that page
  *    (captured from the driver), with no framework around it;
- *  - prints req/s, p50 and p99 and the ratio to the bare route.
- * Options: --only pglite|postgres, --students N, --seconds N.
+ *  - prints req/s, p50 and p99 and the ratio to the bare route;
+ *  - seeds a school year of about 50,000 lessons through the series API and measures the
+ *    calendar's week query the same way, then the time to create one weekly series for a year;
+ *  - on PGlite, times in Chromium how long a week of those lessons takes to render.
+ * Options: --only pglite|postgres, --students N, --seconds N, --series N, --browser false.
  */
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
 import { parseArgs } from 'node:util';
 import { captureStatements, replay, type Statement } from './capture';
-import { startSeededServer } from './server';
+import { sql } from 'drizzle-orm';
+import { performance } from 'node:perf_hooks';
+import { timeCalendarRender } from './calendar-render';
+import { BENCH_WEEK, seedLessons, timeSeriesCreation } from './lessons';
+import { startSeededServer, type SeededServer } from './server';
 
 const { values: args } = parseArgs({
   options: {
     only: { type: 'string' },
     students: { type: 'string', default: '10000' },
     seconds: { type: 'string', default: '10' },
+    series: { type: 'string', default: '40' },
+    browser: { type: 'string', default: 'true' },
   },
 });
 const STUDENTS = Number(args.students);
 const SECONDS = Number(args.seconds);
+const SERIES = Number(args.series);
+const WEEK_URL = `/api/lessons/calendar?from=${BENCH_WEEK.from}&to=${BENCH_WEEK.to}`;
+type Kind = 'pglite' | 'postgres';
 const LIST_URL = '/api/students?_start=0&_end=25&_sort=last_name,first_name&_order=asc,asc&status=ACTIVE';
 
 interface Measured {
@@ -40,26 +52,22 @@ async function measure(name: string, url: string, headers: Record<string, string
   return { name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors };
 }
 
-async function benchKind(kind: 'pglite' | 'postgres') {
+/** Frontis against a bare Fastify route replaying the SQL Frontis ran for `url`. */
+async function compare(label: string, kind: Kind, database: SeededServer['database'], address: string, url: string, headers: Record<string, string>) {
   const connections = kind === 'postgres' ? 50 : 10;
   const target = kind === 'postgres' ? 50 : 100;
-  const { database, address, headers, seedSeconds, close } = await startSeededServer(kind, STUDENTS);
+  // The SQL Frontis runs for one request (session check, tenant, page, labels).
+  const statements: Statement[] = await captureStatements(database, async () => {
+    const res = await fetch(address + url, { headers });
+    if (!res.ok) throw new Error(`${url} answered ${res.status}: ${await res.text()}`);
+  });
+  const bare = Fastify({ logger: false });
+  bare.get('/bare', async () => replay(database, statements));
+  const bareAddress = await bare.listen({ port: 0, host: '127.0.0.1' });
   try {
-    console.log(`  seeded ${STUDENTS} + 3000 students in ${seedSeconds.toFixed(1)} s`);
-
-    // The SQL Frontis runs for one list page (session check, tenant, page, labels).
-    const statements: Statement[] = await captureStatements(database, async () => {
-      const res = await fetch(address + LIST_URL, { headers });
-      if (!res.ok) throw new Error(`list answered ${res.status}: ${await res.text()}`);
-    });
-
-    const bare = Fastify({ logger: false });
-    bare.get('/bare', async () => replay(database, statements));
-    const bareAddress = await bare.listen({ port: 0, host: '127.0.0.1' });
-
     // Warm both up, then measure.
-    await measure('warm-up', address + LIST_URL, headers, connections);
-    const framework = await measure(`frontis students list (${kind})`, address + LIST_URL, headers, connections);
+    await measure('warm-up', address + url, headers, connections);
+    const framework = await measure(`frontis ${label} (${kind})`, address + url, headers, connections);
     const raw = await measure(`bare route, same ${statements.length} statements (${kind})`, bareAddress + '/bare', {}, connections);
     for (const m of [framework, raw]) {
       console.log(
@@ -71,13 +79,43 @@ async function benchKind(kind: 'pglite' | 'postgres') {
     console.log(
       `  ratio to bare: ${(ratio * 100).toFixed(0)}% (target ≥ 70%); p99 ${framework.p99} ms with ${connections} clients (target < ${target} ms)`,
     );
+  } finally {
     await bare.close();
+  }
+}
+
+async function benchKind(kind: Kind) {
+  const browser = kind === 'pglite' && args.browser !== 'false';
+  const server = await startSeededServer(kind, STUDENTS, { serveClient: browser });
+  const { database, address, headers, seedSeconds, close } = server;
+  try {
+    console.log(`  seeded ${STUDENTS} + 3000 students in ${seedSeconds.toFixed(1)} s`);
+    await compare('students list', kind, database, address, LIST_URL, headers);
+
+    const t0 = performance.now();
+    const table = await seedLessons(address, headers);
+    await database.db.execute(sql`vacuum analyze`);
+    console.log(`  seeded ${table.lessons} lessons through the series API in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    const week = await fetch(address + WEEK_URL, { headers }).then((r) => r.json() as Promise<{ total: number }>);
+    console.log(`  calendar week ${BENCH_WEEK.from} to ${BENCH_WEEK.to}: ${week.total} lessons`);
+    await compare('calendar week', kind, database, address, WEEK_URL, headers);
+
+    const series = await timeSeriesCreation(address, headers, table, SERIES);
+    console.log(
+      `  creating a weekly series for the school year (${series.lessonsEach} lessons), ${series.count} in a row: p50 ${series.p50.toFixed(0)} ms, p99 ${series.p99.toFixed(0)} ms`,
+    );
+    if (browser) {
+      const render = await timeCalendarRender(address.replace('127.0.0.1', 'demo.localhost'), { username: 'root', password: 'root-password-1' });
+      console.log(
+        `  Chromium: a week of ${render.events} lessons rendered in p50 ${render.p50.toFixed(0)} ms, max ${render.max.toFixed(0)} ms over ${render.runs} runs (target < 300 ms)`,
+      );
+    }
   } finally {
     await close();
   }
 }
 
-const kinds = (args.only ? [args.only] : ['pglite', 'postgres']) as Array<'pglite' | 'postgres'>;
+const kinds = (args.only ? [args.only] : ['pglite', 'postgres']) as Kind[];
 for (const kind of kinds) {
   console.log(`\n${kind}: ${STUDENTS} students, ${SECONDS} s per run`);
   await benchKind(kind);

@@ -19,9 +19,10 @@ export interface SeededServer {
 
 /**
  * A real Frontis server on loopback over a fresh database (in-memory PGlite, or a scratch
- * database on TEST_DATABASE_URL), with `students` students in `demo` and 3,000 in another centre.
+ * database on TEST_DATABASE_URL), with `students` students in `demo` and 3,000 in another centre;
+ * `serveClient` also serves the built client (./dist) for the browser measurement.
  */
-export async function startSeededServer(kind: 'pglite' | 'postgres', students: number): Promise<SeededServer> {
+export async function startSeededServer(kind: 'pglite' | 'postgres', students: number, opts: { serveClient?: boolean } = {}): Promise<SeededServer> {
   const scratch = kind === 'postgres' ? await scratchDatabase() : undefined;
   const config: Config = {
     ...loadConfig({}),
@@ -39,7 +40,7 @@ export async function startSeededServer(kind: 'pglite' | 'postgres', students: n
   try {
     await migrate(database);
     await bootstrap(database, config);
-    const app = await buildApp({ database, config, serveClient: false });
+    const app = await buildApp({ database, config, serveClient: opts.serveClient ?? false });
     const address = await app.listen({ port: 0, host: '127.0.0.1' });
     const base = (tenant: string) => ({ 'x-client-type': 'api', 'x-tenant-id': tenant, host: `${tenant}.localhost` });
     const t0 = Date.now();

@@ -29,6 +29,8 @@ export const FIELD_TYPES = [
   'KEY',
   'OPTIONS',
   'CUSTOM_VALUES',
+  'WEEKDAYS',
+  'DATES',
 ] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
 
@@ -87,7 +89,7 @@ interface FieldTypeSpec {
 }
 
 const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
-const isRealDate = (s: string) => {
+export const isRealDate = (s: string) => {
   if (!DATE_RE.test(s)) return false;
   const d = new Date(`${s}T00:00:00Z`);
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
@@ -204,6 +206,26 @@ export const FIELD_REGISTRY: Record<FieldType, FieldTypeSpec> = {
     // The object of custom-field values; its keys and values are checked against the
     // tenant's definitions at run time (customValuesSchema).
     value: () => z.record(z.string().max(40), z.unknown()),
+    ops: [],
+    filter: () => undefined,
+  },
+  WEEKDAYS: {
+    // ISO weekday numbers, 1 Monday to 7 Sunday (a weekly series' days).
+    value: () =>
+      z
+        .array(z.number().int().min(1).max(7))
+        .max(7)
+        .refine((a) => new Set(a).size === a.length, { params: { code: 'invalid' } }),
+    ops: ['eq'],
+    filter: (_d, raw) => (/^[1-7]$/.test(raw) ? Number(raw) : undefined),
+  },
+  DATES: {
+    // Hand-picked dates (a CUSTOM series); the series rules bound how many.
+    value: (d) =>
+      z
+        .array(z.string().refine(isRealDate, { params: { code: 'invalid-format' } }))
+        .max(d.max ?? 500)
+        .refine((a) => new Set(a).size === a.length, { params: { code: 'invalid' } }),
     ops: [],
     filter: () => undefined,
   },

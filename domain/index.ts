@@ -6,3 +6,4 @@ export * from './text';
 export * from './resources';
 export * from './custom-fields';
 export * from './references';
+export * from './lessons';

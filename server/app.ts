@@ -14,6 +14,7 @@ import { authRoutes } from './modules/auth/routes';
 import { directoryRoutes } from './modules/directory/routes';
 import { loadJwtKey } from './modules/auth/tokens';
 import { historyRoutes } from './modules/history/routes';
+import { lessonRoutes } from './modules/lessons/routes';
 import { mydataRoutes } from './modules/mydata/routes';
 import { tenantRoutes } from './modules/tenants/routes';
 import { userRoutes } from './modules/users/routes';
@@ -93,6 +94,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await tenantRoutes(app, { database });
   await mydataRoutes(app, { database });
   await directoryRoutes(app, { database });
+  await lessonRoutes(app, { database });
   await historyRoutes(app, { database });
 
   await app.register(clientPlugin, { serveClient: opts.serveClient ?? true, distDir: opts.distDir });

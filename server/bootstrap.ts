@@ -1,13 +1,14 @@
 /**
  * First-start set-up, safe to run on every start and from several processes at once:
  * the default tenant, the first ROOT (from ROOT_USERNAME / ROOT_PASSWORD, only while no ROOT
- * exists) and, with DEMO_DATA=1, the demo centre's staff and directory.
+ * exists) and, with DEMO_DATA=1, the demo centre's staff, directory and a school year of lessons.
  */
 import { count, eq, sql } from 'drizzle-orm';
 import { normalizeSearch, type Role } from '../domain/index';
 import type { Config } from './config';
 import { platform, withTenant, type Database } from './db/client';
 import { ensureDemoDirectory } from './demo/directory';
+import { ensureDemoLessons } from './demo/lessons';
 import { rootUsers, tenants, users } from './db/schema/index';
 import { hashPassword } from './modules/auth/passwords';
 import { insertUser } from './modules/users/repository';
@@ -70,5 +71,6 @@ export async function bootstrap(database: Database, config: Config): Promise<{ d
   if (!config.demoData) return {};
   const staff = await ensureDemoStaff(database, tenantId);
   const teachers = await ensureDemoDirectory(database, tenantId);
+  await ensureDemoLessons(database, tenantId);
   return { demoLogins: [...staff, ...teachers] };
 }

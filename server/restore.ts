@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { readFile, rename, rm } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { loadConfig } from './config';
-import { pgliteDir } from './db/client';
+import { PGLITE_EXTENSIONS, pgliteDir } from './db/client';
 
 export async function restore(file: string, dataDir: string): Promise<{ restored: string; movedAside?: string }> {
   const source = resolve(file);
@@ -21,7 +21,7 @@ export async function restore(file: string, dataDir: string): Promise<{ restored
   }
   try {
     const bytes = await readFile(source);
-    const pg = new PGlite(target, { loadDataDir: new Blob([bytes], { type: 'application/x-gzip' }) });
+    const pg = new PGlite(target, { extensions: PGLITE_EXTENSIONS, loadDataDir: new Blob([bytes], { type: 'application/x-gzip' }) });
     await pg.waitReady;
     // A query proves the restored files open as a database before we report success.
     await pg.query('select count(*) from tenants');

@@ -18,7 +18,8 @@ import './locales/screens';
 // Every screen is its own chunk. /login is outside (root.tsx), so each sign-in mounts a
 // fresh Refine with an empty query cache: nothing of the previous user is reused.
 const Shell = lazyPage(() => import('./components/shell'));
-const HomePage = lazyPage(() => import('./pages/home'));
+const HomePage = lazyPage(() => import('./pages/calendar'));
+const LessonsPage = lazyPage(() => import('./resources/lessons'));
 const UsersPage = lazyPage(() => import('./resources/users'));
 const TenantsPage = lazyPage(() => import('./resources/tenants'));
 const MyDataPage = lazyPage(() => import('./pages/mydata'));
@@ -70,6 +71,7 @@ export default function App() {
             <Route path="/rooms" element={<RoomsPage />} />
             <Route path="/classes" element={<ClassesPage />} />
             <Route path="/classes/settings" element={<ClassCategoriesPage />} />
+            <Route path="/lessons" element={<LessonsPage />} />
             <Route path="/lessons/settings" element={<LessonSettingsPage />} />
             <Route path="/contracts/settings" element={<ContractCategoriesPage />} />
             <Route path="/notes" element={<NotesPage />} />

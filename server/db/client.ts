@@ -9,6 +9,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
 import { sql, type ExtractTablesWithRelations } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -43,6 +44,9 @@ export interface OpenOptions {
 
 export const pgliteDir = (dataDir: string) => join(dataDir, 'pgdata');
 
+/** Extensions the migrations use (btree_gist: the lessons' exclusion constraints); every PGlite opens with them. */
+export const PGLITE_EXTENSIONS = { btree_gist };
+
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
   if (opts.url) {
     const pool = new pg.Pool({ connectionString: opts.url, max: opts.maxConnections ?? 10 });
@@ -55,9 +59,9 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   if (opts.dataDir) {
     const dir = pgliteDir(opts.dataDir);
     mkdirSync(dir, { recursive: true });
-    pglite = new PGlite(dir);
+    pglite = new PGlite(dir, { extensions: PGLITE_EXTENSIONS });
   } else {
-    pglite = new PGlite();
+    pglite = new PGlite({ extensions: PGLITE_EXTENSIONS });
   }
   await pglite.waitReady;
   const db = drizzlePglite({ client: pglite, schema }) as unknown as Db;

@@ -12,7 +12,7 @@ import { subjects, users } from '../db/schema/index';
 import { hashPassword } from '../modules/auth/passwords';
 import type { Ctx, Data, ResourceSpec } from '../modules/crud/spec';
 import { createRow } from '../modules/crud/write';
-import { directoryRegistry as registry } from '../modules/directory/routes';
+import { registry } from '../modules/registry';
 import {
   classCategoriesSpec,
   classesSpec,

@@ -6,6 +6,7 @@ import dayjs from 'dayjs';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FieldDef } from '../../domain/fields';
+import { DATE_RANGE_PRESETS, presetRange } from './date-range-presets';
 import { DATE_FORMAT, type Translate } from './fields/format';
 import { ReferenceSelect } from './fields/reference-select';
 
@@ -147,7 +148,13 @@ function RangeFilter({ field, name, filters, setFilters, close, t }: DropdownPro
   return (
     <Box onApply={() => apply()} onClear={() => apply(true)}>
       {field.type === 'DATE' ? (
-        <DatePicker.RangePicker format={DATE_FORMAT} allowEmpty={[true, true]} value={dates} onChange={(v) => setDates([v?.[0] ?? null, v?.[1] ?? null])} />
+        <DatePicker.RangePicker
+          format={DATE_FORMAT}
+          allowEmpty={[true, true]}
+          presets={DATE_RANGE_PRESETS.map((preset) => ({ label: t(`dateRange.${preset}`), value: presetRange(preset) }))}
+          value={dates}
+          onChange={(v) => setDates([v?.[0] ?? null, v?.[1] ?? null])}
+        />
       ) : (
         <Space>
           <InputNumber placeholder={t('directory.from')} value={low} onChange={setLow} decimalSeparator="," />

@@ -43,10 +43,25 @@ export interface ScreenConfig {
   visible?(field: string, values: Record<string, unknown>): boolean;
   /** What a row is called in titles and confirmations. */
   rowName(row: Row): string;
+  /** Extra content of the Details tab, under the fields (a teacher's calendar feed). */
+  viewExtra?(row: Row): ReactNode;
   /** Extra tabs of the view, after Details (History is always last). */
   viewTabs?(row: Row): TabsProps['items'];
-  /** Extra buttons beside Export. */
-  toolbar?: ReactNode;
+  /** Extra buttons beside Export (a function gets the list's sorters and filters). */
+  toolbar?: ReactNode | ((state: ListState) => ReactNode);
+  /** Cells and titles of columns the field registry does not say well (a time range, a status tag). */
+  columns?: Record<string, { title?: string; render?(row: Row): ReactNode }>;
+  /** The screen's own drawers instead of the generic form and view (lessons). */
+  drawers?: ReactNode;
+  /** Per row: may the edit / delete buttons show (beyond the role's rights)? */
+  canEdit?(row: Row): boolean;
+  canDelete?(row: Row): boolean;
+  /** Extra buttons of a row, before edit and delete. */
+  rowActions?(row: Row): ReactNode;
+  /** False hides the create button (beyond the role's rights). */
+  canCreate?: boolean;
+  /** The toast after a delete; `directory.deleted` by default. */
+  deletedMessage?(row: Row): string;
   /** Shown above the list (tabs of a settings page). */
   header?: ReactNode;
   /** Whether the signed-in user may change this row (TEACHER: own notes). */
@@ -118,7 +133,7 @@ export function ResourceScreen(config: ScreenConfig) {
     remove: async (row, query) => {
       await http.delete(`/api/${def.name}/${row.id}`, { params: query });
       await helpers.refresh();
-      message.success(t('directory.deleted', { name: config.rowName(row) }));
+      message.success(config.deletedMessage?.(row) ?? t('directory.deleted', { name: config.rowName(row) }));
       if (id === row.id) close();
     },
   };
@@ -144,11 +159,11 @@ export function ResourceScreen(config: ScreenConfig) {
     const cols: TableColumnsType<Row> = listFields.map((field, i) => ({
       key: field.name,
       dataIndex: field.name,
-      title: labelOf(t, def, field),
+      title: config.columns?.[field.name]?.title ?? labelOf(t, def, field),
       sorter: field.sortable && !field.writeOnly ? { multiple: i + 1 } : undefined,
       defaultSortOrder: getDefaultSortOrder(field.name, state.sorters),
       ...filterColumn<Row>(field, field.name, state.filters, state.setFilters, t),
-      render: (_: unknown, row: Row) => <FieldDisplay field={field} row={row} variant="cell" t={t} />,
+      render: (_: unknown, row: Row) => config.columns?.[field.name]?.render?.(row) ?? <FieldDisplay field={field} row={row} variant="cell" t={t} />,
     }));
     if (customIndex) {
       customDefs.forEach(({ definition, field }, i) => {
@@ -172,17 +187,18 @@ export function ResourceScreen(config: ScreenConfig) {
       fixed: 'right',
       render: (_: unknown, row: Row) => (
         <Space size={4}>
+          {config.rowActions?.(row)}
           {modes.includes('view') && (
             <Tooltip title={t('buttons.show')}>
               <Button size="small" icon={<EyeOutlined />} aria-label={t('buttons.show')} onClick={() => open('view', row.id)} />
             </Tooltip>
           )}
-          {rights.update && mayChange(row) && !row.deleted && (
+          {rights.update && mayChange(row) && !row.deleted && modes.includes('update') && (config.canEdit?.(row) ?? true) && (
             <Tooltip title={t('buttons.edit')}>
               <Button size="small" icon={<EditOutlined />} aria-label={t('buttons.edit')} onClick={() => open('update', row.id)} />
             </Tooltip>
           )}
-          {rights.delete && mayChange(row) && !row.deleted && (
+          {rights.delete && mayChange(row) && !row.deleted && (config.canDelete?.(row) ?? true) && (
             <Popconfirm
               title={config.deleteConfirm?.(row) ?? t('directory.deleteConfirm', { name: config.rowName(row) })}
               okText={t('buttons.delete')}
@@ -218,7 +234,7 @@ export function ResourceScreen(config: ScreenConfig) {
       title={title}
       breadcrumb={false}
       headerButtons={
-        modes.includes('create') && rights.create ? (
+        modes.includes('create') && rights.create && (config.canCreate ?? true) ? (
           <Button type="primary" icon={<PlusOutlined />} onClick={() => open('create')}>
             {t(`${def.name}.create`)}
           </Button>
@@ -233,11 +249,13 @@ export function ResourceScreen(config: ScreenConfig) {
         columns={columns}
         toolbar={(state) => (
           <Space wrap>
-            {config.toolbar}
+            {typeof config.toolbar === 'function' ? config.toolbar(state) : config.toolbar}
             <ExportCsvButton resource={def.name} fileName={def.name} columns={csvColumns} filters={state.filters} sorters={state.sorters} />
           </Space>
         )}
       />
+      {config.drawers ?? (
+      <>
       <ModeDrawer
         open={formOpen}
         title={mode === 'update' ? t(`${def.name}.edit`) : t(`${def.name}.create`)}
@@ -257,6 +275,8 @@ export function ResourceScreen(config: ScreenConfig) {
           />
         )}
       </ModeDrawer>
+      </>
+      )}
     </List>
   );
 }
@@ -399,6 +419,7 @@ function ResourceView({ config, id, onEdit }: { config: ScreenConfig; id: number
           {t('buttons.edit')}
         </Button>
       )}
+      {config.viewExtra?.(row)}
     </Space>
   );
 

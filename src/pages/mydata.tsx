@@ -1,3 +1,4 @@
+import { CalendarFeedCard } from '../components/calendar-feed';
 import { PersonFields } from '../components/person-fields';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Col, Form, Input, Row, Typography } from 'antd';
@@ -133,6 +134,11 @@ export default function MyDataPage() {
             </Form>
           </Card>
         </Col>
+        {data?.role === 'TEACHER' && (
+          <Col xs={24} lg={12}>
+            <CalendarFeedCard endpoint="/api/mydata/calendar-feed" />
+          </Col>
+        )}
       </Row>
     </>
   );

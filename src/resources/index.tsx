@@ -8,6 +8,7 @@ import {
   HomeOutlined,
   IdcardOutlined,
   ReadOutlined,
+  ScheduleOutlined,
   ShopOutlined,
   SolutionOutlined,
   TagsOutlined,
@@ -22,6 +23,7 @@ import type { ReactNode } from 'react';
 // become components only here.
 const ICONS: Record<string, ReactNode> = {
   calendar: <CalendarOutlined />,
+  schedule: <ScheduleOutlined />,
   team: <TeamOutlined />,
   shop: <ShopOutlined />,
   read: <ReadOutlined />,
@@ -44,6 +46,7 @@ const ICONS: Record<string, ReactNode> = {
  */
 const RESOURCES: ResourceProps[] = [
   { name: 'calendar', list: '/', meta: { iconName: 'calendar' } },
+  { name: 'lessons', list: '/lessons/', meta: { iconName: 'schedule' } },
   { name: 'classes', list: '/classes/', meta: { iconName: 'read' } },
   { name: 'students', list: '/students/', meta: { iconName: 'user' } },
   { name: 'teachers', list: '/teachers/', meta: { iconName: 'solution' } },

@@ -5,17 +5,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { labelKey } from '../../domain/references';
 import { bootstrap } from '../../server/bootstrap';
 import { DEMO_STUDENTS } from '../../server/demo/directory';
-import { directoryRegistry } from '../../server/modules/directory/routes';
+import { registry } from '../../server/modules/registry';
 import { DATABASE_KINDS, startApp, type TestApp } from './harness';
 
 describe('directory registry', () => {
   it('derives delete rules: a REFERENCE blocks, a REFERENCES link is released', () => {
-    const blockers = (name: string) => (directoryRegistry.blockers.get(name) ?? []).map((b) => `${b.spec.def.name}.${b.field}`).sort();
-    const links = (name: string) => (directoryRegistry.links.get(name) ?? []).map((b) => `${b.spec.def.name}.${b.field}`).sort();
+    const blockers = (name: string) => (registry.blockers.get(name) ?? []).map((b) => `${b.spec.def.name}.${b.field}`).sort();
+    const links = (name: string) => (registry.links.get(name) ?? []).map((b) => `${b.spec.def.name}.${b.field}`).sort();
     expect(blockers('class-categories')).toEqual(['classes.category_id']);
     expect(blockers('students')).toEqual(['notes.student_id']);
-    expect(blockers('classes')).toEqual(['notes.class_id']);
-    expect(blockers('subjects')).toEqual([]);
+    expect(blockers('classes')).toEqual(['lessons.class_id', 'notes.class_id', 'recurring-lessons.class_id']);
+    expect(blockers('subjects')).toEqual(['lessons.subject_id', 'recurring-lessons.subject_id']);
+    expect(blockers('rooms')).toEqual(['lessons.room_id', 'recurring-lessons.room_id']);
+    expect(blockers('lessons')).toEqual(['lessons.replaces_lesson_id']);
+    expect(links('lesson-tags')).toEqual(['lessons.tag_ids', 'recurring-lessons.tag_ids']);
     expect(links('subjects')).toEqual(['classes.subject_ids', 'students.subject_ids', 'teachers.subject_ids']);
     expect(links('students')).toEqual(['classes.student_ids']);
     expect(links('classes')).toEqual(['students.class_ids']);

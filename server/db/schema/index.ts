@@ -4,3 +4,4 @@ export * from './sessions';
 export * from './history';
 export * from './directory';
 export * from './people';
+export * from './lessons';

@@ -67,6 +67,7 @@ export function crudRoutes(app: FastifyInstance, database: Database, registry: R
     base,
     { config: { access: { area, action: 'create' } }, schema: { ...tag, summary: `Create one of ${def.name}`, body: jsonSchema(CreateBody) } },
     async (request, reply) => {
+      spec.guard?.(ctxOf(request), 'create');
       const parsed = parseCreate(def, CreateBody, request.body);
       const input = spec.prepareCreate ? await spec.prepareCreate(parsed) : parsed;
       const ctx = ctxOf(request);
@@ -88,8 +89,9 @@ export function crudRoutes(app: FastifyInstance, database: Database, registry: R
   );
 
   app.delete(`${base}/:id`, { config: { access: { area, action: 'delete' } }, schema: { ...tag, summary: `Delete one of ${def.name}` } }, async (request, reply) => {
-    const id = parseId((request.params as { id?: string }).id);
     const ctx = ctxOf(request);
+    spec.guard?.(ctx, 'delete');
+    const id = parseId((request.params as { id?: string }).id);
     await inTenant(ctx, (tx) => deleteRow(tx, registry, ctx, spec, id, (request.query ?? {}) as Record<string, unknown>));
     return reply.code(204).send();
   });

@@ -59,8 +59,8 @@ export interface ResourceSpec {
   computed?: Record<string, SQL>;
   /** A joined table contributing read-only fields (the teacher's username). */
   join?: { table: PgTable; on: SQL; fields: Record<string, AnyPgColumn> };
-  /** Read-only columns shown beside the declared fields (the teacher's user_id). */
-  shown?: Record<string, AnyPgColumn>;
+  /** Read-only values shown beside the declared fields (the teacher's user_id, a lesson's colour). */
+  shown?: Record<string, AnyPgColumn | SQL>;
   /** Selected but not shown; present() may use them. */
   hidden?: Record<string, AnyPgColumn>;
   /** Unique constraints a write may hit, by constraint name -> field: 409 conflict fields.<f>='taken'. */
@@ -70,8 +70,12 @@ export interface ResourceSpec {
   listExtras?(tx: Tx, ctx: Ctx): Promise<ListExtras>;
   /** Narrows what the caller may see (TEACHER: own notes); rows outside answer 404. */
   scope?(ctx: Ctx): SQL | undefined;
-  /** Refuses a write on a visible row (TEACHER editing someone else's note). */
-  canWrite?(ctx: Ctx, before: Data): void;
+  /** Refuses a create or delete before anything is read (a TEACHER creating a lesson). */
+  guard?(ctx: Ctx, action: 'create' | 'update' | 'delete'): void;
+  /** Runs first in every write's transaction (lessons: the tenant's booking lock, taken before any row lock). */
+  lockWrites?(tx: Tx, ctx: Ctx): Promise<void>;
+  /** Refuses a write on a visible row (TEACHER editing someone else's note); `input` is the update's fields. */
+  canWrite?(ctx: Ctx, before: Data, input?: Record<string, unknown>): void;
   /** Checks the input and returns extra column values (by SQL column name) for the write. */
   beforeWrite?(args: WriteArgs): Promise<Record<string, unknown> | void>;
   afterWrite?(args: WriteArgs & { after: Data }): Promise<void>;

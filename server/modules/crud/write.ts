@@ -7,7 +7,7 @@ import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { DomainError, normalizeSearch, type FieldErrors } from '../../../domain/index';
 import type { Tx } from '../../db/client';
 import { pgCode, pgConstraint } from '../../plugins/errors';
-import { recordHistory } from '../history/record';
+import { recordHistory, recordHistoryMany } from '../history/record';
 import { findRow } from './read';
 import type { Registry } from './registry';
 import type { Ctx, Data, Link, ResourceSpec } from './spec';
@@ -143,6 +143,7 @@ const mustFind = async (tx: Tx, registry: Registry, ctx: Ctx, spec: ResourceSpec
 
 export async function createRow(tx: Tx, registry: Registry, ctx: Ctx, spec: ResourceSpec, input: Record<string, unknown>): Promise<Data> {
   const cols = tableColumns(spec.table);
+  await spec.lockWrites?.(tx, ctx);
   await assertReferences(tx, registry, ctx, spec, input, null);
   const extra = (await spec.beforeWrite?.({ tx, ctx, input, before: null })) ?? {};
   const values = columnValues(spec, input, extra);
@@ -184,8 +185,9 @@ export async function updateRow(
   version: number | undefined,
 ): Promise<Data> {
   const cols = tableColumns(spec.table);
+  await spec.lockWrites?.(tx, ctx);
   const before = await lockRow(tx, registry, ctx, spec, id);
-  spec.canWrite?.(ctx, before);
+  spec.canWrite?.(ctx, before, input);
   if (version !== undefined && version !== before.version) throw new DomainError('stale');
   if (before.deleted === true) throw new DomainError('conflict', 'This record was deleted.');
   await assertReferences(tx, registry, ctx, spec, input, before);
@@ -253,20 +255,21 @@ export async function releaseReferences(tx: Tx, registry: Registry, ctx: Ctx, sp
       .update(owner.table)
       .set({ [oc.keyOf.version!]: sql`${oc.version} + 1`, [oc.keyOf.updated_at!]: sql`now()` } as never)
       .where(and(eq(oc.tenantId, ctx.tenantId), inArray(oc.id, ownerIds)));
-    for (const ownerId of ownerIds) {
-      const before = all.filter((p) => p.owner === ownerId).map((p) => p.other);
-      await recordHistory(tx, ctx.tenantId, ctx.actor, {
-        entity: owner.def.name,
-        entityId: ownerId,
-        action: 'update',
-        before: { [field]: before },
-        after: { [field]: before.filter((other) => other !== id) },
-      });
-    }
+    // One statement for every owner: a tag may sit on hundreds of lessons.
+    await recordHistoryMany(
+      tx,
+      ctx.tenantId,
+      ctx.actor,
+      ownerIds.map((ownerId) => {
+        const before = all.filter((p) => p.owner === ownerId).map((p) => p.other);
+        return { entity: owner.def.name, entityId: ownerId, action: 'update' as const, before: { [field]: before }, after: { [field]: before.filter((other) => other !== id) } };
+      }),
+    );
   }
 }
 
 export async function deleteRow(tx: Tx, registry: Registry, ctx: Ctx, spec: ResourceSpec, id: number, options: Record<string, unknown>) {
+  await spec.lockWrites?.(tx, ctx);
   const before = await lockRow(tx, registry, ctx, spec, id);
   spec.canWrite?.(ctx, before);
   if (spec.remove) return spec.remove(tx, ctx, before, options);

@@ -11,7 +11,7 @@ import { actorOf, tenantOf } from '../../context';
 import { withTenant, type Database } from '../../db/client';
 import { history } from '../../db/schema/index';
 import { findRow } from '../crud/read';
-import { directoryRegistry } from '../directory/routes';
+import { registry } from '../registry';
 import { listPage } from '../list-query';
 import { iso } from '../params';
 
@@ -43,9 +43,9 @@ export async function historyRoutes(app: FastifyInstance, { database }: { databa
       const tenantId = query.entity === 'tenants' ? query.entity_id : tenantOf(request).id;
       const start = query._start ?? 0;
       const end = query._end ?? start + 50;
-      const narrowed = isOwnOnly(actor.role, area) ? directoryRegistry.specs.get(query.entity) : undefined;
+      const narrowed = isOwnOnly(actor.role, area) ? registry.specs.get(query.entity) : undefined;
       const page = await withTenant(database, tenantId, async (tx) => {
-        if (narrowed?.scope && !(await findRow(tx, directoryRegistry, { tenantId, actor }, narrowed, query.entity_id))) {
+        if (narrowed?.scope && !(await findRow(tx, registry, { tenantId, actor }, narrowed, query.entity_id))) {
           throw new DomainError('not-found');
         }
         return listPage<{ id: number; action: string; changes: unknown; userId: number | null; userIsRoot: boolean; userName: string; at: Date }>(tx, {

@@ -56,6 +56,8 @@ export const FIELD_DISPLAY: Record<FieldType, Display> = {
   MONEY: ({ field, row, t }) => <span style={{ whiteSpace: 'nowrap' }}>{fieldText(t, field, row)}</span>,
   DATE: plain,
   INSTANT: plain,
+  WEEKDAYS: plain,
+  DATES: plain,
   PASSWORD: () => null,
   LONG_TEXT: ({ field, row, variant }) => {
     const value = row[field.name];

@@ -129,6 +129,10 @@ export function valueText(t: Translate, field: FieldDef, value: unknown): string
       return Array.isArray(value) ? value.map(String).join(', ') : String(value);
     case 'REFERENCE':
       return `#${String(value)}`;
+    case 'WEEKDAYS':
+      return Array.isArray(value) ? [...value].sort().map((d) => t(`weekdays.${String(d)}`, { defaultValue: String(d) })).join(', ') : String(value);
+    case 'DATES':
+      return Array.isArray(value) ? [...value].sort().map((d) => formatDate(String(d))).join(', ') : String(value);
     case 'CUSTOM_VALUES':
       return typeof value === 'object' ? JSON.stringify(value) : String(value);
     default:

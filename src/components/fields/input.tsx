@@ -1,4 +1,4 @@
-import { DatePicker, Form, Input, InputNumber, Select, Switch, TimePicker, type FormItemProps } from 'antd';
+import { Checkbox, DatePicker, Form, Input, InputNumber, Select, Switch, TimePicker, type FormItemProps } from 'antd';
 import type { Rule } from 'antd/es/form';
 import dayjs, { type Dayjs } from 'dayjs';
 import type { ReactNode } from 'react';
@@ -28,6 +28,8 @@ const asDayjs = (value: unknown, format: string): Dayjs | null => {
   const d = dayjs(value, format);
   return d.isValid() ? d : null;
 };
+
+const ISO_WEEKDAYS = [1, 2, 3, 4, 5, 6, 7] as const;
 
 const text: Input = (field) => ({ control: <Input maxLength={field.max} /> });
 const choices = (field: FieldDef) => (field.options ?? []).map((o) => ({ value: o, label: o }));
@@ -76,6 +78,20 @@ export const FIELD_INPUT: Record<FieldType, Input> = {
     },
   }),
   TIME_ZONE: () => ({ control: <Input /> }),
+  // ISO weekdays, Monday first: seven toggles.
+  WEEKDAYS: (_f, { t }) => ({
+    control: <Checkbox.Group options={ISO_WEEKDAYS.map((d) => ({ value: d, label: t(`weekdays.${d}`) }))} />,
+    item: { normalize: (value: unknown) => (Array.isArray(value) ? [...(value as number[])].sort((a, b) => a - b) : []) },
+  }),
+  DATES: () => ({
+    control: <DatePicker multiple format={DATE_FORMAT} style={{ width: '100%' }} maxTagCount="responsive" />,
+    item: {
+      getValueProps: (value: unknown) => ({
+        value: Array.isArray(value) ? value.map((v) => asDayjs(v, 'YYYY-MM-DD')).filter((d): d is Dayjs => d !== null) : [],
+      }),
+      normalize: (value: Dayjs[] | null) => (value ?? []).map((d) => d.format('YYYY-MM-DD')).sort(),
+    },
+  }),
   BOOLEAN: () => ({ control: <Switch />, item: { valuePropName: 'checked' } }),
   ENUM: (field, { t }) => ({
     control: <Select options={(field.options ?? []).map((o) => ({ value: o, label: t(`enums.${o}`, { defaultValue: o }) }))} />,

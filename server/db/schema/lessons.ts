@@ -1,0 +1,162 @@
+/**
+ * Lessons, recurring series and the teachers' calendar feeds (domain/resources/lessons.ts).
+ * A lesson is wall-clock: a `date` and two `time`s in the tenant's zone, no instant, so a
+ * weekly 17:00 stays 17:00 across daylight-saving changes. The exclusion constraints that
+ * keep rooms, teachers and classes from double booking are in the custom migration
+ * 0005_lessons_rules.sql (drizzle-kit cannot express them).
+ */
+import { sql } from 'drizzle-orm';
+import { boolean, check, customType, date, foreignKey, index, integer, jsonb, pgTable, primaryKey, smallint, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { instant, rowMeta } from './columns';
+import { classes, lessonTags, lessonTypes, rooms, subjects } from './directory';
+import { teachers } from './people';
+import { tenants } from './platform';
+
+/** `time` read as HH:mm: both drivers hand back 'HH:mm:ss', the wire format has no seconds. */
+const wallTime = customType<{ data: string; driverData: string }>({
+  dataType: () => 'time',
+  fromDriver: (value) => String(value).slice(0, 5),
+  toDriver: (value) => value,
+});
+
+const tenantId = () =>
+  integer('tenant_id')
+    .notNull()
+    .references(() => tenants.id);
+const id = () => integer('id').notNull().generatedAlwaysAsIdentity();
+const search = () => text('search').notNull().default('');
+
+/** Who, where, what and when in the day: shared by a series and its lessons. */
+const schedule = () => ({
+  startTime: wallTime('start_time').notNull(),
+  endTime: wallTime('end_time').notNull(),
+  teacherId: integer('teacher_id'),
+  subjectId: integer('subject_id'),
+  roomId: integer('room_id'),
+  classId: integer('class_id'),
+  lessonTypeId: integer('lesson_type_id'),
+  notes: text('notes'),
+});
+
+export const recurringLessons = pgTable(
+  'recurring_lessons',
+  {
+    tenantId: tenantId(),
+    id: id(),
+    ...schedule(),
+    repeat: text('repeat').notNull(),
+    repeatEvery: integer('repeat_every'),
+    weekdays: jsonb('weekdays').$type<number[]>(),
+    startDate: date('start_date', { mode: 'string' }).notNull(),
+    endType: text('end_type'),
+    occurrences: integer('occurrences'),
+    untilDate: date('until_date', { mode: 'string' }),
+    dates: jsonb('dates').$type<string[]>(),
+    search: search(),
+    ...rowMeta(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    index('recurring_lessons_start_idx').on(t.tenantId, t.startDate),
+    index('recurring_lessons_teacher_idx').on(t.tenantId, t.teacherId),
+    index('recurring_lessons_class_idx').on(t.tenantId, t.classId),
+    index('recurring_lessons_room_idx').on(t.tenantId, t.roomId),
+    foreignKey({ columns: [t.tenantId, t.teacherId], foreignColumns: [teachers.tenantId, teachers.id] }),
+    foreignKey({ columns: [t.tenantId, t.subjectId], foreignColumns: [subjects.tenantId, subjects.id] }),
+    foreignKey({ columns: [t.tenantId, t.roomId], foreignColumns: [rooms.tenantId, rooms.id] }),
+    foreignKey({ columns: [t.tenantId, t.classId], foreignColumns: [classes.tenantId, classes.id] }),
+    foreignKey({ columns: [t.tenantId, t.lessonTypeId], foreignColumns: [lessonTypes.tenantId, lessonTypes.id] }),
+    check('recurring_lessons_times_check', sql`${t.endTime} > ${t.startTime}`),
+  ],
+);
+
+export const lessons = pgTable(
+  'lessons',
+  {
+    tenantId: tenantId(),
+    id: id(),
+    date: date('date', { mode: 'string' }).notNull(),
+    ...schedule(),
+    homework: text('homework'),
+    status: text('status').notNull().default('NORMAL'),
+    /** 1 Normal, 2 Replacement, 3 Replaced. */
+    kind: smallint('kind').notNull().default(1),
+    replacesLessonId: integer('replaces_lesson_id'),
+    recurringLessonId: integer('recurring_lesson_id'),
+    /** Changed on its own: series edits pass it by unless asked. */
+    detached: boolean('detached').notNull().default(false),
+    search: search(),
+    ...rowMeta(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    // The calendar's week: every lesson of a date range in time order.
+    index('lessons_date_idx').on(t.tenantId, t.date, t.startTime),
+    index('lessons_teacher_date_idx').on(t.tenantId, t.teacherId, t.date),
+    index('lessons_room_date_idx').on(t.tenantId, t.roomId, t.date),
+    index('lessons_class_date_idx').on(t.tenantId, t.classId, t.date),
+    index('lessons_subject_idx').on(t.tenantId, t.subjectId),
+    index('lessons_lesson_type_idx').on(t.tenantId, t.lessonTypeId),
+    index('lessons_recurring_idx').on(t.tenantId, t.recurringLessonId, t.date),
+    index('lessons_replaces_idx').on(t.tenantId, t.replacesLessonId),
+    index('lessons_status_idx').on(t.tenantId, t.status, t.date),
+    foreignKey({ columns: [t.tenantId, t.teacherId], foreignColumns: [teachers.tenantId, teachers.id] }),
+    foreignKey({ columns: [t.tenantId, t.subjectId], foreignColumns: [subjects.tenantId, subjects.id] }),
+    foreignKey({ columns: [t.tenantId, t.roomId], foreignColumns: [rooms.tenantId, rooms.id] }),
+    foreignKey({ columns: [t.tenantId, t.classId], foreignColumns: [classes.tenantId, classes.id] }),
+    foreignKey({ columns: [t.tenantId, t.lessonTypeId], foreignColumns: [lessonTypes.tenantId, lessonTypes.id] }),
+    // ON DELETE SET NULL (recurring_lesson_id) only: tenant_id must stay. drizzle-kit writes
+    // "set null" for both columns, so 0004_lessons.sql carries the column list by hand.
+    foreignKey({ name: 'lessons_recurring_lesson_fk', columns: [t.tenantId, t.recurringLessonId], foreignColumns: [recurringLessons.tenantId, recurringLessons.id] }).onDelete(
+      'set null',
+    ),
+    // No cascade: an original with a replacement is refused (409 in-use).
+    foreignKey({ name: 'lessons_replaces_lesson_fk', columns: [t.tenantId, t.replacesLessonId], foreignColumns: [t.tenantId, t.id] }),
+    check('lessons_times_check', sql`${t.endTime} > ${t.startTime}`),
+    check('lessons_kind_check', sql`${t.kind} in (1, 2, 3)`),
+    check('lessons_status_check', sql`${t.status} in ('NORMAL', 'TO_BE_REPLACED', 'REPLACED', 'CANCELED')`),
+  ],
+);
+
+/** lessons.tag_ids */
+export const lessonTagLinks = pgTable(
+  'lesson_tag_links',
+  { tenantId: integer('tenant_id').notNull(), lessonId: integer('lesson_id').notNull(), tagId: integer('tag_id').notNull() },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.lessonId, t.tagId] }),
+    index('lesson_tag_links_tag_idx').on(t.tenantId, t.tagId),
+    foreignKey({ columns: [t.tenantId, t.lessonId], foreignColumns: [lessons.tenantId, lessons.id] }).onDelete('cascade'),
+    foreignKey({ columns: [t.tenantId, t.tagId], foreignColumns: [lessonTags.tenantId, lessonTags.id] }).onDelete('cascade'),
+  ],
+);
+
+/** recurring_lessons.tag_ids */
+export const recurringLessonTagLinks = pgTable(
+  'recurring_lesson_tag_links',
+  { tenantId: integer('tenant_id').notNull(), recurringLessonId: integer('recurring_lesson_id').notNull(), tagId: integer('tag_id').notNull() },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.recurringLessonId, t.tagId] }),
+    index('recurring_lesson_tag_links_tag_idx').on(t.tenantId, t.tagId),
+    foreignKey({ columns: [t.tenantId, t.recurringLessonId], foreignColumns: [recurringLessons.tenantId, recurringLessons.id] }).onDelete('cascade'),
+    foreignKey({ columns: [t.tenantId, t.tagId], foreignColumns: [lessonTags.tenantId, lessonTags.id] }).onDelete('cascade'),
+  ],
+);
+
+/**
+ * A teacher's private iCal link. Only the sha256 of its secret is kept, so the table alone
+ * opens no calendar; a new link replaces the old one (one row per teacher).
+ */
+export const calendarFeeds = pgTable(
+  'calendar_feeds',
+  {
+    tenantId: tenantId(),
+    teacherId: integer('teacher_id').notNull(),
+    secretHash: text('secret_hash').notNull(),
+    createdAt: instant('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.teacherId] }),
+    uniqueIndex('calendar_feeds_secret_key').on(t.tenantId, t.secretHash),
+    foreignKey({ columns: [t.tenantId, t.teacherId], foreignColumns: [teachers.tenantId, teachers.id] }),
+  ],
+);

@@ -1,0 +1,33 @@
+/**
+ * Lessons (issue 4): the CRUD routes of /api/lessons (rules in spec.ts), the calendar's
+ * range query, recurring series and the teachers' calendar feeds.
+ */
+import type { FastifyInstance } from 'fastify';
+import { RESOURCE_AREA } from '../../../domain/index';
+import { withTenant, type Database } from '../../db/client';
+import { crudRoutes, ctxOf } from '../crud/routes';
+import { registry } from '../registry';
+import { calendarLessons, parseCalendarQuery } from './calendar';
+import { calendarFeedRoutes } from './feed';
+import { seriesRoutes } from './series-routes';
+import { lessonsSpec } from './spec';
+
+export async function lessonRoutes(app: FastifyInstance, { database }: { database: Database }) {
+  const area = RESOURCE_AREA.lessons!;
+  // A static segment: find-my-way prefers it to /api/lessons/:id whatever the order.
+  app.get(
+    '/api/lessons/calendar',
+    {
+      config: { access: { area, action: 'list' } },
+      schema: { tags: ['lessons'], summary: 'Every lesson from `from` to `to` (at most 42 days), unpaged, in time order' },
+    },
+    async (request) => {
+      const query = parseCalendarQuery((request.query ?? {}) as Record<string, string | string[] | undefined>);
+      const ctx = ctxOf(request);
+      return withTenant(database, ctx.tenantId, (tx) => calendarLessons(tx, registry, ctx, query));
+    },
+  );
+  crudRoutes(app, database, registry, lessonsSpec);
+  seriesRoutes(app, database, registry);
+  calendarFeedRoutes(app, database);
+}

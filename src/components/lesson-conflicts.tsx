@@ -1,0 +1,86 @@
+import { Alert, Button, Space, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
+import type { LessonConflict } from '../../domain/lessons';
+import { toApiError, type ApiErrorBody } from '../providers/http';
+import { formatDate, type Translate } from './fields/format';
+
+/** The lessons in the way of a 409 `conflict` answer, or null when the error is something else. */
+export function conflictsOf(error: unknown): LessonConflict[] | null {
+  const apiError = toApiError(error);
+  if (apiError.code !== 'conflict') return null;
+  const lessons = (apiError.body as ApiErrorBody | undefined)?.error?.lessons;
+  return Array.isArray(lessons) ? (lessons as LessonConflict[]) : null;
+}
+
+function ConflictLine({ lesson, t, showDate }: { lesson: LessonConflict; t: Translate; showDate: boolean }) {
+  const what = [lesson.subject?.name, lesson.class?.name].filter(Boolean).join(' — ');
+  const clashes = lesson.clashes.map((c) => t(`lessons.conflicts.${c}`)).join(', ');
+  const parts = [
+    showDate ? formatDate(lesson.date) : null,
+    `${lesson.start_time}–${lesson.end_time}`,
+    what || null,
+    lesson.teacher?.name ?? null,
+    lesson.room?.name ?? null,
+  ].filter(Boolean);
+  return (
+    <li data-conflict-id={lesson.id}>
+      {parts.join(' · ')}
+      {clashes && <Typography.Text type="danger"> ({t('lessons.conflicts.same', { what: clashes })})</Typography.Text>}
+    </li>
+  );
+}
+
+interface Props {
+  lessons: readonly LessonConflict[];
+  /** A series: grouped by date, with "create without these dates". */
+  series?: boolean;
+  onSkipDates?(dates: string[]): void;
+  skipLabel?: string;
+}
+
+/**
+ * Rule 2's answer, shown the same way everywhere: each lesson in the way (date, time,
+ * subject/class, teacher, room) and which of room, teacher or class it already holds.
+ */
+export function LessonConflicts({ lessons, series, onSkipDates, skipLabel }: Props) {
+  const { t: translate } = useTranslation();
+  const t = translate as Translate;
+  const dates = [...new Set(lessons.map((l) => l.date))].sort();
+  const byDate = dates.map((date) => ({ date, lessons: lessons.filter((l) => l.date === date) }));
+  return (
+    <Alert
+      type="error"
+      showIcon
+      data-testid="lesson-conflicts"
+      style={{ marginBottom: 16 }}
+      message={series ? t('lessons.conflicts.seriesTitle', { count: dates.length }) : t('lessons.conflicts.title')}
+      description={
+        <Space direction="vertical" style={{ width: '100%' }}>
+          {series ? (
+            byDate.map((group) => (
+              <div key={group.date}>
+                <Typography.Text strong>{formatDate(group.date)}</Typography.Text>
+                <ul style={{ margin: 0, paddingInlineStart: 20 }}>
+                  {group.lessons.map((l) => (
+                    <ConflictLine key={`${l.id}-${group.date}`} lesson={l} t={t} showDate={false} />
+                  ))}
+                </ul>
+              </div>
+            ))
+          ) : (
+            <ul style={{ margin: 0, paddingInlineStart: 20 }}>
+              {lessons.map((l) => (
+                <ConflictLine key={l.id} lesson={l} t={t} showDate />
+              ))}
+            </ul>
+          )}
+          {series && onSkipDates && (
+            <Button danger onClick={() => onSkipDates(dates)}>
+              {skipLabel ?? t('lessons.conflicts.skipDates', { count: dates.length })}
+            </Button>
+          )}
+        </Space>
+      }
+    />
+  );
+}

@@ -1,0 +1,46 @@
+import { UnorderedListOutlined } from '@ant-design/icons';
+import { useGetIdentity } from '@refinedev/core';
+import { Button, Space, Typography } from 'antd';
+import { useCallback } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import type { SessionUser } from '../../providers/session';
+import { LessonDrawers, useLessonParams } from '../../resources/lessons/lesson-drawers';
+import { CalendarFilterBar, useCalendarFilters } from './calendar-filters';
+import { LessonCalendar } from './lesson-calendar';
+import { ToBeReplaced } from './to-be-replaced';
+
+const MODES = ['create', 'update', 'view'] as const;
+
+/** The home route '/': the lesson calendar with its filters and drawers (SPEC.md section 2). */
+export default function CalendarPage() {
+  const { t } = useTranslation();
+  const { data: user } = useGetIdentity<SessionUser>();
+  const staff = Boolean(user) && user!.role !== 'TEACHER';
+  const name = user ? `${user.firstName} ${user.lastName}`.trim() || user.username : '';
+  const [filters, setFilter] = useCalendarFilters();
+  const { nav } = useLessonParams(MODES);
+  const navigate = useNavigate();
+  const onSlot = useCallback((slot: Record<string, string>) => nav.create(slot), [nav]);
+  return (
+    <>
+      <div style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center', flexWrap: 'wrap', gap: 12, marginBottom: 12 }}>
+        <div>
+          <Typography.Title level={3} style={{ margin: 0 }}>
+            {t('calendar.title')}
+          </Typography.Title>
+          <Typography.Text type="secondary">{t('calendar.welcome', { name })}</Typography.Text>
+        </div>
+        <Space wrap>
+          <ToBeReplaced staff={staff} onView={nav.view} onReplace={nav.replace} />
+          <Button icon={<UnorderedListOutlined />} onClick={() => navigate('/lessons/')}>
+            {t('lessons.title')}
+          </Button>
+        </Space>
+      </div>
+      <CalendarFilterBar filters={filters} onChange={setFilter} teacherFilter={staff} />
+      <LessonCalendar filters={filters} onOpen={nav.view} onSlot={onSlot} />
+      <LessonDrawers modes={MODES} />
+    </>
+  );
+}

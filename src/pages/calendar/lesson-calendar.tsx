@@ -1,0 +1,236 @@
+import { useList } from '@refinedev/core';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { App, Spin } from 'antd';
+import dayjs from 'dayjs';
+import { useCallback, useMemo, useState } from 'react';
+import { Calendar, type SlotInfo } from 'react-big-calendar';
+import * as dragAndDrop from 'react-big-calendar/lib/addons/dragAndDrop';
+import type { EventInteractionArgs } from 'react-big-calendar/lib/addons/dragAndDrop';
+import { useTranslation } from 'react-i18next';
+import type { Translate } from '../../components/fields/format';
+import { conflictsOf, LessonConflicts } from '../../components/lesson-conflicts';
+import { errorText } from '../../providers/errors';
+import { session } from '../../providers/session';
+import { CALENDAR_KEY, fetchCalendar, patchLesson, refreshLessons, type CalendarQuery } from '../../resources/lessons/api';
+import { NO_ROOM, toEvent, type CalendarEvent } from './events';
+import { LessonEvent } from './lesson-event';
+import { FORMATS, localizer, messages, visibleRange, VIEWS, type CalendarView } from './localizer';
+import './rbc-styles';
+import './calendar.css';
+
+// The add-on is CommonJS only: depending on the bundler's interop its function is the module's
+// default or the default's default.
+type WithDnD = typeof dragAndDrop.default;
+const interop = dragAndDrop as unknown as { default: WithDnD | { default: WithDnD } };
+const withDragAndDrop: WithDnD = typeof interop.default === 'function' ? interop.default : interop.default.default;
+const DnDCalendar = withDragAndDrop<CalendarEvent, CalendarRoom>(Calendar);
+
+interface CalendarRoom {
+  id: number;
+  title: string;
+}
+
+export type CalendarFilters = Pick<CalendarQuery, 'teacher_id' | 'class_id' | 'room_id' | 'subject_id'>;
+
+const STATE_KEY = 'frontis.calendar';
+function storedState(): { view: CalendarView; date: Date } {
+  try {
+    const raw = JSON.parse(sessionStorage.getItem(STATE_KEY) ?? 'null') as { view?: string; date?: string } | null;
+    if (raw && VIEWS.includes(raw.view as CalendarView) && raw.date && dayjs(raw.date).isValid()) return { view: raw.view as CalendarView, date: dayjs(raw.date).toDate() };
+  } catch {
+    // nothing stored
+  }
+  return { view: 'week', date: new Date() };
+}
+
+const accessors = {
+  tooltip: (e: CalendarEvent) => e.tooltip,
+  draggable: (e: CalendarEvent) => e.draggable,
+  resource: (e: CalendarEvent) => e.roomId,
+  propGetter: (e: CalendarEvent) => ({ className: e.className, style: e.style }),
+  allDay: () => false,
+};
+const components = { event: LessonEvent };
+
+const hourOf = (time: string, up: boolean) => Number(time.slice(0, 2)) + (up && time.slice(3, 5) !== '00' ? 1 : 0);
+const localIso = (d: Date) => dayjs(d).format('YYYY-MM-DDTHH:mm');
+
+export interface LessonCalendarProps {
+  filters: CalendarFilters;
+  onOpen(id: number): void;
+  onSlot(slot: Record<string, string>): void;
+}
+
+/**
+ * The home calendar (react-big-calendar): day, week and month; rooms as the day view's columns;
+ * lessons coloured by type with their status; a slot opens the create drawer, a lesson its view;
+ * drag and drop moves or resizes a lesson (PATCH with its version; a conflict puts it back).
+ */
+export function LessonCalendar({ filters, onOpen, onSlot }: LessonCalendarProps) {
+  const { t: translate, i18n } = useTranslation();
+  const t = translate as Translate;
+  const { modal, message } = App.useApp();
+  const queryClient = useQueryClient();
+  const staff = (session.get()?.role ?? 'TEACHER') !== 'TEACHER';
+  const [{ view, date }, setState] = useState(storedState);
+  const [moved, setMoved] = useState<ReadonlyMap<number, { start: Date; end: Date; roomId: number }>>(new Map());
+  const range = visibleRange(view, date);
+
+  const save = useCallback((next: { view: CalendarView; date: Date }) => {
+    setState(next);
+    try {
+      sessionStorage.setItem(STATE_KEY, JSON.stringify({ view: next.view, date: dayjs(next.date).format('YYYY-MM-DD') }));
+    } catch {
+      // not kept
+    }
+  }, []);
+
+  const query = useQuery({
+    queryKey: [CALENDAR_KEY, range.from, range.to, filters],
+    queryFn: () => fetchCalendar({ ...range, ...filters }),
+    placeholderData: keepPreviousData,
+    staleTime: 30_000,
+  });
+
+  const rooms = useList<{ id: number; name: string }>({
+    resource: 'rooms',
+    pagination: { currentPage: 1, pageSize: 200, mode: 'server' },
+    sorters: [{ field: 'name', order: 'asc' }],
+    queryOptions: { enabled: view === 'day' },
+  });
+  const resources = useMemo<CalendarRoom[] | undefined>(() => {
+    if (view !== 'day') return undefined;
+    const chosen = filters.room_id?.length ? new Set(filters.room_id) : null;
+    const list = (rooms.result.data ?? []).filter((r) => !chosen || chosen.has(r.id)).map((r) => ({ id: r.id, title: r.name }));
+    return [...list, { id: NO_ROOM, title: t('lessons.noRoom') }];
+  }, [view, rooms.result.data, filters.room_id, t]);
+
+  const language = i18n.language;
+  const base = useMemo(
+    () => (query.data?.data ?? []).map((lesson) => toEvent(lesson, t, staff)),
+    // the texts follow the language
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [query.data, language, staff],
+  );
+  const events = useMemo(
+    () => (moved.size ? base.map((e) => (moved.has(e.id) ? { ...e, ...moved.get(e.id)! } : e)) : base),
+    [base, moved],
+  );
+
+  // 08:00 to 22:00, stretched to show any lesson outside it
+  const { min, max } = useMemo(() => {
+    let low = 8;
+    let high = 22;
+    for (const e of base) {
+      low = Math.min(low, hourOf(e.lesson.start_time, false));
+      high = Math.max(high, hourOf(e.lesson.end_time, true));
+    }
+    const day = new Date(1970, 0, 1);
+    return { min: new Date(day.getFullYear(), 0, 1, low, 0), max: new Date(day.getFullYear(), 0, 1, Math.min(high, 23), high >= 24 ? 59 : 0) };
+  }, [base]);
+
+  const msgs = useMemo(() => messages(t), [t, language]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  const onSelectEvent = useCallback((e: CalendarEvent) => onOpen(e.id), [onOpen]);
+  const onSelectSlot = useCallback(
+    (slot: SlotInfo) => {
+      const params: Record<string, string> = { start: localIso(slot.start), end: localIso(slot.end) };
+      const roomId = typeof slot.resourceId === 'number' ? slot.resourceId : undefined;
+      if (roomId !== undefined && roomId !== NO_ROOM) {
+        params.roomId = String(roomId);
+        params.roomName = resources?.find((r) => r.id === roomId)?.title ?? '';
+      }
+      onSlot(params);
+    },
+    [onSlot, resources],
+  );
+
+  const move = useCallback(
+    async ({ event, start, end, resourceId }: EventInteractionArgs<CalendarEvent>) => {
+      const from = new Date(start);
+      const to = new Date(end);
+      if (!dayjs(from).isSame(dayjs(to).subtract(1, 'minute'), 'day') || to <= from) {
+        message.warning(t('lessons.sameDayOnly'));
+        return;
+      }
+      const roomId = typeof resourceId === 'number' ? resourceId : event.roomId;
+      const body: Record<string, unknown> = {
+        date: dayjs(from).format('YYYY-MM-DD'),
+        start_time: dayjs(from).format('HH:mm'),
+        end_time: dayjs(to).format('HH:mm'),
+        version: event.lesson.version,
+      };
+      if (roomId !== event.roomId) body.room_id = roomId === NO_ROOM ? null : roomId;
+      setMoved((m) => new Map(m).set(event.id, { start: from, end: to, roomId }));
+      const forget = () =>
+        setMoved((m) => {
+          const copy = new Map(m);
+          copy.delete(event.id);
+          return copy;
+        });
+      try {
+        await patchLesson(event.id, body);
+        message.success(t('lessons.moved'));
+        await refreshLessons(queryClient);
+        forget();
+      } catch (error) {
+        forget();
+        const lessons = conflictsOf(error);
+        modal.error({
+          title: t('lessons.moveFailed'),
+          width: 560,
+          content: lessons ? <LessonConflicts lessons={lessons} /> : errorText(error),
+        });
+        if (!lessons) void refreshLessons(queryClient);
+      }
+    },
+    [message, modal, queryClient, t],
+  );
+
+  const settled = !query.isFetching;
+  return (
+    <div className="lesson-calendar-wrap">
+      {!settled && <Spin className="lesson-calendar-loading" size="small" />}
+      <div className="lesson-calendar" data-testid="lesson-calendar" data-loading={settled ? 'false' : 'true'} data-view={view} data-count={events.length}>
+        {query.isError && <div role="alert" style={{ color: '#cf1322', marginBottom: 8 }}>{errorText(query.error)}</div>}
+        <DnDCalendar
+          localizer={localizer}
+          events={events}
+          view={view}
+          views={VIEWS}
+          date={date}
+          onView={(next) => save({ view: next as CalendarView, date })}
+          onNavigate={(next, nextView) => save({ view: (nextView as CalendarView) ?? view, date: next })}
+          messages={msgs}
+          formats={FORMATS}
+          culture={language}
+          min={min}
+          max={max}
+          scrollToTime={min}
+          step={30}
+          timeslots={2}
+          style={{ height: 'calc(100vh - 250px)', minHeight: 560 }}
+          components={components}
+          eventPropGetter={accessors.propGetter}
+          tooltipAccessor={accessors.tooltip}
+          allDayAccessor={accessors.allDay}
+          resources={resources}
+          resourceAccessor={resources ? accessors.resource : undefined}
+          resourceIdAccessor="id"
+          resourceTitleAccessor="title"
+          selectable={staff}
+          onSelectEvent={onSelectEvent}
+          onSelectSlot={onSelectSlot}
+          draggableAccessor={accessors.draggable}
+          resizableAccessor={accessors.draggable}
+          // resize handles are four elements per event: only in the day view, a week stays light
+          resizable={staff && view === 'day'}
+          onEventDrop={move}
+          onEventResize={move}
+          popup
+          dayLayoutAlgorithm="no-overlap"
+        />
+      </div>
+    </div>
+  );
+}

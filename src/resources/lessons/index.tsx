@@ -1,0 +1,97 @@
+import { EditOutlined, SettingOutlined } from '@ant-design/icons';
+import { Button, Segmented, Space, Tooltip } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useSearchParams } from 'react-router';
+import { LESSONS, RECURRING_LESSONS } from '../../../domain/resources/lessons';
+import { formatDate, type Translate } from '../../components/fields/format';
+import { ResourceScreen, type Row } from '../../components/resource-screen';
+import { session } from '../../providers/session';
+import { LessonFilterDrawer } from './filter-drawer';
+import { LessonDrawers, useLessonParams } from './lesson-drawers';
+import { LessonStatusTags, lessonRights, lessonTitle } from './status';
+import type { Lesson } from './types';
+
+const MODES = ['create', 'update', 'view', 'filter', 'bulk_update'] as const;
+const time = (row: Row) => `${String(row.start_time ?? '')}–${String(row.end_time ?? '')}`;
+
+/**
+ * /lessons/: the lessons (server-side paging, sorting and filters, quick date ranges) and the
+ * recurring series, with the modes create, update, view, filter and bulk_update of SPEC.md.
+ */
+export default function LessonsPage() {
+  const { t: translate } = useTranslation();
+  const t = translate as Translate;
+  const navigate = useNavigate();
+  const [params, setParams] = useSearchParams();
+  const { nav } = useLessonParams(MODES);
+  const recurring = params.get('list') === 'recurring';
+  const role = session.get()?.role ?? 'TEACHER';
+  const staff = role !== 'TEACHER';
+
+  const header = (
+    <div style={{ display: 'flex', justifyContent: 'space-between', flexWrap: 'wrap', gap: 12, marginBottom: 16 }}>
+      <Segmented
+        value={recurring ? 'recurring' : 'lessons'}
+        // each list keeps its own sort, filters and page: start the other one clean
+        onChange={(key) => setParams(new URLSearchParams(key === 'recurring' ? { list: 'recurring' } : {}))}
+        options={[
+          { value: 'lessons', label: t('lessons.tabs.lessons') },
+          { value: 'recurring', label: t('lessons.tabs.recurring') },
+        ]}
+      />
+      <Button icon={<SettingOutlined />} onClick={() => navigate('/lessons/settings')}>
+        {t('lessons.settings')}
+      </Button>
+    </div>
+  );
+  const drawers = <LessonDrawers modes={MODES} />;
+
+  if (recurring) {
+    return (
+      <ResourceScreen
+        key="recurring"
+        def={RECURRING_LESSONS}
+        entity="recurring_lesson"
+        modes={[]}
+        title="lessons.title"
+        header={header}
+        drawers={drawers}
+        listFields={['start_date', 'start_time', 'teacher_id', 'subject_id', 'class_id', 'room_id', 'repeat', 'weekdays', 'first_date', 'last_date', 'lesson_count']}
+        columns={{ start_time: { title: t('lessons.fields.time'), render: time } }}
+        rowName={(row) => `${formatDate(String(row.start_date))} ${time(row)}`}
+        canCreate={false}
+        canDelete={() => staff}
+        deleteConfirm={() => t('lessons.confirmDeleteSeries')}
+        rowActions={(row) =>
+          staff ? (
+            <Tooltip title={t('lessons.editSeries')}>
+              <Button size="small" icon={<EditOutlined />} aria-label={t('lessons.editSeries')} onClick={() => nav.go({ mode: 'bulk_update', recurring_lesson: String(row.id) })} />
+            </Tooltip>
+          ) : null
+        }
+      />
+    );
+  }
+  return (
+    <ResourceScreen
+      key="lessons"
+      def={LESSONS}
+      entity="lesson"
+      modes={['create', 'update', 'view']}
+      header={header}
+      drawers={drawers}
+      listFields={['date', 'start_time', 'teacher_id', 'subject_id', 'class_id', 'room_id', 'lesson_type_id', 'status', 'tag_ids']}
+      columns={{
+        start_time: { title: t('lessons.fields.time'), render: time },
+        status: { render: (row) => <Space size={0}><LessonStatusTags lesson={row as unknown as Lesson} t={t} /></Space> },
+      }}
+      rowName={(row) => `${formatDate(String(row.date))} ${time(row)} ${lessonTitle(row as unknown as Lesson, t)}`}
+      canCreate={staff}
+      canEdit={(row) => lessonRights(row as unknown as Lesson, role).edit}
+      canDelete={(row) => lessonRights(row as unknown as Lesson, role).delete}
+      deletedMessage={() => t('lessons.deleted')}
+      deleteConfirm={() => t('lessons.confirmDelete')}
+      toolbar={(state) => <LessonFilterDrawer state={state} />}
+    />
+  );
+}

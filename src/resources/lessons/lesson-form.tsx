@@ -1,0 +1,295 @@
+import { useOne } from '@refinedev/core';
+import { useQueryClient } from '@tanstack/react-query';
+import { Alert, App, Button, Col, Form, Input, Row, Space, Spin, Switch } from 'antd';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { checkTimes, isoWeekday } from '../../../domain/lessons';
+import { SCHEDULE_FIELDS } from '../../../domain/resources/lessons';
+import { formatDate, labelOf, type Translate } from '../../components/fields/format';
+import { FieldFormItem, type InputContext } from '../../components/fields/input';
+import { conflictsOf, LessonConflicts } from '../../components/lesson-conflicts';
+import { offerReload } from '../../components/stale';
+import { errorText, fieldErrors } from '../../providers/errors';
+import { toApiError } from '../../providers/http';
+import { createLesson, createSeries, getLesson, getSeries, patchLesson, patchSeries, refreshLessons } from './api';
+import { DefFields, expansionOf, LESSON_DEF, lessonField, RuleFields, RulePreview, usedRuleFields, WHO_WHERE, type RuleValues } from './recurrence-fields';
+import { ScopeModal, type ScopeChoice } from './scope-modal';
+import { lessonTitle } from './status';
+import type { Lesson, LessonConflict } from './types';
+
+type Values = Record<string, unknown> & RuleValues & { repeat_on?: boolean };
+
+/** What a lesson form writes: its schedule, homework and notes. */
+const LESSON_WRITABLE = ['date', 'start_time', 'end_time', ...WHO_WHERE, 'homework', 'notes'] as const;
+/** What a series shares with its lessons (no date, no homework). */
+export const SERIES_SHARED = ['start_time', 'end_time', ...WHO_WHERE, 'notes'] as const;
+const SCHEDULE = new Set<string>(SCHEDULE_FIELDS);
+
+/** Empty means null; a new row leaves nulls out. */
+export function clean(values: Record<string, unknown>, names: readonly string[], dropNulls: boolean): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  for (const name of names) {
+    let v = values[name];
+    if (typeof v === 'string') v = v.trim();
+    if (v === '' || v === undefined) v = null;
+    if (dropNulls && (v === null || (Array.isArray(v) && v.length === 0))) continue;
+    body[name] = v;
+  }
+  return body;
+}
+
+const same = (a: unknown, b: unknown) => {
+  const norm = (v: unknown) => (Array.isArray(v) ? JSON.stringify([...v].sort()) : JSON.stringify(v ?? null));
+  const emptyA = a === null || a === undefined || (Array.isArray(a) && a.length === 0);
+  const emptyB = b === null || b === undefined || (Array.isArray(b) && b.length === 0);
+  return (emptyA && emptyB) || norm(a) === norm(b);
+};
+
+/** The fields of `names` whose values differ from the row's. */
+export function changedFields(values: Record<string, unknown>, row: Record<string, unknown>, names: readonly string[]) {
+  const body = clean(values, names, false);
+  return Object.fromEntries(Object.entries(body).filter(([k, v]) => !same(v, row[k])));
+}
+
+export interface LessonFormProps {
+  mode: 'create' | 'update';
+  /** The lesson edited (update) or replaced (create with a replacement). */
+  lessonId?: number | null;
+  replacement?: boolean;
+  /** A selected calendar slot: date, times, room (with its label). */
+  prefill?: Partial<Lesson>;
+  onDone(): void;
+}
+
+/** The create / edit drawer's form: one lesson, a replacement, or (Repeat on) a whole series. */
+export function LessonForm({ mode, lessonId, replacement, prefill, onDone }: LessonFormProps) {
+  const [reload, setReload] = useState(0);
+  const needsRow = (mode === 'update' || replacement) && lessonId != null;
+  const { result: row, query } = useOne<Lesson>({ resource: 'lessons', id: lessonId ?? 0, queryOptions: { enabled: needsRow } });
+  if (needsRow && query.isLoading) return <Spin />;
+  if (needsRow && (query.isError || !row)) return <Alert type="error" message={errorText(query.error)} />;
+  return (
+    <LessonFormBody
+      key={`${reload}-${row?.version ?? ''}`}
+      mode={mode}
+      row={needsRow ? (row as Lesson) : undefined}
+      replacement={Boolean(replacement)}
+      prefill={prefill}
+      onDone={onDone}
+      onReload={() => void query.refetch().then(() => setReload((n) => n + 1))}
+    />
+  );
+}
+
+function initialValues(mode: 'create' | 'update', row: Lesson | undefined, replacement: boolean, prefill: Partial<Lesson> | undefined): Values {
+  const rule: Values = { repeat_on: false, repeat: 'WEEKLY', repeat_every: 1, end_type: 'ON_DATE' };
+  if (mode === 'update' && row) return { ...row };
+  if (replacement && row) {
+    // the replacement starts as a copy of the original: same who, where, when
+    return { ...rule, ...Object.fromEntries(LESSON_WRITABLE.filter((n) => n !== 'homework').map((n) => [n, row[n]])) };
+  }
+  return { ...rule, ...prefill };
+}
+
+function LessonFormBody({
+  mode,
+  row,
+  replacement,
+  prefill,
+  onDone,
+  onReload,
+}: {
+  mode: 'create' | 'update';
+  row?: Lesson;
+  replacement: boolean;
+  prefill?: Partial<Lesson>;
+  onDone(): void;
+  onReload(): void;
+}) {
+  const { t: translate } = useTranslation();
+  const t = translate as Translate;
+  const { message, modal } = App.useApp();
+  const queryClient = useQueryClient();
+  const [form] = Form.useForm<Values>();
+  const [saving, setSaving] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [conflicts, setConflicts] = useState<{ lessons: LessonConflict[]; series: boolean } | null>(null);
+  const [skipDates, setSkipDates] = useState<string[]>([]);
+  const [askScope, setAskScope] = useState<{ changed: Record<string, unknown>; onlyThis: boolean } | null>(null);
+  const initial = useMemo(() => initialValues(mode, row, replacement, prefill), [mode, row, replacement, prefill]);
+  const values = (Form.useWatch([], { form, preserve: true }) as Values | undefined) ?? initial;
+  const repeatOn = mode === 'create' && !replacement && Boolean(values.repeat_on);
+  // labels of the references the form starts with (the select shows names, not ids)
+  const known = useMemo(() => ({ ...(row ?? {}), ...(prefill ?? {}) }) as Record<string, unknown>, [row, prefill]);
+  const ctx: InputContext = { t, mode, record: known };
+
+  const done = async (text: string) => {
+    message.success(text);
+    await refreshLessons(queryClient);
+    onDone();
+  };
+
+  const fail = (error: unknown, series: boolean) => {
+    const lessons = conflictsOf(error);
+    if (lessons) {
+      setConflicts({ lessons, series });
+      return;
+    }
+    const apiError = toApiError(error);
+    if (offerReload(modal, apiError, onReload)) return;
+    const fields = fieldErrors(apiError);
+    const names = Object.keys(fields);
+    if (names.length) form.setFields(names.map((name) => ({ name: (name === 'start_date' ? 'date' : name) as never, errors: [fields[name]!] })));
+    setProblem(errorText(apiError));
+  };
+
+  const run = async (work: () => Promise<void>, series: boolean) => {
+    setSaving(true);
+    setProblem(null);
+    setConflicts(null);
+    try {
+      await work();
+    } catch (error) {
+      fail(error, series);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const createOne = (all: Values) =>
+    run(async () => {
+      const body = clean(all, LESSON_WRITABLE, true);
+      if (replacement && row) body.replaces_lesson_id = row.id;
+      await createLesson(body);
+      await done(replacement ? t('lessons.replacementCreated') : t('lessons.created'));
+    }, false);
+
+  const createMany = (all: Values, skip: string[]) =>
+    run(async () => {
+      const rule = { ...all, start_date: all.date as string } as RuleValues;
+      const body = { ...clean(all, SERIES_SHARED, true), ...clean(rule as Record<string, unknown>, usedRuleFields(rule), true), ...(skip.length ? { skip_dates: skip } : {}) };
+      const answer = await createSeries(body);
+      await done(t('lessons.seriesCreated', { count: answer.lesson_ids.length }));
+    }, true);
+
+  const updateThis = (changed: Record<string, unknown>) =>
+    run(async () => {
+      await patchLesson(row!.id, { ...changed, version: row!.version });
+      await done(t('lessons.saved'));
+    }, false);
+
+  const updateSeries = (changed: Record<string, unknown>, choice: ScopeChoice) =>
+    run(async () => {
+      const series = await getSeries(row!.recurring_lesson_id!);
+      const shared = Object.fromEntries(Object.entries(changed).filter(([k]) => (SERIES_SHARED as readonly string[]).includes(k)));
+      await patchSeries(series.id, {
+        ...shared,
+        version: series.version,
+        scope: choice.scope,
+        ...(choice.scope === 'following' ? { from_date: row!.date } : {}),
+        include_changed: choice.includeChanged,
+      });
+      if ('homework' in changed) {
+        const fresh = await getLesson(row!.id);
+        await patchLesson(row!.id, { homework: changed.homework, version: fresh.version });
+      }
+      await done(t('lessons.saved'));
+    }, true);
+
+  const submit = (raw: Values) => {
+    const all = { ...form.getFieldsValue(true), ...raw } as Values;
+    const times = checkTimes(all.start_time, all.end_time);
+    if (times.end_time) {
+      form.setFields([{ name: 'end_time', errors: [t(`fields.${times.end_time}`)] }]);
+      return;
+    }
+    if (mode === 'create') return repeatOn ? createMany(all, skipDates) : createOne(all);
+    const changed = changedFields(all, row!, LESSON_WRITABLE);
+    if (!Object.keys(changed).length) return onDone();
+    const touchesSeries = Object.keys(changed).some((k) => (SCHEDULE.has(k) && k !== 'date') || k === 'notes');
+    if (row!.recurring_lesson_id && touchesSeries) setAskScope({ changed, onlyThis: 'date' in changed });
+    else void updateThis(changed);
+  };
+
+  const item = (name: string) => <FieldFormItem field={lessonField(LESSON_DEF, name)} label={labelOf(t, LESSON_DEF, lessonField(LESSON_DEF, name))} ctx={ctx} />;
+  const expansion = repeatOn ? expansionOf({ ...values, start_date: values.date as string | undefined }) : null;
+
+  return (
+    <Form<Values>
+      form={form}
+      layout="vertical"
+      initialValues={initial}
+      onFinish={submit}
+      onValuesChange={(changed: Values) => {
+        // a weekly series starts on the lesson's weekday until the user picks others
+        if (changed.repeat_on && !(form.getFieldValue('weekdays') as number[] | undefined)?.length && typeof form.getFieldValue('date') === 'string') {
+          form.setFieldValue('weekdays', [isoWeekday(form.getFieldValue('date') as string)]);
+        }
+        if (skipDates.length && ('date' in changed || 'repeat' in changed)) setSkipDates([]);
+      }}
+    >
+      {replacement && row && (
+        <Alert
+          type="info"
+          showIcon
+          style={{ marginBottom: 16 }}
+          message={t('lessons.replacesInfo', { name: `${formatDate(row.date)} ${row.start_time}–${row.end_time} ${lessonTitle(row, t)}` })}
+        />
+      )}
+      <Row gutter={12}>
+        <Col span={10}>{item('date')}</Col>
+        <Col span={7}>{item('start_time')}</Col>
+        <Col span={7}>{item('end_time')}</Col>
+      </Row>
+      <DefFields def={LESSON_DEF} names={WHO_WHERE} ctx={ctx} />
+      {!repeatOn && item('homework')}
+      {item('notes')}
+      {mode === 'create' && !replacement && (
+        <Form.Item name="repeat_on" label={t('lessons.repeat.label')} valuePropName="checked">
+          <Switch />
+        </Form.Item>
+      )}
+      {repeatOn && (
+        <>
+          <RuleFields form={form} ctx={{ ...ctx, record: undefined }} />
+          <RulePreview values={{ ...values, start_date: values.date as string | undefined }} skipped={skipDates.filter((d) => expansion?.ok && expansion.dates.includes(d)).length} />
+        </>
+      )}
+      <Form.Item name="version" hidden>
+        <Input />
+      </Form.Item>
+      {problem && <Alert type="error" showIcon message={problem} style={{ marginBottom: 16 }} />}
+      {conflicts && (
+        <LessonConflicts
+          lessons={conflicts.lessons}
+          series={conflicts.series}
+          onSkipDates={
+            mode === 'create' && repeatOn
+              ? (dates) => {
+                  const skip = [...new Set([...skipDates, ...dates])];
+                  setSkipDates(skip);
+                  void createMany({ ...form.getFieldsValue(true), repeat_on: true } as Values, skip);
+                }
+              : undefined
+          }
+        />
+      )}
+      <Space>
+        <Button onClick={onDone}>{t('buttons.cancel')}</Button>
+        <Button type="primary" htmlType="submit" loading={saving}>
+          {t('buttons.save')}
+        </Button>
+      </Space>
+      <ScopeModal
+        open={askScope !== null}
+        onlyThis={askScope?.onlyThis}
+        onCancel={() => setAskScope(null)}
+        onOk={(choice) => {
+          const changed = askScope!.changed;
+          setAskScope(null);
+          void (choice.scope === 'this' ? updateThis(changed) : updateSeries(changed, choice));
+        }}
+      />
+    </Form>
+  );
+}

@@ -1,0 +1,122 @@
+import { useList, type CrudFilter } from '@refinedev/core';
+import { Segmented, Space, Table, type TabsProps } from 'antd';
+import dayjs from 'dayjs';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { formatDate, type RefLabel, type Translate } from '../../components/fields/format';
+import { LessonStatusTags } from './status';
+import type { Lesson, RecurringLesson } from './types';
+
+type Owner = 'teacher_id' | 'class_id';
+const PAGE = 10;
+
+/** The Lessons tab of a teacher's or class's view: upcoming first, or the past newest first. */
+function LessonsTab({ field, id }: { field: Owner; id: number }) {
+  const { t: translate } = useTranslation();
+  const t = translate as Translate;
+  const navigate = useNavigate();
+  const [when, setWhen] = useState<'upcoming' | 'past'>('upcoming');
+  const [page, setPage] = useState(1);
+  const today = dayjs().format('YYYY-MM-DD');
+  const filters: CrudFilter[] = [
+    { field, operator: 'in', value: [id] },
+    when === 'upcoming' ? { field: 'date', operator: 'gte', value: today } : { field: 'date', operator: 'lte', value: dayjs().subtract(1, 'day').format('YYYY-MM-DD') },
+  ];
+  const order = when === 'upcoming' ? 'asc' : 'desc';
+  const { result, query } = useList<Lesson>({
+    resource: 'lessons',
+    filters,
+    sorters: [
+      { field: 'date', order },
+      { field: 'start_time', order },
+    ],
+    pagination: { currentPage: page, pageSize: PAGE, mode: 'server' },
+  });
+  const other = field === 'teacher_id' ? 'class' : 'teacher';
+  return (
+    <Space direction="vertical" style={{ width: '100%' }}>
+      <Segmented
+        value={when}
+        onChange={(v) => (setWhen(v as 'upcoming' | 'past'), setPage(1))}
+        options={[
+          { value: 'upcoming', label: t('lessons.tabs.upcoming') },
+          { value: 'past', label: t('lessons.tabs.past') },
+        ]}
+      />
+      <Table<Lesson>
+        size="small"
+        rowKey="id"
+        scroll={{ x: 'max-content' }}
+        loading={query.isFetching}
+        dataSource={result.data}
+        locale={{ emptyText: t('table.empty') }}
+        onRow={(row) => ({ onClick: () => navigate(`/lessons/?mode=view&lesson=${row.id}`), style: { cursor: 'pointer' } })}
+        pagination={{
+          current: page,
+          pageSize: PAGE,
+          total: result.total,
+          onChange: setPage,
+          showTotal: (total, [from, to]) => t('table.footer', { from: total ? from : 0, to, count: total }),
+        }}
+        columns={[
+          { key: 'date', title: t('lessons.fields.date'), render: (_, r) => formatDate(r.date) },
+          { key: 'time', title: t('lessons.fields.time'), render: (_, r) => `${r.start_time}–${r.end_time}` },
+          { key: 'subject', title: t('lessons.fields.subject_id'), render: (_, r) => r.subject?.name },
+          { key: other, title: t(`lessons.fields.${other}_id`), render: (_, r) => (r[other] as RefLabel | null)?.name },
+          { key: 'room', title: t('lessons.fields.room_id'), render: (_, r) => r.room?.name },
+          { key: 'status', title: t('lessons.fields.status'), render: (_, r) => <LessonStatusTags lesson={r} t={t} /> },
+        ]}
+      />
+    </Space>
+  );
+}
+
+/** The Recurring Lessons tab: the series of this teacher or class, newest first. */
+function SeriesTab({ field, id }: { field: Owner; id: number }) {
+  const { t: translate } = useTranslation();
+  const t = translate as Translate;
+  const navigate = useNavigate();
+  const [page, setPage] = useState(1);
+  const { result, query } = useList<RecurringLesson>({
+    resource: 'recurring-lessons',
+    filters: [{ field, operator: 'in', value: [id] }],
+    sorters: [{ field: 'start_date', order: 'desc' }],
+    pagination: { currentPage: page, pageSize: PAGE, mode: 'server' },
+  });
+  return (
+    <Table<RecurringLesson>
+      size="small"
+      rowKey="id"
+      scroll={{ x: 'max-content' }}
+      loading={query.isFetching}
+      dataSource={result.data}
+      locale={{ emptyText: t('table.empty') }}
+      onRow={(row) => ({ onClick: () => navigate(`/lessons/?list=recurring&mode=bulk_update&recurring_lesson=${row.id}`), style: { cursor: 'pointer' } })}
+      pagination={{
+        current: page,
+        pageSize: PAGE,
+        total: result.total,
+        onChange: setPage,
+        showTotal: (total, [from, to]) => t('table.footer', { from: total ? from : 0, to, count: total }),
+      }}
+      columns={[
+        { key: 'repeat', title: t('recurring-lessons.fields.repeat'), render: (_, r) => t(`enums.${r.repeat}`) },
+        { key: 'weekdays', title: t('recurring-lessons.fields.weekdays'), render: (_, r) => (r.weekdays ?? []).map((d) => t(`weekdays.${d}`)).join(', ') },
+        { key: 'time', title: t('lessons.fields.time'), render: (_, r) => `${r.start_time}–${r.end_time}` },
+        { key: 'subject', title: t('lessons.fields.subject_id'), render: (_, r) => (r.subject as RefLabel | null)?.name },
+        { key: 'first', title: t('recurring-lessons.fields.first_date'), render: (_, r) => formatDate(r.first_date) },
+        { key: 'last', title: t('recurring-lessons.fields.last_date'), render: (_, r) => formatDate(r.last_date) },
+        { key: 'count', title: t('recurring-lessons.fields.lesson_count'), dataIndex: 'lesson_count' },
+      ]}
+    />
+  );
+}
+
+/** The Lessons and Recurring Lessons tabs of a detail view (teachers, classes). */
+export function lessonTabs(field: Owner, id: number, t: Translate): NonNullable<TabsProps['items']> {
+  return [
+    { key: 'lessons', label: t('lessons.tabs.lessons'), children: <LessonsTab field={field} id={id} /> },
+    { key: 'recurring-lessons', label: t('lessons.tabs.recurring'), children: <SeriesTab field={field} id={id} /> },
+  ];
+}

@@ -1,0 +1,185 @@
+import { DeleteOutlined, EditOutlined, RollbackOutlined, StopOutlined, SwapOutlined, WarningOutlined } from '@ant-design/icons';
+import { useOne } from '@refinedev/core';
+import { useQueryClient } from '@tanstack/react-query';
+import { Alert, App, Button, Descriptions, Form, Input, Popconfirm, Space, Spin, Tabs, Typography } from 'antd';
+import dayjs from 'dayjs';
+import { useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { FieldDisplay } from '../../components/fields/display';
+import { formatDate, type Translate } from '../../components/fields/format';
+import { HistoryTab } from '../../components/history-tab';
+import { conflictsOf, LessonConflicts } from '../../components/lesson-conflicts';
+import { offerReload } from '../../components/stale';
+import { errorText } from '../../providers/errors';
+import { toApiError } from '../../providers/http';
+import { session } from '../../providers/session';
+import { deleteLesson, patchLesson, refreshLessons } from './api';
+import { LESSON_DEF, lessonField } from './recurrence-fields';
+import { lessonRights, LessonStatusTags, lessonTitle } from './status';
+import type { Lesson, LessonConflict } from './types';
+
+export interface LessonNavigation {
+  view(id: number): void;
+  edit(id: number): void;
+  replace(id: number): void;
+  /** Where a series is edited (bulk_update on /lessons/). */
+  seriesLink(id: number): string;
+  close(): void;
+}
+
+/** The view drawer of a lesson: details, the actions its status and the role allow, history. */
+export function LessonView({ id, nav }: { id: number; nav: LessonNavigation }) {
+  const { t: translate } = useTranslation();
+  const t = translate as Translate;
+  const { result: lesson, query } = useOne<Lesson>({ resource: 'lessons', id });
+  if (query.isLoading) return <Spin />;
+  if (query.isError || !lesson) return <Alert type="error" message={errorText(query.error)} />;
+  return (
+    <Space direction="vertical" style={{ width: '100%' }} data-testid="lesson-view" data-lesson-id={lesson.id}>
+      <Typography.Title level={4} style={{ margin: 0 }}>
+        {lessonTitle(lesson, t)}
+      </Typography.Title>
+      <Space size={4} wrap>
+        <LessonStatusTags lesson={lesson} t={t} />
+      </Space>
+      <Tabs
+        items={[
+          { key: 'details', label: t('directory.tabs.details'), children: <Details lesson={lesson} nav={nav} onReload={() => void query.refetch()} /> },
+          { key: 'history', label: t('directory.tabs.history'), children: <HistoryTab def={LESSON_DEF} id={lesson.id} /> },
+        ]}
+      />
+    </Space>
+  );
+}
+
+function Details({ lesson, nav, onReload }: { lesson: Lesson; nav: LessonNavigation; onReload(): void }) {
+  const { t: translate } = useTranslation();
+  const t = translate as Translate;
+  const { message, modal } = App.useApp();
+  const queryClient = useQueryClient();
+  const [busy, setBusy] = useState(false);
+  const [conflicts, setConflicts] = useState<LessonConflict[] | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [homeworkOpen, setHomeworkOpen] = useState(false);
+  const rights = lessonRights(lesson, session.get()?.role ?? 'TEACHER');
+
+  const act = async (work: () => Promise<unknown>, success: string, after?: () => void) => {
+    setBusy(true);
+    setConflicts(null);
+    setProblem(null);
+    try {
+      await work();
+      message.success(success);
+      await refreshLessons(queryClient);
+      after?.();
+    } catch (error) {
+      const lessons = conflictsOf(error);
+      if (lessons) setConflicts(lessons);
+      else if (!offerReload(modal, toApiError(error), onReload)) setProblem(errorText(error));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const setStatus = (status: Lesson['status']) => act(() => patchLesson(lesson.id, { status, version: lesson.version }), t('lessons.statusChanged', { status: t(`enums.${status}`) }));
+
+  const display = (name: string) => <FieldDisplay field={lessonField(LESSON_DEF, name)} row={lesson} variant="show" t={t} />;
+  const rows: Array<[string, ReactNode]> = [
+    [t('lessons.fields.date'), `${dayjs(lesson.date).format('dddd')} ${formatDate(lesson.date)}`],
+    [t('lessons.fields.time'), `${lesson.start_time}–${lesson.end_time}`],
+    [t('lessons.fields.teacher_id'), display('teacher_id')],
+    [t('lessons.fields.subject_id'), display('subject_id')],
+    [t('lessons.fields.class_id'), display('class_id')],
+    [t('lessons.fields.room_id'), display('room_id')],
+    [t('lessons.fields.lesson_type_id'), display('lesson_type_id')],
+    [t('lessons.fields.tag_ids'), display('tag_ids')],
+    [t('lessons.fields.homework'), display('homework')],
+    [t('lessons.fields.notes'), display('notes')],
+  ];
+  if (lesson.replaces_lesson_id)
+    rows.push([t('lessons.fields.replaces_lesson_id'), <a onClick={() => nav.view(lesson.replaces_lesson_id!)}>{lesson.replaces_lesson?.name ?? `#${lesson.replaces_lesson_id}`}</a>]);
+  if (lesson.replaced_by) rows.push([t('lessons.fields.replaced_by'), <a onClick={() => nav.view(lesson.replaced_by!)}>{t('lessons.openReplacement')}</a>]);
+  if (lesson.recurring_lesson_id)
+    rows.push([
+      t('lessons.fields.recurring_lesson_id'),
+      rights.staff ? <Link to={nav.seriesLink(lesson.recurring_lesson_id)}>{t('lessons.editSeries')}</Link> : t('buttons.yes'),
+    ]);
+
+  return (
+    <Space direction="vertical" style={{ width: '100%' }}>
+      <Descriptions column={1} size="small" bordered items={rows.map(([label, children], i) => ({ key: i, label, children }))} />
+      {problem && <Alert type="error" showIcon message={problem} />}
+      {conflicts && <LessonConflicts lessons={conflicts} />}
+      <Space wrap>
+        {rights.edit && (
+          <Button icon={<EditOutlined />} onClick={() => nav.edit(lesson.id)}>
+            {t('buttons.edit')}
+          </Button>
+        )}
+        {rights.markToBeReplaced && (
+          <Button icon={<WarningOutlined />} loading={busy} onClick={() => void setStatus('TO_BE_REPLACED')}>
+            {t('lessons.actions.markToBeReplaced')}
+          </Button>
+        )}
+        {rights.createReplacement && (
+          <Button type="primary" icon={<SwapOutlined />} onClick={() => nav.replace(lesson.id)}>
+            {t('lessons.actions.createReplacement')}
+          </Button>
+        )}
+        {rights.cancel && (
+          <Popconfirm title={t('lessons.confirmCancel')} okText={t('lessons.actions.cancel')} cancelText={t('buttons.no')} onConfirm={() => setStatus('CANCELED')}>
+            <Button icon={<StopOutlined />} loading={busy}>
+              {t('lessons.actions.cancel')}
+            </Button>
+          </Popconfirm>
+        )}
+        {rights.restore && (
+          <Button icon={<RollbackOutlined />} loading={busy} onClick={() => void setStatus('NORMAL')}>
+            {t('lessons.actions.restore')}
+          </Button>
+        )}
+        {rights.editHomework && !homeworkOpen && (
+          <Button icon={<EditOutlined />} onClick={() => setHomeworkOpen(true)}>
+            {t('lessons.actions.editHomework')}
+          </Button>
+        )}
+        {rights.delete && (
+          <Popconfirm
+            title={t('lessons.confirmDelete')}
+            okText={t('buttons.delete')}
+            okButtonProps={{ danger: true }}
+            cancelText={t('buttons.cancel')}
+            onConfirm={() => act(() => deleteLesson(lesson.id), t('lessons.deleted'), nav.close)}
+          >
+            <Button danger icon={<DeleteOutlined />} loading={busy}>
+              {t('buttons.delete')}
+            </Button>
+          </Popconfirm>
+        )}
+      </Space>
+      {homeworkOpen && (
+        <Form
+          layout="vertical"
+          initialValues={{ homework: lesson.homework ?? '' }}
+          onFinish={(values: { homework: string }) =>
+            act(
+              () => patchLesson(lesson.id, { homework: values.homework.trim() || null, version: lesson.version }),
+              t('lessons.homeworkUpdated'),
+              () => setHomeworkOpen(false),
+            )
+          }
+        >
+          <Form.Item name="homework" label={t('lessons.fields.homework')}>
+            <Input.TextArea autoSize={{ minRows: 3, maxRows: 10 }} maxLength={5000} />
+          </Form.Item>
+          <Space>
+            <Button onClick={() => setHomeworkOpen(false)}>{t('buttons.cancel')}</Button>
+            <Button type="primary" htmlType="submit" loading={busy}>
+              {t('buttons.save')}
+            </Button>
+          </Space>
+        </Form>
+      )}
+    </Space>
+  );
+}

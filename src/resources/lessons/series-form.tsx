@@ -1,0 +1,129 @@
+import { useOne } from '@refinedev/core';
+import { useQueryClient } from '@tanstack/react-query';
+import { Alert, App, Button, Checkbox, Col, Form, Radio, Row, Space, Spin, Typography } from 'antd';
+import dayjs from 'dayjs';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { checkTimes } from '../../../domain/lessons';
+import { RECURRING_LESSONS } from '../../../domain/resources/lessons';
+import { formatDate, labelOf, type Translate } from '../../components/fields/format';
+import { FieldFormItem, type InputContext } from '../../components/fields/input';
+import { conflictsOf, LessonConflicts } from '../../components/lesson-conflicts';
+import { offerReload } from '../../components/stale';
+import { errorText, fieldErrors } from '../../providers/errors';
+import { toApiError } from '../../providers/http';
+import { patchSeries, refreshLessons } from './api';
+import { changedFields, SERIES_SHARED } from './lesson-form';
+import { DefFields, lessonField, RULE_FIELDS, RuleFields, RulePreview, usedRuleFields, WHO_WHERE, type RuleValues } from './recurrence-fields';
+import type { LessonConflict, RecurringLesson } from './types';
+
+type Values = Record<string, unknown> & RuleValues & { scope?: 'all' | 'following'; from_date?: string; include_changed?: boolean };
+
+/**
+ * bulk_update: edit a series (`?mode=bulk_update&recurring_lesson=<id>`): its schedule and rule,
+ * for all its lessons or those from a date on, leaving lessons changed on their own alone
+ * unless asked. A rule change re-creates the lessons in scope.
+ */
+export function SeriesForm({ id, onDone }: { id: number; onDone(): void }) {
+  const [reload, setReload] = useState(0);
+  const { result: row, query } = useOne<RecurringLesson>({ resource: 'recurring-lessons', id });
+  if (query.isLoading) return <Spin />;
+  if (query.isError || !row) return <Alert type="error" message={errorText(query.error)} />;
+  return <SeriesFormBody key={`${reload}-${row.version}`} row={row} onDone={onDone} onReload={() => void query.refetch().then(() => setReload((n) => n + 1))} />;
+}
+
+function SeriesFormBody({ row, onDone, onReload }: { row: RecurringLesson; onDone(): void; onReload(): void }) {
+  const { t: translate } = useTranslation();
+  const t = translate as Translate;
+  const { message, modal } = App.useApp();
+  const queryClient = useQueryClient();
+  const [form] = Form.useForm<Values>();
+  const [saving, setSaving] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [conflicts, setConflicts] = useState<LessonConflict[] | null>(null);
+  const today = dayjs().format('YYYY-MM-DD');
+  const initial: Values = { ...row, scope: 'all', from_date: today < row.start_date ? row.start_date : today, include_changed: false };
+  const values = (Form.useWatch([], { form, preserve: true }) as Values | undefined) ?? initial;
+  const ctx: InputContext = { t, mode: 'update', record: row };
+
+  const submit = async () => {
+    const all = form.getFieldsValue(true) as Values;
+    const times = checkTimes(all.start_time, all.end_time);
+    if (times.end_time) {
+      form.setFields([{ name: 'end_time', errors: [t(`fields.${times.end_time}`)] }]);
+      return;
+    }
+    const used = usedRuleFields(all);
+    // the rule's unused fields go back to null, so a changed repeat is a clean rule
+    const rule = Object.fromEntries(RULE_FIELDS.map((n) => [n, used.includes(n) ? all[n] : null]));
+    const changed = { ...changedFields(all, row, SERIES_SHARED), ...changedFields(rule, row, RULE_FIELDS) };
+    if (!Object.keys(changed).length) return onDone();
+    setSaving(true);
+    setProblem(null);
+    setConflicts(null);
+    try {
+      const answer = await patchSeries(row.id, {
+        ...changed,
+        version: row.version,
+        scope: all.scope,
+        ...(all.scope === 'following' ? { from_date: all.from_date } : {}),
+        include_changed: Boolean(all.include_changed),
+      });
+      message.success(t('lessons.seriesSaved', { count: answer.lesson_ids.length }));
+      await refreshLessons(queryClient);
+      onDone();
+    } catch (error) {
+      const lessons = conflictsOf(error);
+      if (lessons) setConflicts(lessons);
+      else if (!offerReload(modal, toApiError(error), onReload)) {
+        const fields = fieldErrors(error);
+        const names = Object.keys(fields);
+        if (names.length) form.setFields(names.map((name) => ({ name: name as never, errors: [fields[name]!] })));
+        setProblem(errorText(error));
+      }
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const item = (name: string) => <FieldFormItem field={lessonField(RECURRING_LESSONS, name)} label={labelOf(t, RECURRING_LESSONS, lessonField(RECURRING_LESSONS, name))} ctx={ctx} />;
+  return (
+    <Form<Values> form={form} layout="vertical" initialValues={initial} onFinish={() => void submit()}>
+      {row.lesson_count !== undefined && (
+        <Typography.Paragraph type="secondary">
+          {t('lessons.seriesSummary', { count: row.lesson_count, first: formatDate(row.first_date), last: formatDate(row.last_date) })}
+        </Typography.Paragraph>
+      )}
+      <Row gutter={12}>
+        <Col span={12}>{item('start_time')}</Col>
+        <Col span={12}>{item('end_time')}</Col>
+      </Row>
+      <DefFields def={RECURRING_LESSONS} names={WHO_WHERE} ctx={ctx} />
+      {item('notes')}
+      <RuleFields form={form} ctx={{ ...ctx, record: undefined }} withStartDate />
+      <RulePreview values={values} />
+      <Form.Item name="scope" label={t('lessons.scope.title')}>
+        <Radio.Group>
+          <Space direction="vertical">
+            <Radio value="all">{t('lessons.scope.all')}</Radio>
+            <Radio value="following">{t('lessons.scope.fromDate')}</Radio>
+          </Space>
+        </Radio.Group>
+      </Form.Item>
+      {values.scope === 'following' && (
+        <FieldFormItem field={{ name: 'from_date', type: 'DATE', required: true }} label={t('lessons.scope.from')} ctx={ctx} />
+      )}
+      <Form.Item name="include_changed" valuePropName="checked">
+        <Checkbox>{t('lessons.scope.includeChanged')}</Checkbox>
+      </Form.Item>
+      {problem && <Alert type="error" showIcon message={problem} style={{ marginBottom: 16 }} />}
+      {conflicts && <LessonConflicts lessons={conflicts} series />}
+      <Space>
+        <Button onClick={onDone}>{t('buttons.cancel')}</Button>
+        <Button type="primary" htmlType="submit" loading={saving}>
+          {t('buttons.save')}
+        </Button>
+      </Space>
+    </Form>
+  );
+}

@@ -1,0 +1,155 @@
+// The calendar's query (CONTRACT-4 "GET /api/lessons/calendar"): every lesson with
+// from <= date <= to, not paged, ordered by date and start time, with reference labels and the
+// lesson type's colour; repeatable filters by teacher, class, room and subject (and status);
+// to before from, a range over 42 days, or a missing bound is 400.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Response } from 'light-my-request';
+import { DATABASE_KINDS, startApp, type TestApp } from './harness';
+import { expectError, expectStatus, json, show } from './api-helpers';
+import { addDays } from '../../domain/lessons';
+import { createLessonType, lessonBody, makeLesson, makeWorld, patchLesson, type Row, type World } from './lessons-helpers';
+
+const FROM = '2027-02-01';
+const TO = '2027-02-14';
+
+describe.each(DATABASE_KINDS)('lessons calendar on %s', (kind) => {
+  let t: TestApp;
+  let w: World;
+  let all: Row[] = []; // every lesson made, in creation order
+  let plainType: Row;
+
+  beforeAll(async () => {
+    t = await startApp(kind);
+    w = await makeWorld(t, { teachers: 3, rooms: 3, classes: 3, subjects: 3 });
+    plainType = await createLessonType(w.admin, '#123456');
+    // 3 teachers × a spread of days and times, created out of order; each teacher i uses room i, class i, subject i
+    const plan: [number, string, string, string][] = [];
+    const times: [string, string][] = [
+      ['18:00', '19:00'],
+      ['09:30', '10:15'],
+      ['14:00', '15:30'],
+    ];
+    for (const d of [15, 13, 11, 9, 7, 5, 3, 0, -1]) {
+      for (let i = 0; i < 3; i++) {
+        const [s, e] = times[(d + i + 30) % 3]!;
+        plan.push([i, addDays(FROM, d), s, e]);
+      }
+    }
+    for (const [i, date, s, e] of plan) {
+      all.push(
+        await makeLesson(
+          w.admin,
+          lessonBody(w, date, {
+            start_time: s,
+            end_time: e,
+            teacher_id: w.teachers[i]!.row.id,
+            room_id: w.rooms[i]!.id,
+            class_id: w.classes[i]!.id,
+            subject_id: w.subjects[i]!.id,
+            lesson_type_id: i === 2 ? plainType.id : w.lessonType.id,
+            tag_ids: [w.tag.id],
+          }),
+        ),
+      );
+    }
+    // one lesson with no type or references at all, and 30 bare lessons on one day (more than a page)
+    all.push(await makeLesson(w.admin, { date: addDays(FROM, 5), start_time: '07:00', end_time: '08:00' }));
+    for (let k = 0; k < 30; k++) all.push(await makeLesson(w.admin, { date: addDays(FROM, 7), start_time: `${String(6 + (k % 12)).padStart(2, '0')}:${k < 12 ? '00' : k < 24 ? '10' : '20'}`, end_time: '22:00' }));
+    // a cancelled one still shows (with its status)
+    const c = all.find((l) => l.date === addDays(FROM, 3))!;
+    expectStatus(await patchLesson(w.admin, c.id, { status: 'CANCELED' }), 200);
+    all = all.map((l) => (l.id === c.id ? { ...l, status: 'CANCELED' } : l));
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const cal = (query: string) => w.admin('GET', `/api/lessons/calendar?${query}`);
+  const key = (l: Row) => `${l.date} ${l.start_time} ${String(l.id).padStart(10, '0')}`;
+  const expectIds = (res: Response, pick: (l: Row) => boolean, from = FROM, to = TO) => {
+    expectStatus(res, 200);
+    const body = json(res);
+    const want = all.filter((l) => l.date >= from && l.date <= to && pick(l));
+    expect(body.data.map((l: Row) => l.id).sort(), show(res)).toEqual(want.map((l) => l.id).sort());
+    expect(body.total).toBe(body.data.length);
+    // ordered by date, then start time
+    const order = body.data.map((l: Row) => `${l.date} ${l.start_time}`);
+    expect(order).toEqual([...order].sort());
+    return body.data as Row[];
+  };
+
+  it('returns every lesson with from <= date <= to (both ends included), not paged, ordered by date and start time', async () => {
+    const data = expectIds(await cal(`from=${FROM}&to=${TO}`), () => true);
+    expect(data.length).toBeGreaterThan(25);
+    expect(data.some((l) => l.date === FROM)).toBe(true);
+    expect(data.some((l) => l.date === TO)).toBe(true);
+    expect(data.some((l) => l.date < FROM || l.date > TO)).toBe(false);
+    // the lesson the day before FROM and the one after TO are left out
+    expect(all.some((l) => l.date === addDays(FROM, -1))).toBe(true);
+    expect(all.some((l) => l.date === addDays(FROM, 15))).toBe(true);
+    // one day
+    expectIds(await cal(`from=${addDays(FROM, 7)}&to=${addDays(FROM, 7)}`), () => true, addDays(FROM, 7), addDays(FROM, 7));
+  });
+
+  it('each row has the list row shape: labels, tags, color of the lesson type (null without one), status', async () => {
+    const res = await cal(`from=${FROM}&to=${TO}`);
+    const data = json(res).data as Row[];
+    const listed = json(await w.admin('GET', `/api/lessons?date_gte=${FROM}&date_lte=${TO}&_end=200`)).data as Row[];
+    for (const l of data) expect(l, `lesson ${l.id}`).toEqual(listed.find((x) => x.id === l.id));
+    const typed = data.find((l) => l.teacher_id === w.teachers[0]!.row.id)!;
+    expect(typed).toMatchObject({
+      teacher: { id: w.teachers[0]!.row.id, name: w.teachers[0]!.name },
+      room: { id: w.rooms[0]!.id, name: w.rooms[0]!.name },
+      class: { id: w.classes[0]!.id, name: w.classes[0]!.name },
+      subject: { id: w.subjects[0]!.id, name: w.subjects[0]!.name },
+      lesson_type: { id: w.lessonType.id, name: w.lessonType.name },
+      tags: [{ id: w.tag.id, name: w.tag.name }],
+      color: w.lessonType.color,
+      kind: 1,
+      replaced_by: null,
+    });
+    expect(data.find((l) => l.teacher_id === w.teachers[2]!.row.id)!.color).toBe('#123456');
+    const bare = data.find((l) => l.start_time === '07:00')!;
+    expect(bare).toMatchObject({ teacher_id: null, teacher: null, lesson_type_id: null, color: null, tags: [] });
+    expect(data.some((l) => l.status === 'CANCELED')).toBe(true);
+  });
+
+  it.each([
+    { field: 'teacher_id', ids: (w: World) => [w.teachers[0]!.row.id] },
+    { field: 'teacher_id', ids: (w: World) => [w.teachers[0]!.row.id, w.teachers[2]!.row.id] },
+    { field: 'class_id', ids: (w: World) => [w.classes[1]!.id] },
+    { field: 'class_id', ids: (w: World) => [w.classes[1]!.id, w.classes[2]!.id] },
+    { field: 'room_id', ids: (w: World) => [w.rooms[2]!.id] },
+    { field: 'room_id', ids: (w: World) => [w.rooms[0]!.id, w.rooms[1]!.id] },
+    { field: 'subject_id', ids: (w: World) => [w.subjects[0]!.id] },
+    { field: 'subject_id', ids: (w: World) => [w.subjects[0]!.id, w.subjects[1]!.id, w.subjects[2]!.id] },
+  ])('filters by $field (repeatable)', async ({ field, ids }) => {
+    const want = ids(w);
+    const q = want.map((id) => `${field}=${id}`).join('&');
+    expectIds(await cal(`from=${FROM}&to=${TO}&${q}`), (l) => want.includes(l[field]));
+  });
+
+  it('filters combine (teacher and room), and by status', async () => {
+    expectIds(await cal(`from=${FROM}&to=${TO}&teacher_id=${w.teachers[0]!.row.id}&room_id=${w.rooms[1]!.id}`), () => false);
+    expectIds(await cal(`from=${FROM}&to=${TO}&teacher_id=${w.teachers[1]!.row.id}&room_id=${w.rooms[1]!.id}`), (l) => l.teacher_id === w.teachers[1]!.row.id);
+    expectIds(await cal(`from=${FROM}&to=${TO}&status=CANCELED`), (l) => l.status === 'CANCELED');
+  });
+
+  it('a six-week month view is allowed; to before from, more than 42 days, or a missing bound is 400', async () => {
+    expectStatus(await cal(`from=${FROM}&to=${addDays(FROM, 41)}`), 200);
+    expectStatus(await cal(`from=${FROM}&to=${FROM}`), 200);
+    // 42 days counted inclusively: from + 41 is the last day allowed
+    expectError(await cal(`from=${FROM}&to=${addDays(FROM, 42)}`), 400, 'validation');
+    for (const q of [`from=${FROM}&to=${addDays(FROM, -1)}`, `from=${FROM}&to=${addDays(FROM, 60)}`, `from=${FROM}&to=${addDays(FROM, 400)}`]) {
+      const body = expectError(await cal(q), 400, 'validation');
+      expect(Object.keys(body.error.fields ?? {}).some((k) => k === 'from' || k === 'to'), q).toBe(true);
+    }
+    expectError(await cal(`from=${FROM}`), 400, 'validation', { to: 'required' });
+    expectError(await cal(`to=${TO}`), 400, 'validation', { from: 'required' });
+    expectError(await cal(''), 400, 'validation');
+    for (const bad of ['2027-02-30', '2027-2-1', 'yesterday', '20270201', '']) {
+      const body = expectError(await cal(`from=${encodeURIComponent(bad)}&to=${TO}`), 400, 'validation');
+      expect(Object.keys(body.error.fields ?? {})).toContain('from');
+    }
+  });
+});

@@ -1,0 +1,197 @@
+import type { Locator, Page } from 'playwright-core';
+import { beforeEach, describe, expect, inject, it } from 'vitest';
+import { addDays, isoWeekday } from '../../domain/lessons';
+import { useBrowserTab } from './browser';
+
+// The calendar in Greek, in a real Chromium against the real server: a weekly lesson created
+// by selecting a slot, seen in the week and month views, one instance marked to be replaced and
+// given its replacement, both statuses visible, and the conflict named when a room is booked twice.
+const baseUrl = inject('baseUrl');
+const apiBase = inject('apiBase');
+const root = inject('root');
+
+const tab = useBrowserTab({ width: 1500, height: 1000 });
+let page: Page;
+beforeEach(() => {
+  page = tab.page;
+});
+
+const JSON_HEADERS = { 'content-type': 'application/json', 'x-client-type': 'api', 'x-tenant-id': 'demo' };
+
+async function api(token: string, path: string, body: unknown): Promise<{ id: number }> {
+  const res = await fetch(`${apiBase}${path}`, { method: 'POST', headers: { ...JSON_HEADERS, authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
+  expect(res.status, `${path}: ${await res.clone().text()}`).toBe(201);
+  return (await res.json()) as { id: number };
+}
+
+/** A SECRETARY and what a lesson needs (teacher, subject, class, rooms), named uniquely, created as ROOT. */
+async function centre() {
+  const login = await fetch(`${apiBase}/login`, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ ...root, tenant: 'demo' }) });
+  const { token } = (await login.json()) as { token: string };
+  const n = Date.now() % 100_000;
+  const user = { username: `grammateia${n}`, password: 'secretary-password-1' };
+  await api(token, '/api/users', { ...user, role: 'SECRETARY', first_name: 'Άννα', last_name: 'Γραμματέως' });
+  const names = { teacher: `Ζαχαρίου ${n}`, other: `Ρήγα ${n}`, subject: `Λατινικά ${n}`, class: `Γ Λυκείου ${n}`, room: `Αίθουσα ${n}` };
+  for (const [username, last] of [[`zacharioy${n}`, names.teacher], [`riga${n}`, names.other]]) {
+    await api(token, '/api/teachers', { username, password: 'teacher-password-1', confirm_password: 'teacher-password-1', first_name: 'Ελένη', last_name: last });
+  }
+  await api(token, '/api/subjects', { name: names.subject, color: '#722ed1' });
+  await api(token, '/api/classes', { name: names.class });
+  await api(token, '/api/rooms', { name: names.room, capacity: 12 });
+  return { user, names };
+}
+
+async function signIn(username: string, password: string) {
+  await page.goto(`${baseUrl}/login`);
+  await page.fill('#login-username', username);
+  await page.fill('#login-password', password);
+  await page.click('button[type=submit]');
+  await page.waitForURL(`${baseUrl}/`);
+}
+
+const drawer = (title: string) => page.locator('.ant-drawer-content').filter({ has: page.locator('.ant-drawer-title', { hasText: title }) });
+
+/** The drawer titled `title`, once it has slid in (its position no longer changes). */
+async function opened(title: string): Promise<Locator> {
+  const found = drawer(title);
+  await found.waitFor();
+  let last = '';
+  await expect
+    .poll(async () => {
+      const now = JSON.stringify(await found.boundingBox());
+      const still = now === last;
+      last = now;
+      return still;
+    })
+    .toBe(true);
+  return found;
+}
+const calendar = () => page.getByTestId('lesson-calendar');
+const settled = () => page.locator('[data-testid="lesson-calendar"][data-loading="false"]').waitFor();
+/** The calendar's lessons whose text includes `text`. */
+const lessons = (text: string) => calendar().locator('[data-lesson-id]', { hasText: text });
+
+/** Picks `option` in the antd Select of the form item labelled `label`. */
+async function choose(scope: Locator, label: string, option: string) {
+  await scope.getByLabel(label, { exact: true }).click({ force: true });
+  await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: option }).first().click();
+}
+
+async function setTime(scope: Locator, label: string, time: string) {
+  const input = scope.getByLabel(label, { exact: true });
+  await input.click();
+  await input.fill(time);
+  // The picker's OK button (Enter would also submit the form).
+  await page.locator('.ant-picker-dropdown:not(.ant-picker-dropdown-hidden) .ant-picker-ok button').last().click();
+}
+
+/** Drags over today's column in the week view from hour `from` to hour `to` (the grid starts at 08:00). */
+async function selectHours(from: number, to: number) {
+  const today = new Date();
+  const column = page.locator('.rbc-time-content > .rbc-day-slot').nth((today.getDay() + 6) % 7);
+  const first = (await column.locator('.rbc-timeslot-group').nth(from - 8).boundingBox())!;
+  const last = (await column.locator('.rbc-timeslot-group').nth(to - 9).boundingBox())!;
+  // The column's right edge: lessons are drawn from its left.
+  const x = first.x + first.width - 4;
+  await page.mouse.move(x, first.y + 3);
+  await page.mouse.down();
+  await page.mouse.move(x, first.y + first.height / 2, { steps: 5 });
+  await page.mouse.move(x, last.y + last.height - 3, { steps: 5 });
+  await page.mouse.up();
+}
+
+const localDate = (d: Date) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+
+/** The dates a month view of `today`'s month shows: whole weeks, Monday first. */
+function monthGrid(today: string) {
+  const first = `${today.slice(0, 8)}01`;
+  const nextMonth = new Date(Date.UTC(Number(today.slice(0, 4)), Number(today.slice(5, 7)), 1)).toISOString().slice(0, 10);
+  const last = addDays(nextMonth, -1);
+  return { from: addDays(first, 1 - isoWeekday(first)), to: addDays(last, 7 - isoWeekday(last)) };
+}
+
+describe('the calendar', () => {
+  it('a weekly lesson from a slot, its instances in week and month, a replacement, and a conflict', async () => {
+    const { user, names } = await centre();
+    await signIn(user.username, user.password);
+    await settled();
+
+    // Select 17:00–18:00 today: the create drawer opens with the slot in the URL and the form.
+    await selectHours(17, 18);
+    await page.waitForURL(/mode=create/);
+    const url = new URL(page.url());
+    const today = localDate(new Date());
+    expect(url.searchParams.get('start')).toBe(`${today}T17:00`);
+    expect(url.searchParams.get('end')).toBe(`${today}T18:00`);
+    const create = await opened('Νέα διδασκαλία');
+    await expect(create.getByLabel('Από', { exact: true }).inputValue()).resolves.toBe('17:00');
+    await expect(create.getByLabel('Έως', { exact: true }).inputValue()).resolves.toBe('18:00');
+    await choose(create, 'Καθηγητής', names.teacher);
+    await choose(create, 'Μάθημα', names.subject);
+    await choose(create, 'Τμήμα', names.class);
+    await choose(create, 'Αίθουσα', names.room);
+    await create.getByLabel('Επαναλαμβανόμενη διδασκαλία').click();
+    await choose(create, 'Επανάληψη', 'Εβδομαδιαία');
+    await choose(create, 'Λήξη', 'Μετά από αριθμό διδασκαλιών');
+    await create.getByLabel('Αριθμός διδασκαλιών', { exact: true }).fill('4');
+    await expect(create.getByTestId('series-preview').textContent()).resolves.toContain('Θα δημιουργηθούν 4 διδασκαλίες');
+    await create.getByRole('button', { name: 'Αποθήκευση' }).click();
+    await page.getByText('Δημιουργήθηκαν 4 διδασκαλίες.').waitFor();
+
+    // Week view: today's instance; month view: every instance inside the month's grid.
+    await settled();
+    await lessons(names.subject).first().waitFor();
+    expect(await lessons(names.subject).count()).toBe(1);
+    await page.getByRole('button', { name: 'Μήνας' }).click();
+    await settled();
+    const grid = monthGrid(today);
+    const shown = [0, 7, 14, 21].map((d) => addDays(today, d)).filter((d) => d >= grid.from && d <= grid.to).length;
+    await expect.poll(() => lessons(names.subject).count()).toBe(shown);
+    await page.getByRole('button', { name: 'Εβδομάδα' }).click();
+    await settled();
+
+    // Mark today's lesson to be replaced.
+    await lessons(names.subject).first().click();
+    await page.waitForURL(/mode=view&lesson=\d+/);
+    const original = Number(new URL(page.url()).searchParams.get('lesson'));
+    const view = await opened('Διδασκαλία');
+    await view.getByRole('button', { name: 'Σήμανση προς αναπλήρωση' }).click();
+    await view.locator('[data-status="TO_BE_REPLACED"]', { hasText: 'Προς αναπλήρωση' }).waitFor();
+
+    // Its replacement, the same day at 19:00–20:00 in the same room.
+    await view.getByRole('button', { name: 'Δημιουργία αναπλήρωσης' }).click();
+    const replacement = await opened('Νέα αναπλήρωση');
+    await setTime(replacement, 'Από', '19:00');
+    await setTime(replacement, 'Έως', '20:00');
+    await replacement.getByRole('button', { name: 'Αποθήκευση' }).click();
+    await page.getByText('Η αναπλήρωση δημιουργήθηκε.').waitFor();
+
+    // Both statuses on the calendar: the original replaced, the new lesson a replacement.
+    await settled();
+    await calendar().locator(`[data-lesson-id="${original}"][data-status="REPLACED"]`).waitFor();
+    const added = calendar().locator('[data-lesson-id][data-kind="2"]', { hasText: names.subject });
+    await added.waitFor();
+    await added.click();
+    await drawer('Διδασκαλία').getByText('Αναπλήρωση', { exact: true }).first().waitFor();
+    await page.goto(`${baseUrl}/?mode=view&lesson=${original}`);
+    await drawer('Διδασκαλία').locator('[data-status="REPLACED"]', { hasText: 'Αναπληρώθηκε' }).waitFor();
+    await page.keyboard.press('Escape');
+
+    // Booking the room again from 18:00 to 20:00 names the replacement (19:00–20:00) in the way.
+    await page.goto(`${baseUrl}/`);
+    await settled();
+    await selectHours(18, 20);
+    await page.waitForURL(new RegExp(`start=${today}T18%3A00&end=${today}T20%3A00|start=${today}T18:00&end=${today}T20:00`));
+    const again = await opened('Νέα διδασκαλία');
+    await choose(again, 'Καθηγητής', names.other);
+    await choose(again, 'Αίθουσα', names.room);
+    await again.getByRole('button', { name: 'Αποθήκευση' }).click();
+    const conflict = again.getByTestId('lesson-conflicts');
+    await conflict.waitFor();
+    const text = await conflict.textContent();
+    expect(text).toContain('Η ώρα είναι ήδη κρατημένη από:');
+    expect(text).toContain('ίδια αίθουσα');
+    expect(text).toContain(names.subject);
+    expect(text).toContain('19:00');
+  });
+});
