@@ -21,10 +21,12 @@ export async function lessonRoutes(app: FastifyInstance, { database }: { databas
       config: { access: { area, action: 'list' } },
       schema: { tags: ['lessons'], summary: 'Every lesson from `from` to `to` (at most 42 days), unpaged, in time order' },
     },
-    async (request) => {
+    async (request, reply) => {
       const query = parseCalendarQuery((request.query ?? {}) as Record<string, string | string[] | undefined>);
       const ctx = ctxOf(request);
-      return withTenant(database, ctx.tenantId, (tx) => calendarLessons(tx, registry, ctx, query));
+      const body = await withTenant(database, ctx.tenantId, (tx) => calendarLessons(tx, ctx, query));
+      // Already JSON, written by the database.
+      return reply.type('application/json; charset=utf-8').send(body);
     },
   );
   crudRoutes(app, database, registry, lessonsSpec);
