@@ -8,7 +8,8 @@
  *    (captured from the driver), with no framework around it;
  *  - prints req/s, p50 and p99 and the ratio to the bare route;
  *  - seeds a school year of about 50,000 lessons through the series API and measures the
- *    calendar's week query the same way, then the time to create one weekly series for a year;
+ *    calendar's week query the same way (the week is cached until the calendar changes), the
+ *    week right after a change, then the time to create one weekly series for a year;
  *  - on PGlite, times in Chromium how long a week of those lessons takes to render.
  * Options: --only pglite|postgres, --students N, --seconds N, --series N, --browser false.
  */
@@ -19,7 +20,7 @@ import { captureStatements, replay, type Statement } from './capture';
 import { sql } from 'drizzle-orm';
 import { performance } from 'node:perf_hooks';
 import { timeCalendarRender } from './calendar-render';
-import { BENCH_WEEK, seedLessons, timeSeriesCreation } from './lessons';
+import { BENCH_WEEK, seedLessons, timeSeriesCreation, timeWeekAfterChange } from './lessons';
 import { startSeededServer, type SeededServer } from './server';
 
 const { values: args } = parseArgs({
@@ -99,6 +100,8 @@ async function benchKind(kind: Kind) {
     const week = await fetch(address + WEEK_URL, { headers }).then((r) => r.json() as Promise<{ total: number }>);
     console.log(`  calendar week ${BENCH_WEEK.from} to ${BENCH_WEEK.to}: ${week.total} lessons`);
     await compare('calendar week', kind, database, address, WEEK_URL, headers);
+    const rebuilt = await timeWeekAfterChange(address, headers, table, WEEK_URL, 20);
+    console.log(`  calendar week right after a change (built, not cached), ${rebuilt.count} in a row: p50 ${rebuilt.p50.toFixed(0)} ms, p99 ${rebuilt.p99.toFixed(0)} ms`);
 
     const series = await timeSeriesCreation(address, headers, table, SERIES);
     console.log(

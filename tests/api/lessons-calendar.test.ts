@@ -121,6 +121,57 @@ describe.each(DATABASE_KINDS)('lessons calendar on %s', (kind) => {
     expect(data.some((l) => l.status === 'CANCELED')).toBe(true);
   });
 
+  it('a week asked again is the same answer with the same ETag, and If-None-Match gives 304', async () => {
+    const first = await cal(`from=${FROM}&to=${TO}`);
+    const again = await cal(`from=${FROM}&to=${TO}`);
+    expectStatus(again, 200);
+    expect(again.body).toBe(first.body);
+    const etag = String(first.headers.etag);
+    expect(again.headers.etag).toBe(etag);
+    expect(first.headers['cache-control']).toBe('private, no-cache');
+    const revalidated = await t.request({ method: 'GET', url: `/api/lessons/calendar?from=${FROM}&to=${TO}`, token: w.adminToken, clientType: 'api', headers: { 'if-none-match': etag } });
+    expect(revalidated.statusCode).toBe(304);
+    expect(revalidated.body).toBe('');
+  });
+
+  it('every change the calendar shows reaches the next answer: a lesson moved, created, deleted, a teacher or room renamed, a type recoloured', async () => {
+    const week = () => cal(`from=${FROM}&to=${TO}`);
+    const find = async (id: number) => (json(await week()).data as Row[]).find((l) => l.id === id);
+    const lesson = all.find((l) => l.teacher_id === w.teachers[1]!.row.id && l.date === addDays(FROM, 9))!;
+    const etag = String((await week()).headers.etag);
+
+    expectStatus(await patchLesson(w.admin, lesson.id, { start_time: '20:00', end_time: '21:00' }), 200);
+    const moved = await week();
+    expect(moved.headers.etag).not.toBe(etag);
+    expect((json(moved).data as Row[]).find((l) => l.id === lesson.id)).toMatchObject({ start_time: '20:00', end_time: '21:00' });
+
+    const added = await makeLesson(w.admin, { date: addDays(FROM, 12), start_time: '05:00', end_time: '05:30' });
+    expect(await find(added.id)).toMatchObject({ date: addDays(FROM, 12), start_time: '05:00' });
+    expectStatus(await w.admin('DELETE', `/api/lessons/${added.id}`), 204);
+    expect(await find(added.id)).toBeUndefined();
+
+    const teacher = w.teachers[1]!.row;
+    const renamed = json(await w.admin('PATCH', `/api/teachers/${teacher.id}`, { last_name: 'Μετονομασμένη', version: json(await w.admin('GET', `/api/teachers/${teacher.id}`)).data.version }));
+    expect((await find(lesson.id))!.teacher.name).toBe(`${renamed.data.first_name} Μετονομασμένη`);
+
+    const room = json(await w.admin('GET', `/api/rooms/${w.rooms[1]!.id}`)).data;
+    expectStatus(await w.admin('PATCH', `/api/rooms/${room.id}`, { name: 'Αίθουσα Νέα', version: room.version }), 200);
+    expect((await find(lesson.id))!.room.name).toBe('Αίθουσα Νέα');
+
+    const type = json(await w.admin('GET', `/api/lesson-types/${w.lessonType.id}`)).data;
+    expectStatus(await w.admin('PATCH', `/api/lesson-types/${type.id}`, { color: '#abcdef', version: type.version }), 200);
+    expect((await find(lesson.id))!.color).toBe('#abcdef');
+  });
+
+  it("a TEACHER never gets the office's week from the cache, nor the office the teacher's", async () => {
+    const office = json(await cal(`from=${FROM}&to=${TO}`)).data as Row[];
+    const mine = json(await w.teachers[0]!.call('GET', `/api/lessons/calendar?from=${FROM}&to=${TO}`)).data as Row[];
+    expect(mine.length).toBeGreaterThan(0);
+    expect(mine.every((l) => l.teacher_id === w.teachers[0]!.row.id)).toBe(true);
+    expect(office.length).toBeGreaterThan(mine.length);
+    expect((json(await cal(`from=${FROM}&to=${TO}`)).data as Row[]).length).toBe(office.length);
+  });
+
   it.each([
     { field: 'teacher_id', ids: (w: World) => [w.teachers[0]!.row.id] },
     { field: 'teacher_id', ids: (w: World) => [w.teachers[0]!.row.id, w.teachers[2]!.row.id] },

@@ -6,7 +6,7 @@
  * 0005_lessons_rules.sql (drizzle-kit cannot express them).
  */
 import { sql } from 'drizzle-orm';
-import { boolean, check, customType, date, foreignKey, index, integer, jsonb, pgTable, primaryKey, smallint, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, customType, date, foreignKey, index, integer, jsonb, pgTable, primaryKey, smallint, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { instant, rowMeta } from './columns';
 import { classes, lessonTags, lessonTypes, rooms, subjects } from './directory';
 import { teachers } from './people';
@@ -160,3 +160,15 @@ export const calendarFeeds = pgTable(
     foreignKey({ columns: [t.tenantId, t.teacherId], foreignColumns: [teachers.tenantId, teachers.id] }),
   ],
 );
+
+/**
+ * How many times a centre's calendar has changed: triggers (0007_calendar_revisions.sql) add
+ * one on every write to lessons or to what their labels show (teachers, subjects, rooms,
+ * classes, lesson types). The calendar's cached weeks are valid while it stays the same.
+ */
+export const calendarRevisions = pgTable('calendar_revisions', {
+  tenantId: integer('tenant_id')
+    .primaryKey()
+    .references(() => tenants.id),
+  revision: bigint('revision', { mode: 'number' }).notNull().default(0),
+});

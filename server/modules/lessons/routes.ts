@@ -24,7 +24,10 @@ export async function lessonRoutes(app: FastifyInstance, { database }: { databas
     async (request, reply) => {
       const query = parseCalendarQuery((request.query ?? {}) as Record<string, string | string[] | undefined>);
       const ctx = ctxOf(request);
-      const body = await withTenant(database, ctx.tenantId, (tx) => calendarLessons(tx, ctx, query));
+      const { body, etag } = await withTenant(database, ctx.tenantId, (tx) => calendarLessons(tx, ctx, query));
+      // The browser keeps the week and asks again with If-None-Match: unchanged is a 304.
+      reply.header('etag', etag).header('cache-control', 'private, no-cache');
+      if (request.headers['if-none-match'] === etag) return reply.code(304).send();
       // Already JSON, written by the database.
       return reply.type('application/json; charset=utf-8').send(body);
     },

@@ -24,7 +24,7 @@ import { historyView } from '../crud/write';
 import { recordHistoryMany, type HistoryEntry } from '../history/record';
 import { assertNoConflicts, takeBookingLock, type Slot } from './conflicts';
 
-const ownOnly = (ctx: Ctx) => !!ctx.actor && isOwnOnly(ctx.actor.role, 'lessons');
+export const ownOnly = (ctx: Ctx) => !!ctx.actor && isOwnOnly(ctx.actor.role, 'lessons');
 
 /** The caller's own teacher rows (a TEACHER sign-in has one). */
 const ownTeacher = (ctx: Ctx, column: AnyPgColumn): SQL =>
