@@ -194,4 +194,76 @@ describe('the calendar', () => {
     expect(text).toContain(names.subject);
     expect(text).toContain('19:00');
   });
+
+  it('a TEACHER sees only own lessons and edits their homework; the office moves one by dragging, cancels, restores and deletes it', async () => {
+    const login = await fetch(`${apiBase}/login`, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ ...root, tenant: 'demo' }) });
+    const { token } = (await login.json()) as { token: string };
+    const n = Date.now() % 100_000;
+    const teacher = { username: `kathigitis${n}`, password: 'teacher-password-1' };
+    const mine = await api(token, '/api/teachers', { ...teacher, confirm_password: teacher.password, first_name: 'Νίκος', last_name: `Αλεξίου ${n}` });
+    const other = await api(token, '/api/teachers', { username: `allos${n}`, password: teacher.password, confirm_password: teacher.password, first_name: 'Άλλη', last_name: `Καθηγήτρια ${n}` });
+    const subjects = { mine: `Φυσική ${n}`, other: `Χημεία ${n}` };
+    const physics = await api(token, '/api/subjects', { name: subjects.mine, color: '#1677ff' });
+    const chemistry = await api(token, '/api/subjects', { name: subjects.other, color: '#52c41a' });
+    const today = localDate(new Date());
+    await api(token, '/api/lessons', { date: today, start_time: '10:00', end_time: '11:00', teacher_id: mine.id, subject_id: physics.id });
+    await api(token, '/api/lessons', { date: today, start_time: '10:00', end_time: '11:00', teacher_id: other.id, subject_id: chemistry.id });
+
+    // The teacher: own lesson only, no booking, homework only.
+    await signIn(teacher.username, teacher.password);
+    await settled();
+    await lessons(subjects.mine).waitFor();
+    expect(await lessons(subjects.other).count()).toBe(0);
+    await lessons(subjects.mine).click();
+    const view = await opened('Διδασκαλία');
+    expect(await view.getByRole('button', { name: 'Διαγραφή' }).count()).toBe(0);
+    expect(await view.getByRole('button', { name: 'Επεξεργασία', exact: true }).count()).toBe(0);
+    await view.getByRole('button', { name: 'Επεξεργασία εργασίας' }).click();
+    await view.getByLabel('Εργασία για το σπίτι').fill('Ασκήσεις 1 έως 5, σελίδα 42');
+    await view.getByRole('button', { name: 'Αποθήκευση' }).click();
+    await page.getByText('Η εργασία ενημερώθηκε με επιτυχία').waitFor();
+    await view.getByText('Ασκήσεις 1 έως 5, σελίδα 42').waitFor();
+
+    // The office (the teacher's session dropped first): drag the lesson to about noon today.
+    const { user } = await centre();
+    await page.context().clearCookies();
+    await page.evaluate('localStorage.clear()');
+    await signIn(user.username, user.password);
+    await settled();
+    const event = lessons(subjects.mine);
+    await event.waitFor();
+    const from = (await event.boundingBox())!;
+    const column = page.locator('.rbc-time-content > .rbc-day-slot').nth((new Date().getDay() + 6) % 7);
+    const noon = (await column.locator('.rbc-timeslot-group').nth(12 - 8).boundingBox())!;
+    await page.mouse.move(from.x + from.width / 2, from.y + 4);
+    await page.mouse.down();
+    await page.mouse.move(from.x + from.width / 2, from.y + 20, { steps: 5 });
+    await page.mouse.move(from.x + from.width / 2, noon.y + 4, { steps: 10 });
+    await page.mouse.up();
+    await page.getByText('Η διδασκαλία μετακινήθηκε.').waitFor();
+    await settled();
+    // Stored as moved (later the same day, still an hour), and drawn at the stored time.
+    const id = await lessons(subjects.mine).getAttribute('data-lesson-id');
+    const stored = (await (await fetch(`${apiBase}/api/lessons/${id}`, { headers: { ...JSON_HEADERS, authorization: `Bearer ${token}` } })).json()) as {
+      data: { date: string; start_time: string; end_time: string };
+    };
+    expect(stored.data.date).toBe(today);
+    expect(stored.data.start_time > '10:00').toBe(true);
+    expect(Number(stored.data.end_time.slice(0, 2)) * 60 + Number(stored.data.end_time.slice(3)) - (Number(stored.data.start_time.slice(0, 2)) * 60 + Number(stored.data.start_time.slice(3)))).toBe(60);
+    await expect.poll(async () => (await lessons(subjects.mine).textContent()) ?? '').toContain(`${stored.data.start_time}–${stored.data.end_time}`);
+
+    // Cancel (confirmed), restore, delete (confirmed).
+    await lessons(subjects.mine).click();
+    const office = await opened('Διδασκαλία');
+    await office.getByRole('button', { name: 'Ακύρωση διδασκαλίας' }).click();
+    await page.locator('.ant-popover:visible').getByRole('button', { name: 'Ακύρωση διδασκαλίας' }).click();
+    await office.locator('[data-status="CANCELED"]', { hasText: 'Ακυρώθηκε' }).waitFor();
+    await office.getByRole('button', { name: 'Επαναφορά' }).click();
+    await office.locator('[data-status="NORMAL"]', { hasText: 'Κανονικό' }).waitFor();
+    await office.getByRole('button', { name: 'Διαγραφή' }).click();
+    await page.locator('.ant-popover:visible').getByRole('button', { name: 'Διαγραφή' }).click();
+    await page.getByText('Η διδασκαλία διαγράφηκε με επιτυχία.').waitFor();
+    await settled();
+    await expect.poll(() => lessons(subjects.mine).count()).toBe(0);
+  });
 });
