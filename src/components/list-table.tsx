@@ -3,8 +3,15 @@ import type { BaseRecord, CrudFilter, CrudFilters, CrudSort, CrudSorting } from 
 import { Input, Space, Table, type TableColumnsType } from 'antd';
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { Translate } from './fields/format';
 
 /** What columns and toolbars may read and change of the list's state. */
+/** The footer every list shows: 'Show {from} to {to} from {count} total entries'. */
+export const footerOf =
+  (t: Translate) =>
+  (total: number, [from, to]: [number, number]) =>
+    t('table.footer', { from: total ? from : 0, to, count: total });
+
 export interface ListState {
   sorters: CrudSorting;
   filters: CrudFilters;
@@ -108,7 +115,7 @@ export function ListTable<T extends BaseRecord>({
             ...pagination,
             showSizeChanger: true,
             pageSizeOptions: [10, 25, 50, 100, 200],
-            showTotal: (total, [from, to]) => t('table.footer', { from: total ? from : 0, to, count: total }),
+            showTotal: footerOf(t),
           }
         }
       />

@@ -1,4 +1,4 @@
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 
 // Debian's Chromium, headless, with the flags this machine's closed network needs.
@@ -33,4 +33,18 @@ export function useBrowserTab(viewport: { width: number; height: number }): { pa
     await context?.close();
   });
   return tab;
+}
+
+/** Fills and sends the sign-in form (waits for nothing after). */
+export async function submitSignIn(page: Page, baseUrl: string, username: string, password: string) {
+  await page.goto(`${baseUrl}/login`);
+  await page.fill('#login-username', username);
+  await page.fill('#login-password', password);
+  await page.click('button[type=submit]');
+}
+
+/** Picks `option` in the antd Select labelled `label` inside `scope`. */
+export async function chooseOption(page: Page, scope: Locator, label: string, option: string) {
+  await scope.getByLabel(label, { exact: true }).click({ force: true });
+  await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: option }).first().click();
 }

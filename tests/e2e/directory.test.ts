@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, inject, it } from 'vitest';
-import { useBrowserTab } from './browser';
+import { chooseOption, submitSignIn, useBrowserTab } from './browser';
 
 // The directory screens in a real Chromium against the real server (tests/e2e/global-setup.ts):
 // custom fields defined at run time, a student created with one, found by an accent-free search,
@@ -20,10 +20,7 @@ const heading = (name: string) => page.getByRole('heading', { name, exact: true 
 const drawer = () => page.locator('.ant-drawer-content');
 
 async function signIn(username: string, password: string) {
-  await page.goto(`${baseUrl}/login`);
-  await page.fill('#login-username', username);
-  await page.fill('#login-password', password);
-  await page.click('button[type=submit]');
+  await submitSignIn(page, baseUrl, username, password);
   await page.waitForURL(`${baseUrl}/`);
 }
 
@@ -44,10 +41,7 @@ async function createUser(role: 'ADMIN' | 'SECRETARY'): Promise<{ username: stri
 }
 
 /** Picks `option` in the antd Select of the form item labelled `label`. */
-async function choose(label: string, option: string) {
-  await drawer().getByLabel(label, { exact: true }).click({ force: true });
-  await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: option }).first().click();
-}
+const choose = (label: string, option: string) => chooseOption(page, drawer(), label, option);
 
 describe('the directory', () => {
   it('an ADMIN defines a custom field, creates a student with it, finds, edits and sees the history', async () => {

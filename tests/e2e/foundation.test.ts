@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, inject, it } from 'vitest';
-import { useBrowserTab } from './browser';
+import { submitSignIn, useBrowserTab } from './browser';
 
 // The foundation screens in a real Chromium against the real server (tests/e2e/global-setup.ts).
 const baseUrl = inject('baseUrl');
@@ -17,12 +17,7 @@ const path = () => new URL(page.url()).pathname;
 const text = (value: string) => page.getByText(value, { exact: true }).first().waitFor();
 const heading = (name: string) => page.getByRole('heading', { name, exact: true }).first().waitFor();
 
-async function signIn(username: string, password: string) {
-  await page.goto(`${baseUrl}/login`);
-  await page.fill('#login-username', username);
-  await page.fill('#login-password', password);
-  await page.click('button[type=submit]');
-}
+const signIn = (username: string, password: string) => submitSignIn(page, baseUrl, username, password);
 
 /** A SECRETARY of the demo tenant, created through the API as ROOT. */
 async function createSecretary(): Promise<{ username: string; password: string }> {

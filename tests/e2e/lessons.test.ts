@@ -1,7 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { beforeEach, describe, expect, inject, it } from 'vitest';
 import { addDays, isoWeekday } from '../../domain/lessons';
-import { useBrowserTab } from './browser';
+import { chooseOption, submitSignIn, useBrowserTab } from './browser';
 
 // The calendar in Greek, in a real Chromium against the real server: a weekly lesson created
 // by selecting a slot, seen in the week and month views, one instance marked to be replaced and
@@ -42,10 +42,7 @@ async function centre() {
 }
 
 async function signIn(username: string, password: string) {
-  await page.goto(`${baseUrl}/login`);
-  await page.fill('#login-username', username);
-  await page.fill('#login-password', password);
-  await page.click('button[type=submit]');
+  await submitSignIn(page, baseUrl, username, password);
   await page.waitForURL(`${baseUrl}/`);
 }
 
@@ -72,10 +69,7 @@ const settled = () => page.locator('[data-testid="lesson-calendar"][data-loading
 const lessons = (text: string) => calendar().locator('[data-lesson-id]', { hasText: text });
 
 /** Picks `option` in the antd Select of the form item labelled `label`. */
-async function choose(scope: Locator, label: string, option: string) {
-  await scope.getByLabel(label, { exact: true }).click({ force: true });
-  await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: option }).first().click();
-}
+const choose = (scope: Locator, label: string, option: string) => chooseOption(page, scope, label, option);
 
 async function setTime(scope: Locator, label: string, time: string) {
   const input = scope.getByLabel(label, { exact: true });

@@ -5,11 +5,20 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { formatDate, type RefLabel, type Translate } from '../../components/fields/format';
+import { footerOf } from '../../components/list-table';
 import { LessonStatusTags } from './status';
 import type { Lesson, RecurringLesson } from './types';
 
 type Owner = 'teacher_id' | 'class_id';
 const PAGE = 10;
+
+const pagination = (current: number, onChange: (page: number) => void, total: number | undefined, t: Translate) => ({
+  current,
+  pageSize: PAGE,
+  total,
+  onChange,
+  showTotal: footerOf(t),
+});
 
 /** The Lessons tab of a teacher's or class's view: upcoming first, or the past newest first. */
 function LessonsTab({ field, id }: { field: Owner; id: number }) {
@@ -52,13 +61,7 @@ function LessonsTab({ field, id }: { field: Owner; id: number }) {
         dataSource={result.data}
         locale={{ emptyText: t('table.empty') }}
         onRow={(row) => ({ onClick: () => navigate(`/lessons/?mode=view&lesson=${row.id}`), style: { cursor: 'pointer' } })}
-        pagination={{
-          current: page,
-          pageSize: PAGE,
-          total: result.total,
-          onChange: setPage,
-          showTotal: (total, [from, to]) => t('table.footer', { from: total ? from : 0, to, count: total }),
-        }}
+        pagination={pagination(page, setPage, result.total, t)}
         columns={[
           { key: 'date', title: t('lessons.fields.date'), render: (_, r) => formatDate(r.date) },
           { key: 'time', title: t('lessons.fields.time'), render: (_, r) => `${r.start_time}–${r.end_time}` },
@@ -93,13 +96,7 @@ function SeriesTab({ field, id }: { field: Owner; id: number }) {
       dataSource={result.data}
       locale={{ emptyText: t('table.empty') }}
       onRow={(row) => ({ onClick: () => navigate(`/lessons/?list=recurring&mode=bulk_update&recurring_lesson=${row.id}`), style: { cursor: 'pointer' } })}
-      pagination={{
-        current: page,
-        pageSize: PAGE,
-        total: result.total,
-        onChange: setPage,
-        showTotal: (total, [from, to]) => t('table.footer', { from: total ? from : 0, to, count: total }),
-      }}
+      pagination={pagination(page, setPage, result.total, t)}
       columns={[
         { key: 'repeat', title: t('recurring-lessons.fields.repeat'), render: (_, r) => t(`enums.${r.repeat}`) },
         { key: 'weekdays', title: t('recurring-lessons.fields.weekdays'), render: (_, r) => (r.weekdays ?? []).map((d) => t(`weekdays.${d}`)).join(', ') },
