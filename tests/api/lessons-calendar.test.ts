@@ -2,6 +2,7 @@
 // from <= date <= to, not paged, ordered by date and start time, with reference labels and the
 // lesson type's colour; repeatable filters by teacher, class, room and subject (and status);
 // to before from, a range over 42 days, or a missing bound is 400.
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Response } from 'light-my-request';
 import { DATABASE_KINDS, startApp, type TestApp } from './harness';
@@ -132,6 +133,16 @@ describe.each(DATABASE_KINDS)('lessons calendar on %s', (kind) => {
     const revalidated = await t.request({ method: 'GET', url: `/api/lessons/calendar?from=${FROM}&to=${TO}`, token: w.adminToken, clientType: 'api', headers: { 'if-none-match': etag } });
     expect(revalidated.statusCode).toBe(304);
     expect(revalidated.body).toBe('');
+  });
+
+  it('a browser that accepts gzip gets the same week gzipped', async () => {
+    const plain = await cal(`from=${FROM}&to=${TO}`);
+    const zipped = await t.request({ method: 'GET', url: `/api/lessons/calendar?from=${FROM}&to=${TO}`, token: w.adminToken, clientType: 'api', headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(zipped.statusCode).toBe(200);
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(zipped.headers.vary).toBe('accept-encoding');
+    expect(zipped.rawPayload.length).toBeLessThan(plain.rawPayload.length / 4);
+    expect(gunzipSync(zipped.rawPayload).toString('utf8')).toBe(plain.body);
   });
 
   it('every change the calendar shows reaches the next answer: a lesson moved, created, deleted, a teacher or room renamed, a type recoloured', async () => {

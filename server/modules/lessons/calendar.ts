@@ -10,7 +10,7 @@ import { addDays, DomainError, FIELD_REGISTRY, isRealDate, LESSON_STATUSES, type
 import { queryRows, type Tx } from '../../db/client';
 import { calendarRevisions, classes, lessons, lessonTypes, rooms, subjects, teachers } from '../../db/schema/index';
 import { baseWhere } from '../crud/read';
-import { CalendarCache, hash } from './calendar-cache';
+import { CalendarCache, hash, type CachedRange } from './calendar-cache';
 import type { Ctx } from '../crud/spec';
 import { lessonsSpec, ownOnly } from './spec';
 
@@ -133,7 +133,7 @@ const cache = new CalendarCache();
  * transaction: a cached body of the same revision is what the query would build now, also
  * when another process made the last change. A TEACHER's view is cached apart (own lessons).
  */
-export async function calendarLessons(tx: Tx, ctx: Ctx, query: CalendarQuery): Promise<{ body: Buffer; etag: string }> {
+export async function calendarLessons(tx: Tx, ctx: Ctx, query: CalendarQuery): Promise<{ range: CachedRange; etag: string }> {
   const [row] = await queryRows<{ revision: string | number }>(
     tx,
     sql`select coalesce((select ${calendarRevisions.revision} from ${calendarRevisions} where ${calendarRevisions.tenantId} = ${ctx.tenantId}), 0) as revision`,
@@ -141,6 +141,6 @@ export async function calendarLessons(tx: Tx, ctx: Ctx, query: CalendarQuery): P
   const revision = Number(row!.revision);
   const viewer = ownOnly(ctx) ? `own:${ctx.actor!.id}` : 'all';
   const key = `${ctx.tenantId}|${viewer}|${query.key}`;
-  const body = cache.get(key, revision) ?? cache.put(key, revision, await buildCalendar(tx, ctx, query));
-  return { body, etag: `W/"${revision}-${hash(key)}"` };
+  const range = cache.get(key, revision) ?? cache.put(key, revision, await buildCalendar(tx, ctx, query));
+  return { range, etag: `W/"${revision}-${hash(key)}"` };
 }

@@ -24,12 +24,14 @@ export async function lessonRoutes(app: FastifyInstance, { database }: { databas
     async (request, reply) => {
       const query = parseCalendarQuery((request.query ?? {}) as Record<string, string | string[] | undefined>);
       const ctx = ctxOf(request);
-      const { body, etag } = await withTenant(database, ctx.tenantId, (tx) => calendarLessons(tx, ctx, query));
+      const { range, etag } = await withTenant(database, ctx.tenantId, (tx) => calendarLessons(tx, ctx, query));
       // The browser keeps the week and asks again with If-None-Match: unchanged is a 304.
-      reply.header('etag', etag).header('cache-control', 'private, no-cache');
+      reply.header('etag', etag).header('cache-control', 'private, no-cache').header('vary', 'accept-encoding');
       if (request.headers['if-none-match'] === etag) return reply.code(304).send();
-      // Already JSON, written by the database.
-      return reply.type('application/json; charset=utf-8').send(body);
+      // Already JSON, written by the database; half a megabyte for a busy week, so gzipped for browsers.
+      reply.type('application/json; charset=utf-8');
+      if (/\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''))) return reply.header('content-encoding', 'gzip').send(await range.gzipped());
+      return reply.send(range.body);
     },
   );
   crudRoutes(app, database, registry, lessonsSpec);

@@ -5,7 +5,7 @@
  * multi-row INSERT each, so a school year of weekly lessons costs a handful of round trips.
  */
 import { and, eq, gte, inArray, sql, type SQL } from 'drizzle-orm';
-import { addDays, checkTimes, DomainError, expandRecurrence, KIND, SCHEDULE_FIELDS, type FieldErrors, type RecurrenceRule } from '../../../domain/index';
+import { addDays, DomainError, expandRecurrence, KIND, SCHEDULE_FIELDS, type FieldErrors, type RecurrenceRule } from '../../../domain/index';
 import type { Tx } from '../../db/client';
 import { lessons, lessonTagLinks, recurringLessons, recurringLessonTagLinks } from '../../db/schema/index';
 import { loadRows, findRow } from '../crud/read';
@@ -15,7 +15,7 @@ import { tableColumns } from '../crud/table';
 import { checkReferences, columnValues, historyView, searchText } from '../crud/write';
 import { recordHistoryMany, type HistoryEntry } from '../history/record';
 import { assertNoConflicts, takeBookingLock, type Slot } from './conflicts';
-import { changedFields, lessonsSpec, recurringLessonsSpec, slotOf } from './spec';
+import { assertTimes, changedFields, lessonsSpec, recurringLessonsSpec, slotOf } from './spec';
 
 /** What the series' rule is made of: changing any of these re-plans its dates. */
 export const RULE_FIELDS = ['repeat', 'repeat_every', 'weekdays', 'start_date', 'end_type', 'occurrences', 'until_date', 'dates'] as const;
@@ -26,11 +26,6 @@ const PLACING = ['start_time', 'end_time', 'room_id', 'teacher_id', 'class_id'];
 const SERIES_ROWS = 10_000;
 
 type Row = Record<string, unknown>;
-
-function assertTimes(row: Row) {
-  const fields = checkTimes(row.start_time, row.end_time);
-  if (Object.keys(fields).length) throw new DomainError('validation', 'The lesson must end after it starts.', fields);
-}
 
 function expand(row: Row) {
   const expansion = expandRecurrence(row as unknown as RecurrenceRule);

@@ -48,7 +48,8 @@ export const slotOf = (row: Record<string, unknown>): Slot => ({
   class_id: (row.class_id as number | null | undefined) ?? null,
 });
 
-function assertTimes(row: Record<string, unknown>) {
+/** Rule 1 on a row as it will be stored: 400 `end_time: too-small` when it ends before it starts. */
+export function assertTimes(row: Record<string, unknown>) {
   const fields = checkTimes(row.start_time, row.end_time);
   if (Object.keys(fields).length) throw new DomainError('validation', 'The lesson must end after it starts.', fields);
 }
