@@ -125,8 +125,9 @@ export async function ensureDemoLessons(database: Database, tenantId: number, to
     if (!classIds.length || !roomIds.length) return;
 
     const term = schoolYear(today);
-    const normalType = types.find((t) => t.entity === 'NORMAL')?.id ?? null;
-    for (const b of plan(classIds, classSubjectsOf, teachersOf, roomIds)) {
+    // Most series are ordinary lessons; every third is revision, so the calendar shows its colours.
+    const normalTypes = types.filter((t) => t.entity === 'NORMAL').map((t) => t.id);
+    for (const [i, b] of plan(classIds, classSubjectsOf, teachersOf, roomIds).entries()) {
       const [start_time, end_time] = SLOTS[b.slot]!;
       await createSeries(tx, registry, ctx, {
         start_time,
@@ -135,7 +136,7 @@ export async function ensureDemoLessons(database: Database, tenantId: number, to
         subject_id: b.subjectId,
         room_id: b.roomId,
         class_id: b.classId,
-        lesson_type_id: normalType,
+        lesson_type_id: normalTypes.length ? normalTypes[i % 3 === 2 ? normalTypes.length - 1 : 0]! : null,
         tag_ids: [],
         notes: null,
         repeat: 'WEEKLY',
