@@ -4,7 +4,7 @@
  * another tenant. `search` holds normalizeSearch() of the searchable fields for `q`.
  */
 import { foreignKey, index, integer, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
-import { rowMeta } from './columns';
+import { linkTable, rowMeta } from './columns';
 import { tenants } from './platform';
 
 const tenantId = () =>
@@ -59,16 +59,7 @@ export const classes = pgTable(
 );
 
 /** classes.subject_ids */
-export const classSubjects = pgTable(
-  'class_subjects',
-  { tenantId: integer('tenant_id').notNull(), classId: integer('class_id').notNull(), subjectId: integer('subject_id').notNull() },
-  (t) => [
-    primaryKey({ columns: [t.tenantId, t.classId, t.subjectId] }),
-    index('class_subjects_subject_idx').on(t.tenantId, t.subjectId),
-    foreignKey({ columns: [t.tenantId, t.classId], foreignColumns: [classes.tenantId, classes.id] }).onDelete('cascade'),
-    foreignKey({ columns: [t.tenantId, t.subjectId], foreignColumns: [subjects.tenantId, subjects.id] }).onDelete('cascade'),
-  ],
-);
+export const classSubjects = linkTable('class_subjects', ['classId', 'class_id', () => classes], ['subjectId', 'subject_id', () => subjects]);
 
 export const lessonTypes = pgTable(
   'lesson_types',

@@ -7,7 +7,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, check, customType, date, foreignKey, index, integer, jsonb, pgTable, primaryKey, smallint, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { instant, rowMeta } from './columns';
+import { instant, linkTable, rowMeta } from './columns';
 import { classes, lessonTags, lessonTypes, rooms, subjects } from './directory';
 import { teachers } from './people';
 import { tenants } from './platform';
@@ -119,28 +119,10 @@ export const lessons = pgTable(
 );
 
 /** lessons.tag_ids */
-export const lessonTagLinks = pgTable(
-  'lesson_tag_links',
-  { tenantId: integer('tenant_id').notNull(), lessonId: integer('lesson_id').notNull(), tagId: integer('tag_id').notNull() },
-  (t) => [
-    primaryKey({ columns: [t.tenantId, t.lessonId, t.tagId] }),
-    index('lesson_tag_links_tag_idx').on(t.tenantId, t.tagId),
-    foreignKey({ columns: [t.tenantId, t.lessonId], foreignColumns: [lessons.tenantId, lessons.id] }).onDelete('cascade'),
-    foreignKey({ columns: [t.tenantId, t.tagId], foreignColumns: [lessonTags.tenantId, lessonTags.id] }).onDelete('cascade'),
-  ],
-);
+export const lessonTagLinks = linkTable('lesson_tag_links', ['lessonId', 'lesson_id', () => lessons], ['tagId', 'tag_id', () => lessonTags]);
 
 /** recurring_lessons.tag_ids */
-export const recurringLessonTagLinks = pgTable(
-  'recurring_lesson_tag_links',
-  { tenantId: integer('tenant_id').notNull(), recurringLessonId: integer('recurring_lesson_id').notNull(), tagId: integer('tag_id').notNull() },
-  (t) => [
-    primaryKey({ columns: [t.tenantId, t.recurringLessonId, t.tagId] }),
-    index('recurring_lesson_tag_links_tag_idx').on(t.tenantId, t.tagId),
-    foreignKey({ columns: [t.tenantId, t.recurringLessonId], foreignColumns: [recurringLessons.tenantId, recurringLessons.id] }).onDelete('cascade'),
-    foreignKey({ columns: [t.tenantId, t.tagId], foreignColumns: [lessonTags.tenantId, lessonTags.id] }).onDelete('cascade'),
-  ],
-);
+export const recurringLessonTagLinks = linkTable('recurring_lesson_tag_links', ['recurringLessonId', 'recurring_lesson_id', () => recurringLessons], ['tagId', 'tag_id', () => lessonTags]);
 
 /**
  * A teacher's private iCal link. Only the sha256 of its secret is kept, so the table alone

@@ -3,7 +3,7 @@
  * (domain/resources/people.ts). Keys and foreign keys include tenant_id as everywhere.
  */
 import { boolean, date, foreignKey, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { instant, rowMeta } from './columns';
+import { instant, linkTable, rowMeta } from './columns';
 import { classes, subjects } from './directory';
 import { tenants } from './platform';
 import { users } from './users';
@@ -49,16 +49,7 @@ export const teachers = pgTable(
 );
 
 /** teachers.subject_ids */
-export const teacherSubjects = pgTable(
-  'teacher_subjects',
-  { tenantId: integer('tenant_id').notNull(), teacherId: integer('teacher_id').notNull(), subjectId: integer('subject_id').notNull() },
-  (t) => [
-    primaryKey({ columns: [t.tenantId, t.teacherId, t.subjectId] }),
-    index('teacher_subjects_subject_idx').on(t.tenantId, t.subjectId),
-    foreignKey({ columns: [t.tenantId, t.teacherId], foreignColumns: [teachers.tenantId, teachers.id] }).onDelete('cascade'),
-    foreignKey({ columns: [t.tenantId, t.subjectId], foreignColumns: [subjects.tenantId, subjects.id] }).onDelete('cascade'),
-  ],
-);
+export const teacherSubjects = linkTable('teacher_subjects', ['teacherId', 'teacher_id', () => teachers], ['subjectId', 'subject_id', () => subjects]);
 
 export const students = pgTable(
   'students',
@@ -84,28 +75,10 @@ export const students = pgTable(
 );
 
 /** Both classes.student_ids and students.class_ids: one relation seen from either side. */
-export const classStudents = pgTable(
-  'class_students',
-  { tenantId: integer('tenant_id').notNull(), classId: integer('class_id').notNull(), studentId: integer('student_id').notNull() },
-  (t) => [
-    primaryKey({ columns: [t.tenantId, t.classId, t.studentId] }),
-    index('class_students_student_idx').on(t.tenantId, t.studentId),
-    foreignKey({ columns: [t.tenantId, t.classId], foreignColumns: [classes.tenantId, classes.id] }).onDelete('cascade'),
-    foreignKey({ columns: [t.tenantId, t.studentId], foreignColumns: [students.tenantId, students.id] }).onDelete('cascade'),
-  ],
-);
+export const classStudents = linkTable('class_students', ['classId', 'class_id', () => classes], ['studentId', 'student_id', () => students]);
 
 /** students.subject_ids */
-export const studentSubjects = pgTable(
-  'student_subjects',
-  { tenantId: integer('tenant_id').notNull(), studentId: integer('student_id').notNull(), subjectId: integer('subject_id').notNull() },
-  (t) => [
-    primaryKey({ columns: [t.tenantId, t.studentId, t.subjectId] }),
-    index('student_subjects_subject_idx').on(t.tenantId, t.subjectId),
-    foreignKey({ columns: [t.tenantId, t.studentId], foreignColumns: [students.tenantId, students.id] }).onDelete('cascade'),
-    foreignKey({ columns: [t.tenantId, t.subjectId], foreignColumns: [subjects.tenantId, subjects.id] }).onDelete('cascade'),
-  ],
-);
+export const studentSubjects = linkTable('student_subjects', ['studentId', 'student_id', () => students], ['subjectId', 'subject_id', () => subjects]);
 
 export const studentCustomFields = pgTable(
   'student_custom_fields',
