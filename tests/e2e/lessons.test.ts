@@ -46,7 +46,8 @@ async function signIn(username: string, password: string) {
   await page.waitForURL(`${baseUrl}/`);
 }
 
-const drawer = (title: string) => page.locator('.ant-drawer-content').filter({ has: page.locator('.ant-drawer-title', { hasText: title }) });
+// Exact titles: "Διδασκαλία" would otherwise also match "Νέα διδασκαλία".
+const drawer = (title: string) => page.locator('.ant-drawer-content').filter({ has: page.locator('.ant-drawer-title').getByText(title, { exact: true }) });
 
 /** The drawer titled `title`, once it has slid in (its position no longer changes). */
 async function opened(title: string): Promise<Locator> {
@@ -216,7 +217,9 @@ describe('the calendar', () => {
     await view.getByLabel('Εργασία για το σπίτι').fill('Ασκήσεις 1 έως 5, σελίδα 42');
     await view.getByRole('button', { name: 'Αποθήκευση' }).click();
     await page.getByText('Η εργασία ενημερώθηκε με επιτυχία').waitFor();
-    await view.getByText('Ασκήσεις 1 έως 5, σελίδα 42').waitFor();
+    // The form closes and the lesson's details show the saved homework.
+    await view.getByRole('textbox', { name: 'Εργασία για το σπίτι' }).waitFor({ state: 'detached' });
+    await view.locator('.ant-descriptions').getByText('Ασκήσεις 1 έως 5, σελίδα 42').waitFor();
 
     // The office (the teacher's session dropped first): drag the lesson to about noon today.
     const { user } = await centre();
