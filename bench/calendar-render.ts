@@ -1,6 +1,6 @@
 /**
  * In Debian's Chromium: how long the calendar takes to show a week of lessons once their data
- * has arrived (PRODUCT.md section 9: a week of 1,000 lessons under 300 ms). Each run moves the
+ * has arrived. Each run moves the
  * calendar to the next week and measures from the end of the week's response until every
  * lesson of it is in the page and painted.
  */
@@ -8,7 +8,16 @@ import { existsSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 
 const CHROMIUM = '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 export interface RenderTimes {
   runs: number;

@@ -1,5 +1,5 @@
 /**
- * npm run bench: speed targets of PRODUCT.md section 9, measured with autocannon against a real
+ * npm run bench: speed targets measured with autocannon against a real
  * server on loopback. For each database (PGlite, then PostgreSQL at TEST_DATABASE_URL):
  *  - seeds one tenant with 10,000 students (and another tenant with 3,000, so isolation is
  *    part of the work) through the import API;
@@ -69,7 +69,7 @@ async function compare(label: string, kind: Kind, database: SeededServer['databa
     // Warm both up, then measure.
     await measure('warm-up', address + url, headers, connections);
     const framework = await measure(`frontis ${label} (${kind})`, address + url, headers, connections);
-    const raw = await measure(`bare route, same ${statements.length} statements (${kind})`, bareAddress + '/bare', {}, connections);
+    const raw = await measure(`bare route, same ${statements.length} statements (${kind})`, `${bareAddress}/bare`, {}, connections);
     for (const m of [framework, raw]) {
       console.log(
         `  ${m.name.padEnd(48)} ${m.rps.toFixed(0).padStart(6)} req/s  p50 ${String(m.p50).padStart(4)} ms  p99 ${String(m.p99).padStart(4)} ms` +
@@ -77,9 +77,7 @@ async function compare(label: string, kind: Kind, database: SeededServer['databa
       );
     }
     const ratio = framework.rps / raw.rps;
-    console.log(
-      `  ratio to bare: ${(ratio * 100).toFixed(0)}% (target ≥ 70%); p99 ${framework.p99} ms with ${connections} clients (target < ${target} ms)`,
-    );
+    console.log(`  ratio to bare: ${(ratio * 100).toFixed(0)}% (target ≥ 70%); p99 ${framework.p99} ms with ${connections} clients (target < ${target} ms)`);
   } finally {
     await bare.close();
   }
@@ -101,14 +99,20 @@ async function benchKind(kind: Kind) {
     console.log(`  calendar week ${BENCH_WEEK.from} to ${BENCH_WEEK.to}: ${week.total} lessons`);
     await compare('calendar week', kind, database, address, WEEK_URL, headers);
     const rebuilt = await timeWeekAfterChange(address, headers, table, WEEK_URL, 20);
-    console.log(`  calendar week right after a change (built, not cached), ${rebuilt.count} in a row: p50 ${rebuilt.p50.toFixed(0)} ms, p99 ${rebuilt.p99.toFixed(0)} ms`);
+    console.log(
+      `  calendar week right after a change (built, not cached), ${rebuilt.count} in a row: p50 ${rebuilt.p50.toFixed(0)} ms, p99 ${rebuilt.p99.toFixed(0)} ms`,
+    );
 
     const series = await timeSeriesCreation(address, headers, table, SERIES);
     console.log(
       `  creating a weekly series for the school year (${series.lessonsEach} lessons), ${series.count} in a row: p50 ${series.p50.toFixed(0)} ms, p99 ${series.p99.toFixed(0)} ms`,
     );
     if (browser) {
-      const render = await timeCalendarRender(address.replace('127.0.0.1', 'demo.localhost'), { username: 'root', password: 'root-password-1' }, BENCH_WEEK.from);
+      const render = await timeCalendarRender(
+        address.replace('127.0.0.1', 'demo.localhost'),
+        { username: 'root', password: 'root-password-1' },
+        BENCH_WEEK.from,
+      );
       console.log(
         `  Chromium: a week of ${render.events} lessons rendered in p50 ${render.p50.toFixed(0)} ms, max ${render.max.toFixed(0)} ms over ${render.runs} runs (target < 300 ms)`,
       );

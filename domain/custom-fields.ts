@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { CustomFieldType } from './enums';
 import { fieldSchema, type FieldDef } from './fields';
 
-// Custom fields (PRODUCT.md rule 7) and custom entities (rule 8) are defined at run time; they
+// Custom fields and custom entities are defined at run time; they
 // become ordinary FieldDefs, so the registry that validates, filters and renders built-in
 // fields does the same for them.
 export interface CustomFieldDefinition {

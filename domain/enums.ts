@@ -1,4 +1,4 @@
-// The enumerations of SPEC.md section 3, shared by server and client.
+// The enumerations shared by server and client.
 export const ROLES = ['ROOT', 'ADMIN', 'SECRETARY', 'TEACHER'] as const;
 export type Role = (typeof ROLES)[number];
 

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 
-// Error codes of PRODUCT.md section 4 and the session protocol. The client translates each
+// Error codes of the HTTP API and the session protocol. The client translates each
 // code through i18n (`errors.<code>`); the message is for logs and API users.
 export const ERROR_CODES = [
   'missing-headers',

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { DomainError, type FieldErrors, zodIssuesToFields } from './errors';
 import type { Area } from './permissions';
 
-// The field-type registry (ARCHITECTURE.md principle 1): a resource declares its fields once;
+// The field-type registry: a resource declares its fields once;
 // the server's validation and list-query whitelist and the client's columns and inputs are
 // derived from these definitions. Custom fields and custom entities use the same registry.
 export const FIELD_TYPES = [
@@ -104,7 +104,10 @@ const isTimeZone = (s: string) => {
 };
 
 const text = (def: FieldDef, fallbackMax: number) => {
-  let s = z.string().trim().max(def.max ?? fallbackMax);
+  let s = z
+    .string()
+    .trim()
+    .max(def.max ?? fallbackMax);
   if (def.required) s = s.min(Math.max(def.min ?? 1, 1));
   else if (def.min) s = s.min(def.min);
   return s;
@@ -121,13 +124,35 @@ export const FIELD_REGISTRY: Record<FieldType, FieldTypeSpec> = {
   TEXT: { value: (d) => text(d, 200), ops: TEXTUAL, filter: asText },
   LONG_TEXT: { value: (d) => text(d, 10_000), ops: ['like'], filter: asText },
   USERNAME: {
-    value: (d) => z.string().trim().min(3).max(d.max ?? 64).regex(/^[\p{L}\p{N}._@-]+$/u),
+    value: (d) =>
+      z
+        .string()
+        .trim()
+        .min(3)
+        .max(d.max ?? 64)
+        .regex(/^[\p{L}\p{N}._@-]+$/u),
     ops: TEXTUAL,
     filter: asText,
   },
   EMAIL: { value: () => z.string().trim().max(254).pipe(z.email()), ops: TEXTUAL, filter: asText },
-  PHONE: { value: () => z.string().trim().regex(/^\+?[0-9 ().-]{5,20}$/), ops: TEXTUAL, filter: asText },
-  PASSWORD: { value: (d) => z.string().min(d.min ?? 8).max(d.max ?? 128), ops: [], filter: () => undefined },
+  PHONE: {
+    value: () =>
+      z
+        .string()
+        .trim()
+        .regex(/^\+?[0-9 ().-]{5,20}$/),
+    ops: TEXTUAL,
+    filter: asText,
+  },
+  PASSWORD: {
+    value: (d) =>
+      z
+        .string()
+        .min(d.min ?? 8)
+        .max(d.max ?? 128),
+    ops: [],
+    filter: () => undefined,
+  },
   SLUG: {
     value: () => z.string().regex(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/),
     ops: TEXTUAL,
@@ -151,7 +176,12 @@ export const FIELD_REGISTRY: Record<FieldType, FieldTypeSpec> = {
   },
   MONEY: {
     // Integer euro cents; a million euro is far above anything a centre charges at once.
-    value: (d) => z.number().int().min(d.min ?? 0).max(d.max ?? 100_000_000),
+    value: (d) =>
+      z
+        .number()
+        .int()
+        .min(d.min ?? 0)
+        .max(d.max ?? 100_000_000),
     ops: ORDERED,
     filter: (_d, raw) => asInteger(raw),
   },
@@ -350,13 +380,17 @@ export function parseListQuery(res: ResourceDef, raw: RawQuery, extraFilters: re
   if (end < start) fields._end = 'too-small';
   else if (end - start > MAX_PAGE_ROWS) fields._end = 'too-large';
 
-  const sortNames = list(raw._sort).flatMap((s) => s.split(',')).filter(Boolean);
-  const orders = list(raw._order).flatMap((s) => s.split(',')).filter(Boolean);
+  const sortNames = list(raw._sort)
+    .flatMap((s) => s.split(','))
+    .filter(Boolean);
+  const orders = list(raw._order)
+    .flatMap((s) => s.split(','))
+    .filter(Boolean);
   const sort: SortSpec[] = [];
   sortNames.forEach((name, i) => {
     const def = all.get(name);
     const order = (orders[i] ?? 'asc').toLowerCase();
-    if (!def || !def.sortable || def.writeOnly) fields._sort = 'invalid-option';
+    if (!def?.sortable || def.writeOnly) fields._sort = 'invalid-option';
     else if (order !== 'asc' && order !== 'desc') fields._order = 'invalid-option';
     else sort.push({ field: name, order });
   });
@@ -376,7 +410,7 @@ export function parseListQuery(res: ResourceDef, raw: RawQuery, extraFilters: re
     const name = suffix ? key.slice(0, -suffix[0].length) : key;
     const op: FilterOp = suffix ? suffix[1] : 'eq';
     const def = all.get(name);
-    if (!def || !def.filterable || def.writeOnly) {
+    if (!def?.filterable || def.writeOnly) {
       fields[key.length > 64 ? key.slice(0, 64) : key] = 'unknown-field';
       continue;
     }

@@ -2,7 +2,7 @@ import type { FieldErrors } from './errors';
 import type { LessonStatus, Recurrence, RecurrenceEnd } from './enums';
 import type { ReferenceLabel } from './references';
 
-// The rules of lessons (PRODUCT.md section 6, items 1 to 4), shared by the server, which
+// The rules of lessons, shared by the server, which
 // enforces them, and the client, which previews a series and offers only allowed actions.
 
 /** A series must end: at most this many lessons … */
@@ -25,7 +25,7 @@ export const canChangeStatus = (from: LessonStatus, to: LessonStatus) => from ==
 /** Only a lesson marked "to be replaced" gets a replacement (kind 2, replaces_lesson_id). */
 export const canBeReplaced = (status: LessonStatus) => status === 'TO_BE_REPLACED';
 
-/** Numeric kinds of SPEC.md: 1 Normal, 2 Replacement, 3 Replaced. */
+/** Numeric lesson kinds: 1 Normal, 2 Replacement, 3 Replaced. */
 export const KIND = { NORMAL: 1, REPLACEMENT: 2, REPLACED: 3 } as const;
 
 /** Only NORMAL lessons hold their room, teacher and class (rule 2). */
@@ -92,7 +92,9 @@ export interface RecurrenceRule {
   dates?: readonly string[] | null;
 }
 
-export type Expansion = { ok: true; dates: string[]; rule: Required<{ [K in keyof RecurrenceRule]: RecurrenceRule[K] | null }> } | { ok: false; fields: FieldErrors };
+export type Expansion =
+  | { ok: true; dates: string[]; rule: Required<{ [K in keyof RecurrenceRule]: RecurrenceRule[K] | null }> }
+  | { ok: false; fields: FieldErrors };
 
 /**
  * The dates of a series, or why it is refused (field codes). DAILY: every N days from

@@ -1,6 +1,6 @@
 import type { Role } from './enums';
 
-// The permission matrix of PRODUCT.md section 7, as data. The server checks it on every route;
+// The permission matrix, as data. The server checks it on every route;
 // the client's accessControlProvider reads the same table, so the two never disagree.
 export type Area =
   | 'tenants'
@@ -72,7 +72,7 @@ export function can(role: Role, area: Area, action: Action): boolean {
 /** True when the server must limit `role` to its own rows in `area`. */
 export const isOwnOnly = (role: Role, area: Area): boolean => PERMISSIONS[area].ownOnly?.includes(role) ?? false;
 
-/** Which area each API resource (PRODUCT.md section 5) belongs to. */
+/** Which area each API resource belongs to. */
 export const RESOURCE_AREA: Record<string, Area> = {
   tenants: 'tenants',
   'custom-entities': 'customEntityDefinitions',
@@ -102,7 +102,7 @@ export const RESOURCE_AREA: Record<string, Area> = {
   'custom-entity-records': 'customEntityRecords',
 };
 
-/** Route guards of SPEC.md section 6; the most specific prefix wins, '/' matches everything. */
+/** Route guards of the client; the most specific prefix wins, '/' matches everything. */
 export const ROUTE_ROLES: ReadonlyArray<{ path: string; exact?: boolean; roles: readonly Role[] }> = [
   { path: '/tenants', roles: ROOT_ONLY },
   { path: '/custom-entities', exact: true, roles: ROOT_ONLY },
@@ -120,7 +120,7 @@ export const ROUTE_ROLES: ReadonlyArray<{ path: string; exact?: boolean; roles: 
 
 export function canOpenRoute(role: Role, pathname: string): boolean {
   const path = pathname.replace(/\/+$/, '') || '/';
-  const matches = ROUTE_ROLES.filter((r) => (r.exact ? path === r.path : path === r.path || path.startsWith(r.path + '/')));
+  const matches = ROUTE_ROLES.filter((r) => (r.exact ? path === r.path : path === r.path || path.startsWith(`${r.path}/`)));
   if (matches.length === 0) return true;
   const best = matches.reduce((a, b) => (b.path.length > a.path.length ? b : a));
   return best.roles.includes(role);

@@ -51,9 +51,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       if (!socket.writable) return;
       const tooLarge = (error as { code?: string }).code === 'HPE_HEADER_OVERFLOW';
       const body = JSON.stringify({
-        error: tooLarge
-          ? { code: 'too-large', message: 'The request headers are too large.' }
-          : { code: 'validation', message: 'The request is malformed.' },
+        error: tooLarge ? { code: 'too-large', message: 'The request headers are too large.' } : { code: 'validation', message: 'The request is malformed.' },
       });
       socket.end(
         `HTTP/1.1 ${tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\n` +

@@ -20,10 +20,42 @@ export interface DemoLogin {
 }
 
 const DEMO_STAFF: ReadonlyArray<DemoLogin & { first_name: string; last_name: string; email: string; phone: string }> = [
-  { username: 'admin', password: 'demo-admin-2024', role: 'ADMIN', first_name: 'Γιώργος', last_name: 'Παπαδόπουλος', email: 'admin@demo.frontis.app', phone: '+30 210 123 4567' },
-  { username: 'secretary', password: 'demo-secretary-2024', role: 'SECRETARY', first_name: 'Ελένη', last_name: 'Γεωργίου', email: 'grammateia@demo.frontis.app', phone: '+30 210 123 4568' },
-  { username: 'maria', password: 'demo-teacher-2024', role: 'TEACHER', first_name: 'Μαρία', last_name: 'Νικολάου', email: 'maria@demo.frontis.app', phone: '+30 691 234 5678' },
-  { username: 'nikos', password: 'demo-teacher-2024', role: 'TEACHER', first_name: 'Νίκος', last_name: 'Κωνσταντίνου', email: 'nikos@demo.frontis.app', phone: '+30 697 345 6789' },
+  {
+    username: 'admin',
+    password: 'demo-admin-2024',
+    role: 'ADMIN',
+    first_name: 'Γιώργος',
+    last_name: 'Παπαδόπουλος',
+    email: 'admin@demo.frontis.app',
+    phone: '+30 210 123 4567',
+  },
+  {
+    username: 'secretary',
+    password: 'demo-secretary-2024',
+    role: 'SECRETARY',
+    first_name: 'Ελένη',
+    last_name: 'Γεωργίου',
+    email: 'grammateia@demo.frontis.app',
+    phone: '+30 210 123 4568',
+  },
+  {
+    username: 'maria',
+    password: 'demo-teacher-2024',
+    role: 'TEACHER',
+    first_name: 'Μαρία',
+    last_name: 'Νικολάου',
+    email: 'maria@demo.frontis.app',
+    phone: '+30 691 234 5678',
+  },
+  {
+    username: 'nikos',
+    password: 'demo-teacher-2024',
+    role: 'TEACHER',
+    first_name: 'Νίκος',
+    last_name: 'Κωνσταντίνου',
+    email: 'nikos@demo.frontis.app',
+    phone: '+30 697 345 6789',
+  },
 ];
 
 async function ensureTenant(database: Database, slug: string): Promise<number> {
@@ -42,10 +74,7 @@ async function ensureRoot(database: Database, config: Config): Promise<void> {
   const [existing] = await platform(database).select({ n: count() }).from(rootUsers);
   if (existing && existing.n > 0) return;
   const passwordHash = await hashPassword(config.rootPassword);
-  await platform(database)
-    .insert(rootUsers)
-    .values({ username: config.rootUsername, passwordHash, firstName: 'Root', lastName: '' })
-    .onConflictDoNothing();
+  await platform(database).insert(rootUsers).values({ username: config.rootUsername, passwordHash, firstName: 'Root', lastName: '' }).onConflictDoNothing();
 }
 
 async function ensureDemoStaff(database: Database, tenantId: number): Promise<DemoLogin[]> {

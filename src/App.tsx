@@ -40,50 +40,51 @@ const titleHandler = ({ resource }: { resource?: { name: string } }) =>
 
 export default function App() {
   const { i18n: instance } = useTranslation();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new provider for each language makes Refine re-render its texts
   const i18nProvider = useMemo(createI18nProvider, [instance.language]);
   return (
     <AntdApp notification={TOASTS} message={TOASTS}>
-    <Refine
-      routerProvider={routerProvider}
-      dataProvider={dataProvider}
-      authProvider={authProvider}
-      accessControlProvider={accessControlProvider}
-      i18nProvider={i18nProvider}
-      notificationProvider={useNotificationProvider}
-      resources={resources}
-      options={{
-        syncWithLocation: true,
-        warnWhenUnsavedChanges: true,
-        disableTelemetry: true,
-        title: { text: 'Frontis' },
-        reactQuery: { clientConfig: { defaultOptions: { queries: { retry: false } } } },
-      }}
-    >
-      <SessionNavigator />
-      <Suspense fallback={<FullPageSpin />}>
-        <Routes>
-          <Route element={<Shell />}>
-            <Route index element={<HomePage />} />
-            <Route path="/settings" element={<UsersPage />} />
-            <Route path="/tenants" element={<TenantsPage />} />
-            <Route path="/mydata" element={<MyDataPage />} />
-            <Route path="/subjects" element={<SubjectsPage />} />
-            <Route path="/rooms" element={<RoomsPage />} />
-            <Route path="/classes" element={<ClassesPage />} />
-            <Route path="/classes/settings" element={<ClassCategoriesPage />} />
-            <Route path="/lessons" element={<LessonsPage />} />
-            <Route path="/lessons/settings" element={<LessonSettingsPage />} />
-            <Route path="/contracts/settings" element={<ContractCategoriesPage />} />
-            <Route path="/notes" element={<NotesPage />} />
-            <Route path="/teachers" element={<TeachersPage />} />
-            <Route path="/students" element={<StudentsPage />} />
-            <Route path="/students/settings" element={<StudentCustomFieldsPage />} />
-            <Route path="*" element={<NotFoundPage />} />
-          </Route>
-        </Routes>
-      </Suspense>
-      <DocumentTitleHandler handler={titleHandler} />
-    </Refine>
+      <Refine
+        routerProvider={routerProvider}
+        dataProvider={dataProvider}
+        authProvider={authProvider}
+        accessControlProvider={accessControlProvider}
+        i18nProvider={i18nProvider}
+        notificationProvider={useNotificationProvider}
+        resources={resources}
+        options={{
+          syncWithLocation: true,
+          warnWhenUnsavedChanges: true,
+          disableTelemetry: true,
+          title: { text: 'Frontis' },
+          reactQuery: { clientConfig: { defaultOptions: { queries: { retry: false } } } },
+        }}
+      >
+        <SessionNavigator />
+        <Suspense fallback={<FullPageSpin />}>
+          <Routes>
+            <Route element={<Shell />}>
+              <Route index element={<HomePage />} />
+              <Route path="/settings" element={<UsersPage />} />
+              <Route path="/tenants" element={<TenantsPage />} />
+              <Route path="/mydata" element={<MyDataPage />} />
+              <Route path="/subjects" element={<SubjectsPage />} />
+              <Route path="/rooms" element={<RoomsPage />} />
+              <Route path="/classes" element={<ClassesPage />} />
+              <Route path="/classes/settings" element={<ClassCategoriesPage />} />
+              <Route path="/lessons" element={<LessonsPage />} />
+              <Route path="/lessons/settings" element={<LessonSettingsPage />} />
+              <Route path="/contracts/settings" element={<ContractCategoriesPage />} />
+              <Route path="/notes" element={<NotesPage />} />
+              <Route path="/teachers" element={<TeachersPage />} />
+              <Route path="/students" element={<StudentsPage />} />
+              <Route path="/students/settings" element={<StudentCustomFieldsPage />} />
+              <Route path="*" element={<NotFoundPage />} />
+            </Route>
+          </Routes>
+        </Suspense>
+        <DocumentTitleHandler handler={titleHandler} />
+      </Refine>
     </AntdApp>
   );
 }

@@ -6,7 +6,7 @@ import { lazyPage } from './lazy';
 import { ErrorBoundary } from './pages/error-boundary';
 
 // The sign-in page is loaded without Refine, the layout or any screen, to keep it small
-// (PRODUCT.md section 9: at most 250 KB of gzipped JavaScript). Everything else is App.
+// (at most 250 KB of gzipped JavaScript). Everything else is App.
 const LoginPage = lazyPage(() => import('./pages/login'));
 const App = lazyPage(() => import('./App'));
 

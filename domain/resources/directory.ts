@@ -36,11 +36,7 @@ export const CLASSES: ResourceDef = {
 export const LESSON_TYPES: ResourceDef = {
   name: 'lesson-types',
   area: 'directory',
-  fields: [
-    name(),
-    color,
-    { name: 'entity', type: 'ENUM', options: LESSON_TYPE_VALUES, default: 'NORMAL', sortable: true, filterable: true },
-  ],
+  fields: [name(), color, { name: 'entity', type: 'ENUM', options: LESSON_TYPE_VALUES, default: 'NORMAL', sortable: true, filterable: true }],
   defaultSort: byName,
 };
 

@@ -2,7 +2,7 @@ import { LESSON_STATUSES, RECURRENCE_ENDS, RECURRENCES } from '../enums';
 import type { FieldDef, ResourceDef } from '../fields';
 import { MAX_OCCURRENCES } from '../lessons';
 
-// Lessons (PRODUCT.md sections 5 and 6, rules 1 to 4). Dates and times are wall-clock in the
+// Lessons. Dates and times are wall-clock in the
 // tenant's time zone: `date` YYYY-MM-DD, `start_time`/`end_time` HH:mm, end after start.
 const ref = (name: string, reference: string): FieldDef => ({ name, type: 'REFERENCE', reference, sortable: true, filterable: true });
 

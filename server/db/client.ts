@@ -88,14 +88,11 @@ const assertTenantId = (tenantId: number) => {
  */
 export async function enterTenant(tx: Tx, tenantId: number): Promise<void> {
   assertTenantId(tenantId);
-  await tx.execute(
-    sql`select set_config('role', 'frontis_app', true), set_config('app.tenant_id', ${String(tenantId)}, true)`,
-  );
+  await tx.execute(sql`select set_config('role', 'frontis_app', true), set_config('app.tenant_id', ${String(tenantId)}, true)`);
 }
 
 /** The settings of a tenant transaction as literal SQL (tenantId is checked to be a positive integer). */
-const tenantSettings = (tenantId: number) =>
-  `select set_config('role', 'frontis_app', true), set_config('app.tenant_id', '${tenantId}', true)`;
+const tenantSettings = (tenantId: number) => `select set_config('role', 'frontis_app', true), set_config('app.tenant_id', '${tenantId}', true)`;
 
 /** The single door to tenant data: fn runs in a transaction that sees only tenantId's rows. */
 export async function withTenant<T>(database: Database, tenantId: number, fn: (tx: Tx) => Promise<T>): Promise<T> {

@@ -13,15 +13,7 @@ import { hashPassword } from '../modules/auth/passwords';
 import type { Ctx, Data, ResourceSpec } from '../modules/crud/spec';
 import { createRow } from '../modules/crud/write';
 import { registry } from '../modules/registry';
-import {
-  classCategoriesSpec,
-  classesSpec,
-  contractCategoriesSpec,
-  lessonTagsSpec,
-  lessonTypesSpec,
-  roomsSpec,
-  subjectsSpec,
-} from '../modules/directory/specs';
+import { classCategoriesSpec, classesSpec, contractCategoriesSpec, lessonTagsSpec, lessonTypesSpec, roomsSpec, subjectsSpec } from '../modules/directory/specs';
 import { notesSpec } from '../modules/notes/spec';
 import { studentCustomFieldsSpec } from '../modules/student-custom-fields/spec';
 import { studentsSpec } from '../modules/students/spec';
@@ -55,11 +47,56 @@ const CLASSES: Array<[string, string, number, string[]]> = [
 ];
 
 /** Existing demo TEACHER users get their teacher rows; the other two come with new sign-ins. */
-const TEACHERS: Array<{ username: string; first_name: string; last_name: string; gender: 'MALE' | 'FEMALE'; subjects: string[]; color: string; email: string; phone: string }> = [
-  { username: 'maria', first_name: 'Μαρία', last_name: 'Νικολάου', gender: 'FEMALE', subjects: ['Μαθηματικά', 'Πληροφορική'], color: '#1677ff', email: 'maria@demo.frontis.app', phone: '+30 691 234 5678' },
-  { username: 'nikos', first_name: 'Νίκος', last_name: 'Κωνσταντίνου', gender: 'MALE', subjects: ['Φυσική', 'Χημεία'], color: '#722ed1', email: 'nikos@demo.frontis.app', phone: '+30 697 345 6789' },
-  { username: 'katerina', first_name: 'Κατερίνα', last_name: 'Δημητρίου', gender: 'FEMALE', subjects: ['Έκθεση', 'Αρχαία', 'Ιστορία'], color: '#fa8c16', email: 'katerina@demo.frontis.app', phone: '+30 694 456 7890' },
-  { username: 'dimitris', first_name: 'Δημήτρης', last_name: 'Αλεξίου', gender: 'MALE', subjects: ['Βιολογία', 'Χημεία', 'Οικονομία'], color: '#52c41a', email: 'dimitris@demo.frontis.app', phone: '+30 698 567 8901' },
+const TEACHERS: Array<{
+  username: string;
+  first_name: string;
+  last_name: string;
+  gender: 'MALE' | 'FEMALE';
+  subjects: string[];
+  color: string;
+  email: string;
+  phone: string;
+}> = [
+  {
+    username: 'maria',
+    first_name: 'Μαρία',
+    last_name: 'Νικολάου',
+    gender: 'FEMALE',
+    subjects: ['Μαθηματικά', 'Πληροφορική'],
+    color: '#1677ff',
+    email: 'maria@demo.frontis.app',
+    phone: '+30 691 234 5678',
+  },
+  {
+    username: 'nikos',
+    first_name: 'Νίκος',
+    last_name: 'Κωνσταντίνου',
+    gender: 'MALE',
+    subjects: ['Φυσική', 'Χημεία'],
+    color: '#722ed1',
+    email: 'nikos@demo.frontis.app',
+    phone: '+30 697 345 6789',
+  },
+  {
+    username: 'katerina',
+    first_name: 'Κατερίνα',
+    last_name: 'Δημητρίου',
+    gender: 'FEMALE',
+    subjects: ['Έκθεση', 'Αρχαία', 'Ιστορία'],
+    color: '#fa8c16',
+    email: 'katerina@demo.frontis.app',
+    phone: '+30 694 456 7890',
+  },
+  {
+    username: 'dimitris',
+    first_name: 'Δημήτρης',
+    last_name: 'Αλεξίου',
+    gender: 'MALE',
+    subjects: ['Βιολογία', 'Χημεία', 'Οικονομία'],
+    color: '#52c41a',
+    email: 'dimitris@demo.frontis.app',
+    phone: '+30 698 567 8901',
+  },
 ];
 
 const BOYS = ['Γιώργος', 'Κωνσταντίνος', 'Δημήτρης', 'Νίκος', 'Παναγιώτης', 'Βασίλης', 'Χρήστος', 'Αλέξανδρος', 'Θανάσης', 'Στέλιος', 'Μιχάλης', 'Άγγελος'];
@@ -94,7 +131,7 @@ function student(i: number, classIndex: number) {
   const [male, female] = SURNAMES[(i * 5 + Math.floor(i / 2)) % SURNAMES.length]!;
   const first = girl ? GIRLS[(i * 7) % GIRLS.length]! : BOYS[(i * 7) % BOYS.length]!;
   const parent = PARENTS[i % PARENTS.length]!;
-  const parentFemale = i % PARENTS.length % 2 === 1;
+  const parentFemale = (i % PARENTS.length) % 2 === 1;
   const [, , year] = CLASSES[classIndex]!;
   const month = String((i % 12) + 1).padStart(2, '0');
   const day = String((i % 27) + 1).padStart(2, '0');
@@ -103,10 +140,10 @@ function student(i: number, classIndex: number) {
     last_name: girl ? female : male,
     gender: girl ? 'FEMALE' : 'MALE',
     birth_date: `${year}-${month}-${day}`,
-    phone: phone(i, '69' + String(i % 10)),
+    phone: phone(i, `69${String(i % 10)}`),
     email: i % 3 === 0 ? `student${i + 1}@example.gr` : null,
     guardian_name: `${parent} ${parentFemale ? female : male}`,
-    guardian_phone: phone(i + 101, '69' + String((i + 3) % 10)),
+    guardian_phone: phone(i + 101, `69${String((i + 3) % 10)}`),
     status: i % 17 === 16 ? 'INACTIVE' : 'ACTIVE',
     inactive_reason: i % 17 === 16 ? 'Διέκοψε για οικογενειακούς λόγους' : null,
     information: i % 9 === 0 ? 'Χρειάζεται επιπλέον βοήθεια στις ασκήσεις.' : null,
@@ -130,7 +167,11 @@ export async function ensureDemoDirectory(database: Database, tenantId: number):
     // Several processes may start at once: one fills, the others then find subjects and stop.
     await tx.execute(sql`select pg_advisory_xact_lock(734511, ${tenantId}::int)`);
     const [existing] = await tx.select({ n: count() }).from(subjects).where(eq(subjects.tenantId, tenantId));
-    const logins = TEACHERS.filter((t) => !['maria', 'nikos'].includes(t.username)).map((t) => ({ username: t.username, password: TEACHER_PASSWORD, role: 'TEACHER' as Role }));
+    const logins = TEACHERS.filter((t) => !['maria', 'nikos'].includes(t.username)).map((t) => ({
+      username: t.username,
+      password: TEACHER_PASSWORD,
+      role: 'TEACHER' as Role,
+    }));
     if (existing && existing.n > 0) return logins;
     const ctx: Ctx = { tenantId, actor: null };
 
@@ -156,7 +197,14 @@ export async function ensureDemoDirectory(database: Database, tenantId: number):
       await add(tx, ctx, lessonTagsSpec, { name, color });
     }
     await add(tx, ctx, studentCustomFieldsSpec, { key: 'school', label: 'Σχολείο', type: 'TEXT', options: null, required: false, position: 0 });
-    await add(tx, ctx, studentCustomFieldsSpec, { key: 'source', label: 'Πώς μας βρήκατε', type: 'SINGLE_CHOICE', options: SOURCES, required: false, position: 1 });
+    await add(tx, ctx, studentCustomFieldsSpec, {
+      key: 'source',
+      label: 'Πώς μας βρήκατε',
+      type: 'SINGLE_CHOICE',
+      options: SOURCES,
+      required: false,
+      position: 1,
+    });
 
     const teacherIds: number[] = [];
     for (const t of TEACHERS) {
@@ -189,8 +237,17 @@ export async function ensureDemoDirectory(database: Database, tenantId: number):
     }
 
     await add(tx, ctx, notesSpec, { title: 'Ενημέρωση γονέα', body: 'Ο κηδεμόνας ζήτησε ραντεβού για την πρόοδο στα Μαθηματικά.', student_id: studentIds[0] });
-    await add(tx, ctx, notesSpec, { title: 'Αλλαγή ωραρίου', body: 'Από τον επόμενο μήνα τα μαθήματα της Πέμπτης μετακινούνται στις 18:00.', class_id: classIds[5] });
-    await add(tx, ctx, notesSpec, { title: 'Υλικό επανάληψης', body: 'Να μοιραστούν τα φυλλάδια επανάληψης στη Φυσική.', teacher_id: teacherIds[1], class_id: classIds[3] });
+    await add(tx, ctx, notesSpec, {
+      title: 'Αλλαγή ωραρίου',
+      body: 'Από τον επόμενο μήνα τα μαθήματα της Πέμπτης μετακινούνται στις 18:00.',
+      class_id: classIds[5],
+    });
+    await add(tx, ctx, notesSpec, {
+      title: 'Υλικό επανάληψης',
+      body: 'Να μοιραστούν τα φυλλάδια επανάληψης στη Φυσική.',
+      teacher_id: teacherIds[1],
+      class_id: classIds[3],
+    });
     await add(tx, ctx, notesSpec, { title: 'Διαγώνισμα προσομοίωσης', body: 'Κυριακή 10:00, Αίθουσα 4.', class_id: classIds[6], teacher_id: teacherIds[3] });
     return logins;
   });

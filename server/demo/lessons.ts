@@ -110,9 +110,17 @@ export async function ensureDemoLessons(database: Database, tenantId: number, to
     const ctx: Ctx = { tenantId, actor: null };
     const classIds = (await tx.select({ id: classes.id }).from(classes).where(eq(classes.tenantId, tenantId)).orderBy(asc(classes.id))).map((r) => r.id);
     const roomIds = (await tx.select({ id: rooms.id }).from(rooms).where(eq(rooms.tenantId, tenantId)).orderBy(asc(rooms.id))).map((r) => r.id);
-    const types = await tx.select({ id: lessonTypes.id, entity: lessonTypes.entity }).from(lessonTypes).where(eq(lessonTypes.tenantId, tenantId)).orderBy(asc(lessonTypes.id));
+    const types = await tx
+      .select({ id: lessonTypes.id, entity: lessonTypes.entity })
+      .from(lessonTypes)
+      .where(eq(lessonTypes.tenantId, tenantId))
+      .orderBy(asc(lessonTypes.id));
     const classSubjectsOf = await idsBy(
-      tx.select({ owner: classSubjects.classId, other: classSubjects.subjectId }).from(classSubjects).where(eq(classSubjects.tenantId, tenantId)).orderBy(asc(classSubjects.subjectId)),
+      tx
+        .select({ owner: classSubjects.classId, other: classSubjects.subjectId })
+        .from(classSubjects)
+        .where(eq(classSubjects.tenantId, tenantId))
+        .orderBy(asc(classSubjects.subjectId)),
     );
     const teachersOf = await idsBy(
       tx

@@ -14,7 +14,11 @@ const NAME_RE = /^frontis-\d{8}T\d{6}Z\.tar\.gz$/;
 
 export const backupDir = (dataDir: string) => join(dataDir, 'backups');
 
-const stamp = (d: Date) => d.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+const stamp = (d: Date) =>
+  d
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
 
 /** Writes one dump and prunes old ones; returns its path. */
 export async function backupNow(database: Database, dataDir: string): Promise<string | null> {

@@ -88,7 +88,10 @@ export async function listPage<T extends Record<string, unknown>>(
     .offset(opts.query.start)) as unknown as T[];
   let total = opts.query.start + rows.length;
   if (!(rows.length < limit && (rows.length > 0 || opts.query.start === 0))) {
-    const [row] = await q.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(opts.table).where(where);
+    const [row] = await q
+      .select({ n: sql<number>`count(*)`.mapWith(Number) })
+      .from(opts.table)
+      .where(where);
     total = row?.n ?? 0;
   }
   return { rows, total };

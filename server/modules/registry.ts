@@ -3,15 +3,7 @@
  * a lesson using a room blocks the room's deletion, a lesson's tag link goes with the tag.
  */
 import { buildRegistry } from './crud/registry';
-import {
-  classCategoriesSpec,
-  classesSpec,
-  contractCategoriesSpec,
-  lessonTagsSpec,
-  lessonTypesSpec,
-  roomsSpec,
-  subjectsSpec,
-} from './directory/specs';
+import { classCategoriesSpec, classesSpec, contractCategoriesSpec, lessonTagsSpec, lessonTypesSpec, roomsSpec, subjectsSpec } from './directory/specs';
 import { lessonsSpec, recurringLessonsSpec } from './lessons/spec';
 import { notesSpec } from './notes/spec';
 import { studentCustomFieldsSpec } from './student-custom-fields/spec';

@@ -98,7 +98,7 @@ export const tenancyPlugin = fp(async (app: FastifyInstance, opts: { database: D
       throw new DomainError('tenant-mismatch', 'The x-tenant-id header does not match the host name.');
     }
     request.clientType = clientType;
-    // A bare localhost or IP address means DEFAULT_TENANT (PRODUCT.md section 2); the web client
+    // A bare localhost or IP address means DEFAULT_TENANT; the web client
     // then sends the host's own first label. API clients on a bare host name the tenant instead.
     const bare = fromHost === null && slug === firstLabel(request.headers.host);
     const wanted = bare ? app.frontis.config.defaultTenant : slug;

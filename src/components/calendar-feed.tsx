@@ -53,19 +53,32 @@ export function CalendarFeedCard({ endpoint }: { endpoint: string }) {
     });
 
   return (
-    <Card size="small" title={<Space><CalendarOutlined />{t('feed.title')}</Space>} loading={isLoading} data-testid="calendar-feed">
+    <Card
+      size="small"
+      title={
+        <Space>
+          <CalendarOutlined />
+          {t('feed.title')}
+        </Space>
+      }
+      loading={isLoading}
+      data-testid="calendar-feed"
+    >
       <Space direction="vertical" style={{ width: '100%' }}>
         {error && <Alert type="error" message={errorText(error)} />}
-        <Typography.Text type="secondary">
-          {data?.active ? t('feed.active', { at: formatInstant(data.created_at) }) : t('feed.inactive')}
-        </Typography.Text>
+        <Typography.Text type="secondary">{data?.active ? t('feed.active', { at: formatInstant(data.created_at) }) : t('feed.inactive')}</Typography.Text>
         {url && (
           <Alert
             type="success"
             message={t('feed.created')}
             description={
               <Space direction="vertical" style={{ width: '100%' }}>
-                <Typography.Paragraph copyable={{ text: url, tooltips: [t('feed.copy'), t('feed.copied')] }} code style={{ wordBreak: 'break-all', marginBottom: 0 }} data-testid="calendar-feed-url">
+                <Typography.Paragraph
+                  copyable={{ text: url, tooltips: [t('feed.copy'), t('feed.copied')] }}
+                  code
+                  style={{ wordBreak: 'break-all', marginBottom: 0 }}
+                  data-testid="calendar-feed-url"
+                >
                   {url}
                 </Typography.Paragraph>
                 <Typography.Text type="secondary">{t('feed.hint')}</Typography.Text>
@@ -84,7 +97,13 @@ export function CalendarFeedCard({ endpoint }: { endpoint: string }) {
               <Popconfirm title={t('feed.resetConfirm')} okText={t('feed.reset')} cancelText={t('buttons.cancel')} onConfirm={() => create()}>
                 <Button loading={busy}>{t('feed.reset')}</Button>
               </Popconfirm>
-              <Popconfirm title={t('feed.revokeConfirm')} okText={t('feed.revoke')} okButtonProps={{ danger: true }} cancelText={t('buttons.cancel')} onConfirm={() => revoke()}>
+              <Popconfirm
+                title={t('feed.revokeConfirm')}
+                okText={t('feed.revoke')}
+                okButtonProps={{ danger: true }}
+                cancelText={t('buttons.cancel')}
+                onConfirm={() => revoke()}
+              >
                 <Button danger loading={busy}>
                   {t('feed.revoke')}
                 </Button>

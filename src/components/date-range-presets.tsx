@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 export type DateRange = [Dayjs, Dayjs];
 export type DateRangePreset = 'today' | 'yesterday' | 'last7Days' | 'last30Days' | 'thisMonth';
 
-/** SPEC.md section 9 quick ranges, as of `now`; "custom range" is picking dates by hand. */
+/** The quick date ranges, as of `now`; "custom range" is picking dates by hand. */
 export function presetRange(preset: DateRangePreset, now: Dayjs = dayjs()): DateRange {
   const today = now.startOf('day');
   switch (preset) {
@@ -34,17 +34,14 @@ type Props = Omit<RangePickerProps, 'presets' | 'value' | 'onChange'> & {
 /** A date range picker with the quick ranges; picking dates by hand is the custom range. */
 export function DateRangePresets({ value, onChange, ...rest }: Props) {
   const { t } = useTranslation();
-  const presets = useMemo(
-    () => DATE_RANGE_PRESETS.map((preset) => ({ label: t(`dateRange.${preset}`), value: presetRange(preset) })),
-    [t],
-  );
+  const presets = useMemo(() => DATE_RANGE_PRESETS.map((preset) => ({ label: t(`dateRange.${preset}`), value: presetRange(preset) })), [t]);
   return (
     <DatePicker.RangePicker
       {...rest}
       aria-label={t('dateRange.custom')}
       presets={presets}
       value={value ?? null}
-      onChange={(range) => onChange?.(range && range[0] && range[1] ? [range[0], range[1]] : null)}
+      onChange={(range) => onChange?.(range?.[0] && range[1] ? [range[0], range[1]] : null)}
       format="DD/MM/YYYY"
     />
   );

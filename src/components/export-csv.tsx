@@ -73,7 +73,13 @@ export function ExportCsvButton({ resource, fileName, columns, filters, sorters 
     cancelled.current = false;
     setProgress({ done: 0, total: 0 });
     try {
-      const rows = await fetchAllRows(resource, filters, sorters, (done, total) => setProgress({ done, total }), () => cancelled.current);
+      const rows = await fetchAllRows(
+        resource,
+        filters,
+        sorters,
+        (done, total) => setProgress({ done, total }),
+        () => cancelled.current,
+      );
       if (!rows) return;
       const csv = buildCsv(
         columns.map((c) => c.header),
@@ -88,7 +94,7 @@ export function ExportCsvButton({ resource, fileName, columns, filters, sorters 
     }
   };
 
-  const percent = progress && progress.total ? Math.round((progress.done / progress.total) * 100) : 0;
+  const percent = progress?.total ? Math.round((progress.done / progress.total) * 100) : 0;
   return (
     <>
       <Button icon={<DownloadOutlined />} onClick={() => void run()} loading={progress !== null}>

@@ -34,7 +34,13 @@ export function describeChanges(
 ): Change[] {
   const fields = new Map<string, FieldDef>(def.fields.map((f) => [f.name, f]));
   const text = (field: FieldDef | undefined, value: unknown) =>
-    value === null || value === undefined || value === '' || (Array.isArray(value) && value.length === 0) ? empty : field ? valueText(t, field, value) || empty : typeof value === 'object' ? JSON.stringify(value) : String(value);
+    value === null || value === undefined || value === '' || (Array.isArray(value) && value.length === 0)
+      ? empty
+      : field
+        ? valueText(t, field, value) || empty
+        : typeof value === 'object'
+          ? JSON.stringify(value)
+          : String(value);
   const out: Change[] = [];
   for (const [name, change] of Object.entries(changes ?? {})) {
     const field = fields.get(name);
@@ -100,7 +106,15 @@ export function HistoryTab({ def, id, customFields }: { def: ResourceDef; id: nu
                   dataSource={changes}
                   columns={[
                     { dataIndex: 'label', title: t('history.field') },
-                    { dataIndex: 'old', title: t('history.old'), render: (v: string) => <Typography.Text delete={v !== empty} type="secondary">{v}</Typography.Text> },
+                    {
+                      dataIndex: 'old',
+                      title: t('history.old'),
+                      render: (v: string) => (
+                        <Typography.Text delete={v !== empty} type="secondary">
+                          {v}
+                        </Typography.Text>
+                      ),
+                    },
                     { key: 'arrow', render: () => '→', width: 24 },
                     { dataIndex: 'new', title: t('history.new') },
                   ]}

@@ -47,6 +47,7 @@ const valueOf = (filters: CrudFilters, field: string, operator: string): unknown
 function Box({ children, onApply, onClear }: { children: ReactNode; onApply(): void; onClear(): void }) {
   const { t } = useTranslation();
   return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: keys typed in a filter must not reach the table header behind it
     <div style={{ padding: 8, minWidth: 220 }} onKeyDown={(e) => e.stopPropagation()}>
       <Space direction="vertical" style={{ width: '100%' }}>
         {children}
@@ -173,7 +174,13 @@ const DROPDOWNS: Record<Kind, (props: DropdownProps) => ReactNode> = {
 };
 
 /** antd column props for a field's filter, driven by `setFilters` (manualFilters tables). */
-export function filterColumn<T>(field: FieldDef, name: string, filters: CrudFilters, setFilters: (f: CrudFilter[]) => void, t: Translate): Partial<ColumnType<T>> {
+export function filterColumn<T>(
+  field: FieldDef,
+  name: string,
+  filters: CrudFilters,
+  setFilters: (f: CrudFilter[]) => void,
+  t: Translate,
+): Partial<ColumnType<T>> {
   const kind = filterKind(field);
   if (!kind) return {};
   const Dropdown = DROPDOWNS[kind];

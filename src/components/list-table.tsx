@@ -37,7 +37,7 @@ export interface ListTableProps<T extends BaseRecord> {
 
 /**
  * A server-side list: paging, sorting and filtering are done by the API (kept in the URL by
- * syncWithLocation), with the search box, footer text and empty text of SPEC.md.
+ * syncWithLocation), with the search box, footer text and empty text the customer asked for.
  */
 export function ListTable<T extends BaseRecord>({
   resource,
@@ -71,11 +71,11 @@ export function ListTable<T extends BaseRecord>({
     },
   };
   // Typing searches after a short pause; Enter searches at once.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only the typed text and the applied query start a search
   useEffect(() => {
     if (search.trim() === currentQ) return;
     const timer = setTimeout(() => state.setFilters([{ field: 'q', operator: 'eq', value: search.trim() || undefined }]), 400);
     return () => clearTimeout(timer);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [search, currentQ]);
   const onChange: typeof tableProps.onChange = manualFilters
     ? (pagination, _filters, sorter, extra) => tableProps.onChange?.(pagination, {}, sorter, extra)

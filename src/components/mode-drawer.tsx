@@ -3,7 +3,7 @@ import { useCallback, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 
 /**
- * The URL is the state (ARCHITECTURE.md): `?mode=update&user=5` opens the drawer of user 5,
+ * The URL is the state: `?mode=update&user=5` opens the drawer of user 5,
  * so reloading or sharing the link opens the same drawer. Modes outside `modes` are ignored.
  */
 export function useModeParams<M extends string>(entity: string, modes: readonly M[]) {
@@ -37,7 +37,19 @@ export function useModeParams<M extends string>(entity: string, modes: readonly 
   return { mode, id, open, close };
 }
 
-export function ModeDrawer({ open, title, onClose, children, footer }: { open: boolean; title: ReactNode; onClose(): void; children: ReactNode; footer?: ReactNode }) {
+export function ModeDrawer({
+  open,
+  title,
+  onClose,
+  children,
+  footer,
+}: {
+  open: boolean;
+  title: ReactNode;
+  onClose(): void;
+  children: ReactNode;
+  footer?: ReactNode;
+}) {
   return (
     <Drawer open={open} title={title} onClose={onClose} width={480} destroyOnHidden footer={footer}>
       {children}

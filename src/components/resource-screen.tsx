@@ -25,7 +25,7 @@ import { FormButtons, useDrawerForm } from './drawer-form';
 export type Mode = 'create' | 'update' | 'view';
 export type Row = BaseRecord & { id: number; version?: number } & Record<string, unknown>;
 
-/** How one screen uses the generic list, drawer form and show view (SPEC.md section 2). */
+/** How one screen uses the generic list, drawer form and show view. */
 export interface ScreenConfig {
   def: ResourceDef;
   /** The entity search parameter: /subjects/?mode=update&subject=3. */
@@ -255,27 +255,21 @@ export function ResourceScreen(config: ScreenConfig) {
         )}
       />
       {config.drawers ?? (
-      <>
-      <ModeDrawer
-        open={formOpen}
-        title={mode === 'update' ? t(`${def.name}.edit`) : t(`${def.name}.create`)}
-        onClose={close}
-      >
-        {formOpen && (
-          <ResourceForm key={`${mode}-${id}`} config={config} mode={mode as 'create' | 'update'} id={id} onDone={close} />
-        )}
-      </ModeDrawer>
-      <ModeDrawer open={viewOpen} title={t(`${def.name}.view`)} onClose={close}>
-        {viewOpen && (
-          <ResourceView
-            key={id}
-            config={config}
-            id={id}
-            onEdit={(row) => (rights.update && mayChange(row) && !row.deleted && modes.includes('update') ? () => open('update', id) : undefined)}
-          />
-        )}
-      </ModeDrawer>
-      </>
+        <>
+          <ModeDrawer open={formOpen} title={mode === 'update' ? t(`${def.name}.edit`) : t(`${def.name}.create`)} onClose={close}>
+            {formOpen && <ResourceForm key={`${mode}-${id}`} config={config} mode={mode as 'create' | 'update'} id={id} onDone={close} />}
+          </ModeDrawer>
+          <ModeDrawer open={viewOpen} title={t(`${def.name}.view`)} onClose={close}>
+            {viewOpen && (
+              <ResourceView
+                key={id}
+                config={config}
+                id={id}
+                onEdit={(row) => (rights.update && mayChange(row) && !row.deleted && modes.includes('update') ? () => open('update', id) : undefined)}
+              />
+            )}
+          </ModeDrawer>
+        </>
       )}
     </List>
   );
@@ -289,9 +283,7 @@ export function inUseText(t: Translate, error: ApiError): string {
 
 function formFieldsOf(config: ScreenConfig, mode: 'create' | 'update'): FieldDef[] {
   const names = config.formFields ?? config.def.fields.map((f) => f.name);
-  return names
-    .map((n) => fieldOf(config.def, n))
-    .filter((f): f is FieldDef => Boolean(f) && !f!.readOnly && !(mode === 'update' && f!.createOnly));
+  return names.map((n) => fieldOf(config.def, n)).filter((f): f is FieldDef => Boolean(f) && !f!.readOnly && !(mode === 'update' && f!.createOnly));
 }
 
 /** Empty text means "no value"; unset custom values are left out of the object. */
@@ -333,7 +325,7 @@ function ResourceForm({ config, mode, id, onDone }: { config: ScreenConfig; mode
         description:
           error && (error as { code?: string }).code === 'stale'
             ? t('stale.title')
-            : (error && config.saveErrorText?.(error as { code?: string; message: string })) ?? error?.message,
+            : ((error && config.saveErrorText?.(error as { code?: string; message: string })) ?? error?.message),
       }),
     },
   });

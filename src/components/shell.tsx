@@ -23,16 +23,8 @@ export default function Shell() {
   }
 
   return (
-    <ThemedLayout
-      Header={Header}
-      Title={({ collapsed }) => <ThemedTitle collapsed={collapsed} text="Frontis" icon={<Logo />} />}
-    >
-      <CanAccess
-        resource={ROUTE_RESOURCE}
-        action="open"
-        params={{ pathname: location.pathname }}
-        fallback={<Navigate to="/" replace />}
-      >
+    <ThemedLayout Header={Header} Title={({ collapsed }) => <ThemedTitle collapsed={collapsed} text="Frontis" icon={<Logo />} />}>
+      <CanAccess resource={ROUTE_RESOURCE} action="open" params={{ pathname: location.pathname }} fallback={<Navigate to="/" replace />}>
         <Suspense fallback={<FullPageSpin />}>
           <Outlet />
         </Suspense>

@@ -26,16 +26,12 @@ export class ErrorBoundary extends Component<{ children: ReactNode }, State> {
       <div role="alert" style={{ maxWidth: 720, margin: '15vh auto', padding: 24, textAlign: 'center' }}>
         <h2>{i18n.t('errorBoundary.title')}</h2>
         <Space>
-          <Button onClick={() => this.setState({ open: !open })}>
-            {open ? i18n.t('errorBoundary.hideError') : i18n.t('errorBoundary.showError')}
-          </Button>
+          <Button onClick={() => this.setState({ open: !open })}>{open ? i18n.t('errorBoundary.hideError') : i18n.t('errorBoundary.showError')}</Button>
           <Button type="primary" onClick={() => location.assign('/')}>
             {i18n.t('errorBoundary.reload')}
           </Button>
         </Space>
-        {open && (
-          <pre style={{ whiteSpace: 'pre-wrap', textAlign: 'left', marginTop: 24 }}>{`${error.message}\n\n${error.stack ?? ''}`}</pre>
-        )}
+        {open && <pre style={{ whiteSpace: 'pre-wrap', textAlign: 'left', marginTop: 24 }}>{`${error.message}\n\n${error.stack ?? ''}`}</pre>}
       </div>
     );
   }

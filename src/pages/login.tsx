@@ -15,7 +15,7 @@ const REQUIRED: Record<Field, string> = { username: 'login.usernameRequired', pa
 
 /**
  * /login. Deliberately light (no antd Form, Modal or Refine): it is the first page most
- * visitors load, and PRODUCT.md caps it at 250 KB of gzipped JavaScript.
+ * visitors load, and caps it at 250 KB of gzipped JavaScript.
  */
 export default function LoginPage() {
   const { t, i18n } = useTranslation();

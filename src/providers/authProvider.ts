@@ -23,6 +23,7 @@ export interface LoginVariables {
 export function safeRedirect(value: string | null | undefined): string {
   if (!value || typeof value !== 'string') return '/';
   if (!value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return '/';
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is refused here
   if (/[\u0000-\u001f\u007f]/.test(value)) return '/';
   try {
     const url = new URL(value, 'http://frontis.invalid');
@@ -34,7 +35,7 @@ export function safeRedirect(value: string | null | undefined): string {
   }
 }
 
-// GET /me is asked once and kept until the session changes (SPEC.md: never stale).
+// GET /me is asked once and kept until the session changes.
 let me: Promise<SessionUser | null> | null = null;
 session.subscribe(() => {
   me = null;
@@ -96,6 +97,5 @@ export const authProvider: AuthProvider = {
   getPermissions: async () => session.get()?.role ?? null,
 
   // The HTTP client already refreshed and retried; log out only when it ended the session.
-  onError: async (error: { sessionCleared?: boolean } | undefined) =>
-    error?.sessionCleared ? { logout: true, redirectTo: '/login' } : {},
+  onError: async (error: { sessionCleared?: boolean } | undefined) => (error?.sessionCleared ? { logout: true, redirectTo: '/login' } : {}),
 };

@@ -1,5 +1,5 @@
 import type { HttpError } from '@refinedev/core';
-import { ApiError, toApiError } from './http';
+import { type ApiError, toApiError } from './http';
 import { i18n } from './i18nProvider';
 
 /** The translated text of a server error code (`errors.<code>`), falling back to its message. */
@@ -11,9 +11,7 @@ export function errorText(error: unknown): string {
 /** Field codes translated (`fields.<code>`), keyed by field name, for antd forms. */
 export function fieldErrors(error: unknown): Record<string, string> {
   const apiError = toApiError(error);
-  return Object.fromEntries(
-    Object.entries(apiError.fields).map(([field, code]) => [field, i18n.t(`fields.${code}`, { defaultValue: code })]),
-  );
+  return Object.fromEntries(Object.entries(apiError.fields).map(([field, code]) => [field, i18n.t(`fields.${code}`, { defaultValue: code })]));
 }
 
 /** What Refine expects from a data provider: translated message, status, field errors. */

@@ -1,7 +1,7 @@
 import axios, { AxiosError, type AxiosInstance, type InternalAxiosRequestConfig } from 'axios';
 import { session as appSession, type Session, type SessionUser } from './session';
 
-/** The server's error envelope (PRODUCT.md section 4). */
+/** The server's error envelope. */
 export interface ApiErrorBody {
   error?: { code?: string; message?: string; fields?: Record<string, string>; lessons?: unknown };
 }

@@ -1,6 +1,6 @@
 import type { Role } from '../../domain/enums';
 
-/** The signed-in user as the server sends it in `user` (camelCase, SPEC.md section 3). */
+/** The signed-in user as the server sends it in `user` (camelCase). */
 export interface SessionUser {
   id: string | number;
   username: string;
@@ -38,12 +38,12 @@ export function memoryStore(): KeyValueStore {
 export interface Session {
   /** The stored user, or null when nobody is signed in. */
   get(): StoredUser | null;
-  /** The stored user or the empty default (SPEC.md: id '', names '', role TEACHER). */
+  /** The stored user or the empty default. */
   current(): SessionUser;
   token(): string | null;
   /** The stored access expiry; compared across tabs to see whether someone else refreshed. */
   exp(): number | undefined;
-  /** Stores token and user when token is non-null (SPEC.md section 4). */
+  /** Stores token and user when token is non-null. */
   set(user: SessionUser, token: string | null, exp?: number): void;
   reset(): void;
   subscribe(listener: () => void): () => void;

@@ -42,7 +42,7 @@ const ICONS: Record<string, ReactNode> = {
 /**
  * The sidebar and Refine's resource list. Names are the API's (`/api/<name>`), so the access
  * check reads domain/permissions for them; labels come from i18n (`<name>.<name>`); each list
- * path is a route of SPEC.md section 2 (the sidebar also hides routes the role may not open).
+ * path is a route of the client (the sidebar also hides routes the role may not open).
  */
 const RESOURCES: ResourceProps[] = [
   { name: 'calendar', list: '/', meta: { iconName: 'calendar' } },

@@ -290,9 +290,7 @@ export function StudentImport({ customFields, open, onClose }: { customFields: r
                 type={checked.errors.length ? 'warning' : 'success'}
                 showIcon
                 message={
-                  checked.errors.length
-                    ? t('import.invalidRows', { count: invalidCount, total: rows.length })
-                    : t('import.allValid', { count: rows.length })
+                  checked.errors.length ? t('import.invalidRows', { count: invalidCount, total: rows.length }) : t('import.allValid', { count: rows.length })
                 }
               />
             )}

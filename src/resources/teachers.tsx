@@ -19,7 +19,20 @@ export default function TeachersPage() {
       entity="teacher"
       modes={['create', 'update', 'view']}
       listFields={['last_name', 'first_name', 'username', 'email', 'phone', 'subject_ids', 'color']}
-      formFields={['username', 'password', 'confirm_password', 'first_name', 'last_name', 'email', 'phone', 'birth_date', 'gender', 'subject_ids', 'color', 'information']}
+      formFields={[
+        'username',
+        'password',
+        'confirm_password',
+        'first_name',
+        'last_name',
+        'email',
+        'phone',
+        'birth_date',
+        'gender',
+        'subject_ids',
+        'color',
+        'information',
+      ]}
       rowName={name}
       deleteConfirm={(row) => t('teachers.deleteConfirm', { name: name(row) })}
       viewTabs={(row) => lessonTabs('teacher_id', row.id, t as Translate)}

@@ -33,7 +33,13 @@ export default function TenantsPage() {
       <ListTable<TenantRow>
         resource="tenants"
         toolbar={(state) => (
-          <ExportCsvButton resource="tenants" fileName="tenants" columns={resourceCsvColumns(t as Translate, TENANTS)} filters={state.filters} sorters={state.sorters} />
+          <ExportCsvButton
+            resource="tenants"
+            fileName="tenants"
+            columns={resourceCsvColumns(t as Translate, TENANTS)}
+            filters={state.filters}
+            sorters={state.sorters}
+          />
         )}
         initialSort={[{ field: 'name', order: 'asc' }]}
         columns={({ sorters, filters }) => [

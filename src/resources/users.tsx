@@ -37,15 +37,17 @@ export default function UsersPage() {
   const { data: me } = useGetIdentity<SessionUser>();
 
   return (
-    <List
-      title={t('users.title')}
-      breadcrumb={false}
-      headerButtons={<CreateButton onClick={() => open('create')}>{t('users.create')}</CreateButton>}
-    >
+    <List title={t('users.title')} breadcrumb={false} headerButtons={<CreateButton onClick={() => open('create')}>{t('users.create')}</CreateButton>}>
       <ListTable<UserRow>
         resource="users"
         toolbar={(state) => (
-          <ExportCsvButton resource="users" fileName="users" columns={resourceCsvColumns(t as Translate, USERS)} filters={state.filters} sorters={state.sorters} />
+          <ExportCsvButton
+            resource="users"
+            fileName="users"
+            columns={resourceCsvColumns(t as Translate, USERS)}
+            filters={state.filters}
+            sorters={state.sorters}
+          />
         )}
         initialSort={[
           { field: 'last_name', order: 'asc' },
@@ -144,7 +146,10 @@ function UserForm({ mode, id, me, onDone }: { mode: (typeof MODES)[number]; id: 
         name="password"
         label={t('users.fields.password')}
         extra={mode === 'update' ? t('users.passwordHint') : undefined}
-        rules={[{ required: mode === 'create', message: t('forms.required') }, { min: 8, message: t('forms.tooShort', { min: 8 }) }]}
+        rules={[
+          { required: mode === 'create', message: t('forms.required') },
+          { min: 8, message: t('forms.tooShort', { min: 8 }) },
+        ]}
       >
         <Input.Password autoComplete="new-password" />
       </Form.Item>

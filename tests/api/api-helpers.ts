@@ -26,12 +26,7 @@ export function json(res: Response): any {
  * Asserts an error answer: the status, {error:{code,message}} and, when given, that
  * error.fields contains (at least) these field codes.
  */
-export function expectError(
-  res: Response,
-  status: number,
-  code: string,
-  fields?: Record<string, unknown>,
-): any {
+export function expectError(res: Response, status: number, code: string, fields?: Record<string, unknown>): any {
   expect(res.statusCode, show(res)).toBe(status);
   const body = json(res);
   expect(body, show(res)).toHaveProperty('error');
@@ -96,7 +91,7 @@ export function setCookies(res: Response): Record<string, SetCookie> {
 /** True when a Set-Cookie clears the cookie (empty value, Max-Age<=0 or Expires in the past). */
 export function isClearing(c: SetCookie): boolean {
   if (c.attrs['max-age'] !== undefined && Number(c.attrs['max-age']) <= 0) return true;
-  if (typeof c.attrs['expires'] === 'string' && Date.parse(c.attrs['expires']) <= Date.now()) return true;
+  if (typeof c.attrs.expires === 'string' && Date.parse(c.attrs.expires) <= Date.now()) return true;
   return false;
 }
 

@@ -1,5 +1,4 @@
-// Bad inputs never break the server (PRODUCT.md section 4 "No input ever yields a 500",
-// CONTRACT "Errors"): generated with fast-check, each answer must be a 4xx with
+// Bad inputs never break the server: generated with fast-check, each answer must be a 4xx with
 // {error:{code,message}} (400 validation naming the field at fault where there is one), and the
 // data must be unchanged afterwards.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -147,9 +146,9 @@ describe.each(DATABASE_KINDS)('bad inputs on %s', (kind) => {
   it('POST /api/users: an unknown field is 400 unknown-field', async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.oneof(fc.stringMatching(/^[a-z_]{1,20}$/), fc.constantFrom('tenant_id', 'password_hash', 'is_root', 'created_at', 'search')).filter(
-          (k) => !USER_FIELDS.includes(k) && k !== 'id' && k !== 'version',
-        ),
+        fc
+          .oneof(fc.stringMatching(/^[a-z_]{1,20}$/), fc.constantFrom('tenant_id', 'password_hash', 'is_root', 'created_at', 'search'))
+          .filter((k) => !USER_FIELDS.includes(k) && k !== 'id' && k !== 'version'),
         fc.jsonValue({ maxDepth: 2 }),
         async (key, value) => {
           const res = await send('POST', '/api/users', { ...base(), [key]: value });
@@ -172,7 +171,10 @@ describe.each(DATABASE_KINDS)('bad inputs on %s', (kind) => {
     const mutation = fc.oneof(
       fc.tuple(fc.constantFrom(...USER_FIELDS), wrongValue),
       fc.tuple(fc.constantFrom(...TEXT_FIELDS), fc.constant('x'.repeat(10_240))),
-      fc.tuple(fc.constantFrom('tenant_id', 'password_hash', 'owner', 'created_by', 'search'), fc.jsonValue({ maxDepth: 1 }).filter((v) => !/"(__proto__|constructor)"/.test(JSON.stringify(v)))),
+      fc.tuple(
+        fc.constantFrom('tenant_id', 'password_hash', 'owner', 'created_by', 'search'),
+        fc.jsonValue({ maxDepth: 1 }).filter((v) => !/"(__proto__|constructor)"/.test(JSON.stringify(v))),
+      ),
     );
     await fc.assert(
       fc.asyncProperty(mutation, async ([field, value]) => {
@@ -213,7 +215,10 @@ describe.each(DATABASE_KINDS)('bad inputs on %s', (kind) => {
   it('login with strange credentials answers 400 or 401, never more', async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.record({ username: fc.oneof(fc.string({ maxLength: 200 }), fc.constantFrom(...SQL), wrongValue), password: fc.oneof(fc.string({ maxLength: 200 }), wrongValue) }),
+        fc.record({
+          username: fc.oneof(fc.string({ maxLength: 200 }), fc.constantFrom(...SQL), wrongValue),
+          password: fc.oneof(fc.string({ maxLength: 200 }), wrongValue),
+        }),
         async (creds) => {
           const res = await send('POST', '/login', { ...creds, tenant: 'demo' }, undefined);
           const body = expectRefused(res);
@@ -255,7 +260,10 @@ describe.each(DATABASE_KINDS)('bad inputs on %s', (kind) => {
     await fc.assert(
       fc.asyncProperty(
         fc.constantFrom('_start', '_end'),
-        fc.oneof(fc.constantFrom('-1', 'abc', '1.5', '1e3', '99999999999999999999', "0'", '0;', ' ', 'NaN', 'Infinity', '0x10'), fc.string({ minLength: 1, maxLength: 10 }).filter((s) => !/^\d+$/.test(s))),
+        fc.oneof(
+          fc.constantFrom('-1', 'abc', '1.5', '1e3', '99999999999999999999', "0'", '0;', ' ', 'NaN', 'Infinity', '0x10'),
+          fc.string({ minLength: 1, maxLength: 10 }).filter((s) => !/^\d+$/.test(s)),
+        ),
         async (param, value) => {
           const other = param === '_start' ? '_end=10' : '_start=0';
           const res = await send('GET', `/api/users?${param}=${encodeURIComponent(value)}&${other}`);
@@ -293,8 +301,24 @@ describe.each(DATABASE_KINDS)('bad inputs on %s', (kind) => {
 
   it('malformed JSON is 400 validation', async () => {
     const malformed = fc.oneof(
-      fc.constantFrom('{', '{"username": }', "{'username': 'x'}", '{"a":1,}', '[1,2', 'undefined', '{"username":"x"}}', '\u0000', 'nul', '{"__proto__": {"role": "ROOT"}}', '{"constructor": {"prototype": {"x": 1}}}'),
-      fc.jsonValue().map((v) => JSON.stringify(v) ?? 'null').filter((s) => s.length > 1).map((s) => s.slice(0, -1) + '#'),
+      fc.constantFrom(
+        '{',
+        '{"username": }',
+        "{'username': 'x'}",
+        '{"a":1,}',
+        '[1,2',
+        'undefined',
+        '{"username":"x"}}',
+        '\u0000',
+        'nul',
+        '{"__proto__": {"role": "ROOT"}}',
+        '{"constructor": {"prototype": {"x": 1}}}',
+      ),
+      fc
+        .jsonValue()
+        .map((v) => JSON.stringify(v) ?? 'null')
+        .filter((s) => s.length > 1)
+        .map((s) => `${s.slice(0, -1)}#`),
       fc.string({ maxLength: 30 }).filter((s) => {
         try {
           JSON.parse(s);
@@ -313,7 +337,8 @@ describe.each(DATABASE_KINDS)('bad inputs on %s', (kind) => {
         } catch {
           parses = false;
         }
-        if (parses) expectRefused(res); // the __proto__ / constructor cases parse, but must be refused
+        if (parses)
+          expectRefused(res); // the __proto__ / constructor cases parse, but must be refused
         else expectError(res, 400, 'validation');
       }),
       { numRuns: RUNS },
@@ -325,7 +350,14 @@ describe.each(DATABASE_KINDS)('bad inputs on %s', (kind) => {
 
   it('a wrong content type is a 4xx', async () => {
     const body = JSON.stringify({ ...base(), username: 'ctype-user' });
-    for (const ct of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=xyz', 'application/xml', 'application/octet-stream', 'text/html; charset=utf-8']) {
+    for (const ct of [
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=xyz',
+      'application/xml',
+      'application/octet-stream',
+      'text/html; charset=utf-8',
+    ]) {
       const res = await sendRaw('POST', '/api/users', body, ct);
       expectRefused(res);
       const login = await sendRaw('POST', '/login', JSON.stringify({ username: 'root', password: 'root-password-1', tenant: 'demo' }), ct, undefined);

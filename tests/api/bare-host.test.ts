@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, startApp, type TestApp } from './harness';
 
-// PRODUCT.md section 2: a bare localhost or IP address means DEFAULT_TENANT. The web client
+// a bare localhost or IP address means DEFAULT_TENANT. The web client
 // sends the host's first label ('localhost', '127') as x-tenant-id there.
 describe('a bare host opens the default tenant', () => {
   let t: TestApp;

@@ -1,5 +1,4 @@
-// Generated bad inputs against every issue-3 resource (PRODUCT.md section 4 "No input ever yields
-// a 500"): values of the wrong type for each field of the ResourceDef, overlong strings, unknown
+// Generated bad inputs against every issue-3 resource: values of the wrong type for each field of the ResourceDef, overlong strings, unknown
 // fields, any JSON body, junk list queries and ids. Each answer is a 4xx with {error: {code,
 // message}}, 400 validation naming the field where there is one, and the data never changes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -25,18 +24,38 @@ const BASE: Record<string, () => Row> = {
 };
 const baseOf = (res: ResourceDef) => (BASE[res.name] ?? (() => ({ name: 'Φ' })))();
 
-const notString = fc.oneof(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean(), fc.array(fc.string({ maxLength: 5 }), { maxLength: 3 }), fc.dictionary(fc.string({ maxLength: 5 }), fc.string({ maxLength: 5 }), { maxKeys: 3 }));
+const notString = fc.oneof(
+  fc.integer(),
+  fc.double({ noNaN: true, noDefaultInfinity: true }),
+  fc.boolean(),
+  fc.array(fc.string({ maxLength: 5 }), { maxLength: 3 }),
+  fc.dictionary(fc.string({ maxLength: 5 }), fc.string({ maxLength: 5 }), { maxKeys: 3 }),
+);
 /** Blank strings mean "none" for optional fields (the server reads them as null), so they are not wrong values. */
 const nonBlank = fc.string({ minLength: 1, maxLength: 10 }).filter((s) => s.trim() !== '');
-const notNumber = fc.oneof(nonBlank, fc.boolean(), fc.array(fc.integer(), { maxLength: 3 }), fc.dictionary(fc.string({ maxLength: 5 }), fc.integer(), { maxKeys: 2 }));
-const notId = fc.oneof(notNumber, fc.integer({ max: 0 }), fc.double({ noNaN: true, noDefaultInfinity: true }).filter((d) => !Number.isInteger(d)), fc.constantFrom(2 ** 31, 2 ** 53, -1));
+const notNumber = fc.oneof(
+  nonBlank,
+  fc.boolean(),
+  fc.array(fc.integer(), { maxLength: 3 }),
+  fc.dictionary(fc.string({ maxLength: 5 }), fc.integer(), { maxKeys: 2 }),
+);
+const notId = fc.oneof(
+  notNumber,
+  fc.integer({ max: 0 }),
+  fc.double({ noNaN: true, noDefaultInfinity: true }).filter((d) => !Number.isInteger(d)),
+  fc.constantFrom(2 ** 31, 2 ** 53, -1),
+);
 
 /** Values that no field of this type accepts. */
 function wrongFor(def: FieldDef): fc.Arbitrary<unknown> {
   switch (def.type) {
     case 'NUMBER':
     case 'MONEY':
-      return fc.oneof(notNumber, ...(def.integer ? [fc.double({ noNaN: true, noDefaultInfinity: true }).filter((d) => !Number.isInteger(d))] : []), ...(def.max !== undefined ? [fc.integer({ min: def.max + 1 })] : []));
+      return fc.oneof(
+        notNumber,
+        ...(def.integer ? [fc.double({ noNaN: true, noDefaultInfinity: true }).filter((d) => !Number.isInteger(d))] : []),
+        ...(def.max !== undefined ? [fc.integer({ min: def.max + 1 })] : []),
+      );
     case 'BOOLEAN':
       return fc.oneof(nonBlank, fc.integer(), fc.array(fc.boolean(), { maxLength: 2 }));
     case 'REFERENCE':
@@ -50,7 +69,10 @@ function wrongFor(def: FieldDef): fc.Arbitrary<unknown> {
     case 'ENUM':
     case 'SINGLE_CHOICE':
       // a blank optional value means "none" (null), so blanks are left out
-      return fc.oneof(notString, fc.string({ maxLength: 12 }).filter((s) => !def.options!.includes(s) && (def.required || s.trim() !== '')));
+      return fc.oneof(
+        notString,
+        fc.string({ maxLength: 12 }).filter((s) => !def.options!.includes(s) && (def.required || s.trim() !== '')),
+      );
     case 'COLOR':
     case 'KEY':
     case 'DATE':
@@ -59,7 +81,17 @@ function wrongFor(def: FieldDef): fc.Arbitrary<unknown> {
     case 'USERNAME':
     case 'TIME':
       // '2025-13-01' is a bad date, time, key or colour, but a well-formed phone number and username.
-      return fc.oneof(notString, fc.constantFrom(...(def.required ? ['', '   '] : []), '#12345g', 'not valid!', 'Ω'.repeat(300), "'; DROP TABLE students; --", ...(def.type === 'PHONE' || def.type === 'USERNAME' ? [] : ['2025-13-01'])));
+      return fc.oneof(
+        notString,
+        fc.constantFrom(
+          ...(def.required ? ['', '   '] : []),
+          '#12345g',
+          'not valid!',
+          'Ω'.repeat(300),
+          "'; DROP TABLE students; --",
+          ...(def.type === 'PHONE' || def.type === 'USERNAME' ? [] : ['2025-13-01']),
+        ),
+      );
     default:
       return notString;
   }
@@ -73,9 +105,21 @@ describe.each(DATABASE_KINDS)('directory bad inputs on %s', (kind) => {
   let admin: Awaited<ReturnType<TestApp['createUser']>>;
   const target: Record<string, Row> = {};
 
-  const send = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, body?: unknown) => t.request({ method, url, body, token: admin.token, clientType: 'api' });
+  const send = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, body?: unknown) =>
+    t.request({ method, url, body, token: admin.token, clientType: 'api' });
   const sendRaw = (method: 'POST' | 'PATCH', url: string, payload: string) =>
-    t.app.inject({ method, url, payload, headers: { host: 'demo.localhost', 'x-client-type': 'api', 'x-tenant-id': 'demo', authorization: `Bearer ${admin.token}`, 'content-type': 'application/json' } });
+    t.app.inject({
+      method,
+      url,
+      payload,
+      headers: {
+        host: 'demo.localhost',
+        'x-client-type': 'api',
+        'x-tenant-id': 'demo',
+        authorization: `Bearer ${admin.token}`,
+        'content-type': 'application/json',
+      },
+    });
 
   async function snapshot() {
     const out: Record<string, unknown> = {};
@@ -102,7 +146,10 @@ describe.each(DATABASE_KINDS)('directory bad inputs on %s', (kind) => {
     const rootToken = (await t.signIn(t.root.username, t.root.password)).token;
     admin = await t.createUser(rootToken, { role: 'ADMIN' });
     for (const res of RESOURCES) {
-      const body = { ...baseOf(res), ...(res.name === 'teachers' ? { username: 'fuzztarget' } : res.name === 'student-custom-fields' ? { key: 'fuzztarget' } : {}) };
+      const body = {
+        ...baseOf(res),
+        ...(res.name === 'teachers' ? { username: 'fuzztarget' } : res.name === 'student-custom-fields' ? { key: 'fuzztarget' } : {}),
+      };
       const r = await send('POST', `/api/${res.name}`, body);
       expect(r.statusCode, `${res.name}: ${show(r)}`).toBe(201);
       target[res.name] = json(r).data;
@@ -122,7 +169,8 @@ describe.each(DATABASE_KINDS)('directory bad inputs on %s', (kind) => {
       await fc.assert(
         fc.asyncProperty(field, async ([def, value]) => {
           expectNamed(await send('POST', `/api/${res.name}`, { ...baseOf(res), [def.name]: value }), def.name);
-          if (!def.createOnly) expectNamed(await send('PATCH', `/api/${res.name}/${target[res.name].id}`, { [def.name]: value, version: target[res.name].version }), def.name);
+          if (!def.createOnly)
+            expectNamed(await send('PATCH', `/api/${res.name}/${target[res.name].id}`, { [def.name]: value, version: target[res.name].version }), def.name);
         }),
         { numRuns: RUNS },
       );
@@ -148,12 +196,17 @@ describe.each(DATABASE_KINDS)('directory bad inputs on %s', (kind) => {
         fc.constantFrom('tenant_id', 'created_at', 'updated_at', 'deleted_at', 'search', 'user_id', ...readOnly),
       );
       await fc.assert(
-        fc.asyncProperty(key, fc.jsonValue({ maxDepth: 2 }).filter((v) => !/"(__proto__|constructor)"/.test(JSON.stringify(v))), async (k, value) => {
-          const post = await send('POST', `/api/${res.name}`, { ...baseOf(res), [k]: value });
-          expectNamed(post, k);
-          expect(json(post).error.fields[k], show(post)).toBe('unknown-field');
-          if (updatable.length) expectNamed(await send('PATCH', `/api/${res.name}/${target[res.name].id}`, { [k]: value, version: target[res.name].version }), k);
-        }),
+        fc.asyncProperty(
+          key,
+          fc.jsonValue({ maxDepth: 2 }).filter((v) => !/"(__proto__|constructor)"/.test(JSON.stringify(v))),
+          async (k, value) => {
+            const post = await send('POST', `/api/${res.name}`, { ...baseOf(res), [k]: value });
+            expectNamed(post, k);
+            expect(json(post).error.fields[k], show(post)).toBe('unknown-field');
+            if (updatable.length)
+              expectNamed(await send('PATCH', `/api/${res.name}/${target[res.name].id}`, { [k]: value, version: target[res.name].version }), k);
+          },
+        ),
         { numRuns: RUNS },
       );
     });
@@ -167,20 +220,44 @@ describe.each(DATABASE_KINDS)('directory bad inputs on %s', (kind) => {
         { numRuns: RUNS },
       );
       await fc.assert(
-        fc.asyncProperty(fc.oneof(fc.string(), fc.double().filter((d) => !Number.isInteger(d)), fc.boolean(), fc.constant(null), fc.integer({ max: -1 }), fc.constant(2 ** 31)), async (version) => {
-          const field = updatable.find((f) => f.type === 'TEXT')!;
-          expectClientError(await send('PATCH', `/api/${res.name}/${target[res.name].id}`, { [field.name]: 'Ποτέ', version }));
-        }),
+        fc.asyncProperty(
+          fc.oneof(
+            fc.string(),
+            fc.double().filter((d) => !Number.isInteger(d)),
+            fc.boolean(),
+            fc.constant(null),
+            fc.integer({ max: -1 }),
+            fc.constant(2 ** 31),
+          ),
+          async (version) => {
+            const field = updatable.find((f) => f.type === 'TEXT')!;
+            expectClientError(await send('PATCH', `/api/${res.name}/${target[res.name].id}`, { [field.name]: 'Ποτέ', version }));
+          },
+        ),
         { numRuns: RUNS },
       );
     });
 
     it('junk list queries answer 200 or 400, never more; ids that are not ids answer 400 or 404', async () => {
       const param = fc.oneof(
-        fc.constantFrom('q', '_sort', '_order', '_start', '_end', 'id', 'created_at_gte', 'nosuch', ...res.fields.map((f) => f.name), ...res.fields.map((f) => `${f.name}_like`)),
+        fc.constantFrom(
+          'q',
+          '_sort',
+          '_order',
+          '_start',
+          '_end',
+          'id',
+          'created_at_gte',
+          'nosuch',
+          ...res.fields.map((f) => f.name),
+          ...res.fields.map((f) => `${f.name}_like`),
+        ),
         fc.string({ maxLength: 20 }),
       );
-      const value = fc.oneof(fc.string({ maxLength: 30 }), fc.constantFrom("'; DROP TABLE students; --", '%', '_', '\\', '1 OR 1=1', 'id desc, (select 1)', '\u0000', '9'.repeat(30), 'custom_fields.x'));
+      const value = fc.oneof(
+        fc.string({ maxLength: 30 }),
+        fc.constantFrom("'; DROP TABLE students; --", '%', '_', '\\', '1 OR 1=1', 'id desc, (select 1)', '\u0000', '9'.repeat(30), 'custom_fields.x'),
+      );
       await fc.assert(
         fc.asyncProperty(param, value, async (p, v) => {
           const r = await send('GET', `/api/${res.name}?${encodeURIComponent(p)}=${encodeURIComponent(v)}`);
@@ -191,7 +268,10 @@ describe.each(DATABASE_KINDS)('directory bad inputs on %s', (kind) => {
       );
       await fc.assert(
         fc.asyncProperty(
-          fc.oneof(fc.constantFrom('abc', '1.5', '-1', '0', '99999999999999999999', "1'", '1 OR 1=1', '2147483648', '1e3'), fc.string({ minLength: 1, maxLength: 20 }).filter((s) => !(Number(s) >= 1))),
+          fc.oneof(
+            fc.constantFrom('abc', '1.5', '-1', '0', '99999999999999999999', "1'", '1 OR 1=1', '2147483648', '1e3'),
+            fc.string({ minLength: 1, maxLength: 20 }).filter((s) => !(Number(s) >= 1)),
+          ),
           fc.constantFrom('GET', 'PATCH', 'DELETE') as fc.Arbitrary<'GET' | 'PATCH' | 'DELETE'>,
           async (id, method) => {
             const r = await send(method, `/api/${res.name}/${encodeURIComponent(id)}`, method === 'PATCH' ? { version: 1 } : undefined);
@@ -217,7 +297,10 @@ describe.each(DATABASE_KINDS)('directory bad inputs on %s', (kind) => {
           expect((await send('DELETE', `/api/students/${json(r).id}`)).statusCode).toBe(204);
         } else {
           const body = expectError(r, 400, 'validation');
-          expect(Object.keys(body.error.fields).every((k) => k.startsWith('custom_fields')), show(r)).toBe(true);
+          expect(
+            Object.keys(body.error.fields).every((k) => k.startsWith('custom_fields')),
+            show(r),
+          ).toBe(true);
         }
       }),
       { numRuns: RUNS * 2 },

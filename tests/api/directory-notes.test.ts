@@ -1,4 +1,4 @@
-// /api/notes (CONTRACT-3 "Notes", PRODUCT.md section 7): author_id is the signed-in user (ROOT:
+// /api/notes (CONTRACT-3 "Notes", ): author_id is the signed-in user (ROOT:
 // null, labelled "Root") and never taken from the body; a TEACHER lists and reads their own notes
 // and the notes about their teacher record, and writes only their own; staff see all.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,7 +15,8 @@ describe.each(DATABASE_KINDS)('/api/notes on %s', (kind) => {
   const teachers: Record<'one' | 'two', { record: Row; token: string }> = {} as never;
   const notes: Record<string, Row> = {};
 
-  const call = (token: string, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, body?: unknown) => t.request({ method, url, body, token, clientType: 'api' });
+  const call = (token: string, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, body?: unknown) =>
+    t.request({ method, url, body, token, clientType: 'api' });
   const refused = (res: Response) => {
     expect([403, 404], show(res)).toContain(res.statusCode);
     expectError(res, res.statusCode, res.statusCode === 403 ? 'forbidden' : 'not-found');
@@ -29,7 +30,13 @@ describe.each(DATABASE_KINDS)('/api/notes on %s', (kind) => {
       ['one', 'noteteacherone', 'Κατερίνα'],
       ['two', 'noteteachertwo', 'Σπύρος'],
     ] as const) {
-      const res = await call(admin.token, 'POST', '/api/teachers', { username, password: 'teacher-password-1', confirm_password: 'teacher-password-1', first_name, last_name: 'Δασκάλου' });
+      const res = await call(admin.token, 'POST', '/api/teachers', {
+        username,
+        password: 'teacher-password-1',
+        confirm_password: 'teacher-password-1',
+        first_name,
+        last_name: 'Δασκάλου',
+      });
       expect(res.statusCode, show(res)).toBe(201);
       teachers[key] = { record: json(res).data, token: (await t.signIn(username, 'teacher-password-1')).token };
     }
@@ -66,7 +73,9 @@ describe.each(DATABASE_KINDS)('/api/notes on %s', (kind) => {
 
   it('staff see every note; a TEACHER sees their own and those about their teacher record', async () => {
     const ids = async (token: string, query = '') => (json(await call(token, 'GET', `/api/notes?_end=200${query}`)).data as Row[]).map((n) => n.id).sort();
-    const all = Object.values(notes).map((n) => n.id).sort();
+    const all = Object.values(notes)
+      .map((n) => n.id)
+      .sort();
     expect(await ids(admin.token)).toEqual(all);
     expect(await ids(rootToken)).toEqual(all);
     expect(await ids(teachers.one.token)).toEqual([notes.aboutOne.id, notes.byOne.id].sort());

@@ -1,4 +1,4 @@
-// Who may call what on the directory (PRODUCT.md section 7, domain/permissions.ts, CONTRACT-3):
+// Who may call what on the directory:
 // ROOT, ADMIN, SECRETARY, a TEACHER (created through POST /api/teachers) and an anonymous
 // caller against list, read, create, update, delete and history of every issue-3 resource.
 // The expectation comes from the domain's can() and RESOURCE_AREA, so the matrix follows it.
@@ -33,7 +33,8 @@ const TEXT_FIELD: Record<string, string> = { notes: 'title', teachers: 'first_na
 const textField = (name: string) => TEXT_FIELD[name] ?? 'name';
 
 let seq = 0;
-const tagOf = (who: string) => `${who.toLowerCase().replace(/[^a-z]/g, '')}${'abcdefghijklmnopqrstuvwxyz'[seq % 26]}${'abcdefghijklmnopqrstuvwxyz'[Math.floor(seq++ / 26) % 26]}`;
+const tagOf = (who: string) =>
+  `${who.toLowerCase().replace(/[^a-z]/g, '')}${'abcdefghijklmnopqrstuvwxyz'[seq % 26]}${'abcdefghijklmnopqrstuvwxyz'[Math.floor(seq++ / 26) % 26]}`;
 
 function bodyFor(name: string, who: string): Row {
   const tag = tagOf(who);
@@ -146,7 +147,11 @@ describe.each(DATABASE_KINDS)('directory permissions on %s', (kind) => {
   });
 
   it.each(WHO)('POST /api/students/import (dry run) as %s', async (who) => {
-    const res = await send(who, 'POST', '/api/students/import', { rows: [{ first_name: 'Δοκιμή', last_name: 'Εισαγωγής' }], skip_invalid: false, dry_run: true });
+    const res = await send(who, 'POST', '/api/students/import', {
+      rows: [{ first_name: 'Δοκιμή', last_name: 'Εισαγωγής' }],
+      skip_invalid: false,
+      dry_run: true,
+    });
     const status = expected(who, 'students', 'create');
     if (status === 401) expectError(res, 401, 'unauthorized');
     else if (status === 403) expectError(res, 403, 'forbidden');

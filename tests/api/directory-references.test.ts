@@ -12,7 +12,8 @@ describe.each(DATABASE_KINDS)('directory references on %s', (kind) => {
   let t: TestApp;
   let admin: Awaited<ReturnType<TestApp['createUser']>>;
 
-  const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, body?: unknown) => t.request({ method, url, body, token: admin.token, clientType: 'api' });
+  const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, body?: unknown) =>
+    t.request({ method, url, body, token: admin.token, clientType: 'api' });
   const make = async (resource: string, body: Row) => {
     const res = await call('POST', `/api/${resource}`, body);
     expect(res.statusCode, `${resource}: ${show(res)}`).toBe(201);
@@ -102,7 +103,7 @@ describe.each(DATABASE_KINDS)('directory references on %s', (kind) => {
     expect((await history('subjects', gone.id)).map((e) => e.action).sort()).toEqual(['create', 'delete']);
   });
 
-  it('a class held in students\' class_ids and a student held in a class\'s student_ids are removed from those lists on delete', async () => {
+  it("a class held in students' class_ids and a student held in a class's student_ids are removed from those lists on delete", async () => {
     const cls = await make('classes', { name: 'Γ΄ Λυκείου' });
     const other = await make('classes', { name: 'Β΄ Λυκείου' });
     const st = await make('students', { first_name: 'Ζωή', last_name: 'Ιωάννου', class_ids: [cls.id, other.id] });

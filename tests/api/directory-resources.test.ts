@@ -1,4 +1,4 @@
-// Issue 3, the directory (CONTRACT-3 "HTTP", PRODUCT.md sections 4-5): every resource, table-driven
+// Issue 3, the directory (CONTRACT-3 "HTTP", sections 4-5): every resource, table-driven
 // from its domain ResourceDef so that a field added to domain/resources/ is covered here without
 // a new test: create and read back (with reference labels), update with version (409 stale),
 // delete, list with every filterable field and operator and every sortable field, Greek q
@@ -220,7 +220,10 @@ function inOrder(def: FieldDef, keys: unknown[], order: 'asc' | 'desc', labels: 
     case 'ENUM':
     case 'SINGLE_CHOICE':
       // alphabetical or in the order the options are declared
-      seqs.push(present.map(String), present.map((k) => def.options!.indexOf(String(k))));
+      seqs.push(
+        present.map(String),
+        present.map((k) => def.options!.indexOf(String(k))),
+      );
       break;
     case 'REFERENCE':
       // by id, or by the referenced row's label
@@ -248,7 +251,8 @@ describe.each(DATABASE_KINDS)('directory resources on %s', (kind) => {
   const demoTargets: Record<string, number[]> = {};
   const labelNames = new Map<string, Map<number, string>>();
 
-  const where = (res: ResourceDef) => (OWN_TENANT.has(res.name) ? { token: cfTenant.admin.token, tenant: 'dircf' } : { token: listing.admin.token, tenant: 'dirlist' });
+  const where = (res: ResourceDef) =>
+    OWN_TENANT.has(res.name) ? { token: cfTenant.admin.token, tenant: 'dircf' } : { token: listing.admin.token, tenant: 'dirlist' };
   const call = (who: { token: string; tenant: string }, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, body?: unknown) =>
     t.request({ method, url, body, token: who.token, tenant: who.tenant, clientType: 'api' });
   const asDemo = () => ({ token: demo.token, tenant: 'demo' });
@@ -266,7 +270,8 @@ describe.each(DATABASE_KINDS)('directory resources on %s', (kind) => {
     const say = (m: string) => problems.push(`${res.name} #${data?.id}: ${m}`);
     if (!Number.isInteger(data.id)) say('id is not an integer');
     if (!Number.isInteger(data.version)) say('version is not an integer');
-    for (const k of ['created_at', 'updated_at']) if (typeof data[k] !== 'string' || Number.isNaN(Date.parse(data[k]))) say(`${k} is not an instant: ${data[k]}`);
+    for (const k of ['created_at', 'updated_at'])
+      if (typeof data[k] !== 'string' || Number.isNaN(Date.parse(data[k]))) say(`${k} is not an instant: ${data[k]}`);
     for (const def of res.fields) {
       if (def.writeOnly) {
         if (def.name in data) say(`write-only ${def.name} is returned`);
@@ -298,7 +303,6 @@ describe.each(DATABASE_KINDS)('directory resources on %s', (kind) => {
           if (label?.id !== sent || label?.name !== name) say(`label ${labelKey(def.name)} = ${JSON.stringify(label)}, expected {id: ${sent}, name: ${name}}`);
         }
       } else if (def.readOnly) {
-        continue;
       } else if (sent !== undefined && JSON.stringify(data[def.name]) !== JSON.stringify(sent)) {
         say(`${def.name} = ${JSON.stringify(data[def.name])}, sent ${JSON.stringify(sent)}`);
       } else if (sent === undefined && def.default !== undefined && JSON.stringify(data[def.name]) !== JSON.stringify(def.default)) {
@@ -320,7 +324,11 @@ describe.each(DATABASE_KINDS)('directory resources on %s', (kind) => {
   });
 
   it('every resource of the domain but the earlier ones is covered here', () => {
-    expect(ORDER.map((r) => r.name).sort()).toEqual(Object.keys(RESOURCES).filter((n) => !EARLIER.includes(n)).sort());
+    expect(ORDER.map((r) => r.name).sort()).toEqual(
+      Object.keys(RESOURCES)
+        .filter((n) => !EARLIER.includes(n))
+        .sort(),
+    );
     for (const res of ORDER) for (const def of writable(res)) expect(() => valueOf(def, 0, {}), `${res.name}.${def.name}`).not.toThrow();
   });
 
@@ -343,7 +351,8 @@ describe.each(DATABASE_KINDS)('directory resources on %s', (kind) => {
         expectRowMatches(res, created.data, body, problems);
         if (res.name === 'teachers') expectNoSecret(r, PASSWORD);
         const one = await call(where(res), 'GET', `/api/${res.name}/${created.id}`);
-        if (one.statusCode !== 200 || JSON.stringify(Object.keys(json(one))) !== '["data"]') problems.push(`GET /api/${res.name}/${created.id} -> ${show(one)}`);
+        if (one.statusCode !== 200 || JSON.stringify(Object.keys(json(one))) !== '["data"]')
+          problems.push(`GET /api/${res.name}/${created.id} -> ${show(one)}`);
         else if (JSON.stringify(json(one).data) !== JSON.stringify(created.data)) {
           problems.push(`GET /api/${res.name}/${created.id} differs from the create answer: ${show(one)} vs ${JSON.stringify(created.data)}`);
         }
@@ -375,12 +384,21 @@ describe.each(DATABASE_KINDS)('directory resources on %s', (kind) => {
       for (const row of all.rows) {
         expectRowMatches(res, row, row, problems);
         const one = json(await call(where(res), 'GET', `/api/${res.name}/${row.id}`)).data;
-        if (!one || Object.entries(one).some(([k, v]) => JSON.stringify(row[k]) !== JSON.stringify(v))) problems.push(`list row ${JSON.stringify(row)} differs from GET one ${JSON.stringify(one)}`);
+        if (!one || Object.entries(one).some(([k, v]) => JSON.stringify(row[k]) !== JSON.stringify(v)))
+          problems.push(`list row ${JSON.stringify(row)} differs from GET one ${JSON.stringify(one)}`);
       }
       expect(problems).toEqual([]);
       const first = res.defaultSort[0];
       const def = readable(res).find((f) => f.name === first.field)!;
-      expect(inOrder(def, all.rows.map((r) => r[first.field]), first.order, labelNames.get(def.reference ?? '') ?? new Map()), `default sort ${first.field} ${first.order}`).toBe(true);
+      expect(
+        inOrder(
+          def,
+          all.rows.map((r) => r[first.field]),
+          first.order,
+          labelNames.get(def.reference ?? '') ?? new Map(),
+        ),
+        `default sort ${first.field} ${first.order}`,
+      ).toBe(true);
 
       const byId = (await listAll(res, '_sort=id&_order=asc')).rows.map((r) => r.id);
       const page = await call(where(res), 'GET', `/api/${res.name}?_sort=id&_order=asc&_start=1&_end=3`);
@@ -400,12 +418,17 @@ describe.each(DATABASE_KINDS)('directory resources on %s', (kind) => {
       const mismatches: string[] = [];
       for (const c of cases) {
         const r = await call(where(res), 'GET', `/api/${res.name}?_start=0&_end=200&${c.query}`);
-        const want = rows.filter(c.keep).map((x) => x.id).sort();
+        const want = rows
+          .filter(c.keep)
+          .map((x) => x.id)
+          .sort();
         if (r.statusCode !== 200) {
           mismatches.push(`?${c.query} -> ${show(r)}`);
           continue;
         }
-        const got = json(r).data.map((x: Row) => x.id).sort();
+        const got = json(r)
+          .data.map((x: Row) => x.id)
+          .sort();
         if (JSON.stringify(got) !== JSON.stringify(want) || json(r).total !== want.length || r.headers['x-total-count'] !== String(want.length)) {
           mismatches.push(`?${c.query} -> ids ${JSON.stringify(got)} total ${json(r).total}, expected ${JSON.stringify(want)}`);
         }
@@ -417,7 +440,8 @@ describe.each(DATABASE_KINDS)('directory resources on %s', (kind) => {
       const bad = ['nosuch=1', 'tenant_id=1', 'search=x', 'version=1'];
       for (const def of res.fields) {
         if (def.writeOnly || !def.filterable) bad.push(`${def.name}=x`);
-        if (def.filterable && ['NUMBER', 'REFERENCE', 'REFERENCES', 'DATE', 'BOOLEAN', 'ENUM', 'INSTANT'].includes(def.type)) bad.push(`${def.name}=not-a-${def.type.toLowerCase()}`);
+        if (def.filterable && ['NUMBER', 'REFERENCE', 'REFERENCES', 'DATE', 'BOOLEAN', 'ENUM', 'INSTANT'].includes(def.type))
+          bad.push(`${def.name}=not-a-${def.type.toLowerCase()}`);
       }
       const mismatches: string[] = [];
       for (const q of bad) {
@@ -443,7 +467,14 @@ describe.each(DATABASE_KINDS)('directory resources on %s', (kind) => {
           const data: Row[] = json(r).data;
           seen[order] = data.map((x) => x.id);
           if (JSON.stringify([...seen[order]].sort()) !== JSON.stringify(all)) mismatches.push(`_sort=${def.name}&_order=${order} lost rows`);
-          if (!inOrder(def, data.map((x) => x[def.name]), order, labels)) {
+          if (
+            !inOrder(
+              def,
+              data.map((x) => x[def.name]),
+              order,
+              labels,
+            )
+          ) {
             mismatches.push(`_sort=${def.name}&_order=${order} -> ${JSON.stringify(data.map((x) => x[def.name]))}`);
           }
         }
@@ -469,15 +500,24 @@ describe.each(DATABASE_KINDS)('directory resources on %s', (kind) => {
       const { rows } = await listAll(res);
       const searchable = res.fields.filter((f) => f.searchable);
       expect(searchable.length).toBeGreaterThan(0);
-      const words = (row: Row, f: FieldDef) => String(row[f.name] ?? '').split(/[^\p{L}\p{N}]+/u).filter((w) => w.length >= 3);
+      const words = (row: Row, f: FieldDef) =>
+        String(row[f.name] ?? '')
+          .split(/[^\p{L}\p{N}]+/u)
+          .filter((w) => w.length >= 3);
       const hit = (row: Row, word: string) => searchable.some((f) => normalizeSearch(String(row[f.name] ?? '')).includes(normalizeSearch(word)));
       const mismatches: string[] = [];
       const check = async (q: string) => {
         const r = await call(where(res), 'GET', `/api/${res.name}?_start=0&_end=200&q=${encodeURIComponent(q)}`);
-        const want = rows.filter((row) => q.split(' ').every((w) => hit(row, w))).map((x) => x.id).sort();
+        const want = rows
+          .filter((row) => q.split(' ').every((w) => hit(row, w)))
+          .map((x) => x.id)
+          .sort();
         if (r.statusCode !== 200) return mismatches.push(`q=${q} -> ${show(r)}`);
-        const got = json(r).data.map((x: Row) => x.id).sort();
-        if (JSON.stringify(got) !== JSON.stringify(want) || json(r).total !== want.length) mismatches.push(`q=${q} -> ${JSON.stringify(got)}, expected ${JSON.stringify(want)}`);
+        const got = json(r)
+          .data.map((x: Row) => x.id)
+          .sort();
+        if (JSON.stringify(got) !== JSON.stringify(want) || json(r).total !== want.length)
+          mismatches.push(`q=${q} -> ${JSON.stringify(got)}, expected ${JSON.stringify(want)}`);
       };
       const row = rows[1];
       for (const f of searchable) {
@@ -574,7 +614,6 @@ describe.each(DATABASE_KINDS)('directory resources on %s', (kind) => {
       expect(change.changes[field.name]).toEqual({ old: row[field.name], new: newValue });
       expect(Object.keys(change.changes)).not.toContain('version');
     });
-
   });
 
   const refsOf = (res: ResourceDef) => writable(res).filter((f) => f.type === 'REFERENCE' || f.type === 'REFERENCES');
@@ -597,7 +636,8 @@ describe.each(DATABASE_KINDS)('directory resources on %s', (kind) => {
           const target = (demoTargets[res.name] ?? [])[0];
           const current = json(await call(me, 'GET', `/api/${res.name}/${target}`)).data;
           const p = await call(me, 'PATCH', `/api/${res.name}/${target}`, { [def.name]: value, version: current.version });
-          if (p.statusCode !== 400 || json(p).error?.fields?.[def.name] !== 'invalid') mismatches.push(`PATCH ${def.name}=${JSON.stringify(value)} -> ${show(p)}`);
+          if (p.statusCode !== 400 || json(p).error?.fields?.[def.name] !== 'invalid')
+            mismatches.push(`PATCH ${def.name}=${JSON.stringify(value)} -> ${show(p)}`);
           const now = json(await call(me, 'GET', `/api/${res.name}/${target}`)).data;
           if (JSON.stringify(now) !== JSON.stringify(current)) mismatches.push(`PATCH ${def.name}=${JSON.stringify(value)} changed the row`);
         }

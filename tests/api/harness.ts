@@ -53,7 +53,10 @@ export interface TestApp {
   request(opts: RequestOptions): Promise<LightMyRequestResponse>;
   signIn(username: string, password: string, tenant?: string): Promise<Session>;
   createTenant(slug: string, name?: string): Promise<{ tenantId: number; admin: Account }>;
-  createUser(token: string, fields: { role: 'ADMIN' | 'SECRETARY'; tenant?: string; username?: string; first_name?: string; last_name?: string }): Promise<Account>;
+  createUser(
+    token: string,
+    fields: { role: 'ADMIN' | 'SECRETARY'; tenant?: string; username?: string; first_name?: string; last_name?: string },
+  ): Promise<Account>;
   close(): Promise<void>;
 }
 

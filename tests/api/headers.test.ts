@@ -1,5 +1,4 @@
-// Required headers, tenant resolution and security headers (PRODUCT.md sections 2-4,
-// CONTRACT "HTTP API" first bullet and "Security headers").
+// Required headers, tenant resolution and security headers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_KINDS, startApp, type TestApp } from './harness';
 import { expectError, expectStatus, json, setCookies } from './api-helpers';
@@ -90,7 +89,11 @@ describe.each(DATABASE_KINDS)('headers and tenancy on %s', (kind) => {
     expectStatus(login, 200);
     const access = setCookies(login).access_token.value;
     expectStatus(await t.request({ method: 'GET', url: '/me', clientType: 'web', cookies: { access_token: access } }), 200);
-    expectError(await t.request({ method: 'GET', url: '/me', clientType: 'web', tenant: 'otherco', cookies: { access_token: access } }), 403, 'tenant-mismatch');
+    expectError(
+      await t.request({ method: 'GET', url: '/me', clientType: 'web', tenant: 'otherco', cookies: { access_token: access } }),
+      403,
+      'tenant-mismatch',
+    );
   });
 
   it('x-forwarded-proto is ignored without trustProxy: no Secure cookies, no HSTS', async () => {

@@ -1,4 +1,4 @@
-// Who may do what with lessons (PRODUCT.md section 7, CONTRACT-4): every lessons route as ROOT,
+// Who may do what with lessons: every lessons route as ROOT,
 // ADMIN, SECRETARY, a TEACHER (own lessons only; homework and notes only) and nobody; another
 // centre's ids (404) and references (400 invalid); history of every write; the private iCal
 // feed per teacher (secret link, reset, revoke, tenant-bound).
@@ -7,7 +7,21 @@ import type { Response } from 'light-my-request';
 import { DATABASE_KINDS, startApp, type TestApp } from './harness';
 import { addDays } from '../../domain/lessons';
 import { expectError, expectStatus, json, show } from './api-helpers';
-import { callerOf, dateCursor, getLesson, historyOf, lessonBody, makeLesson, makeWorld, patchLesson, seriesCreate, vevents, type Call, type Row, type World } from './lessons-helpers';
+import {
+  callerOf,
+  dateCursor,
+  getLesson,
+  historyOf,
+  lessonBody,
+  makeLesson,
+  makeWorld,
+  patchLesson,
+  seriesCreate,
+  vevents,
+  type Call,
+  type Row,
+  type World,
+} from './lessons-helpers';
 
 type Who = 'ROOT' | 'ADMIN' | 'SECRETARY' | 'TEACHER' | 'anonymous';
 const WHO: Who[] = ['ROOT', 'ADMIN', 'SECRETARY', 'TEACHER', 'anonymous'];
@@ -41,12 +55,24 @@ describe.each(DATABASE_KINDS)('lessons access on %s', (kind) => {
     own = await makeLesson(w.admin, lessonBody(w, nextDate(), { teacher_id: me.id, homework: 'αρχική' }));
     others = await makeLesson(w.admin, lessonBody(w, nextDate(), { teacher_id: him.id, room_id: w.rooms[1]!.id, class_id: w.classes[1]!.id }));
     const seriesOf = (teacher: Row, room: Row, klass: Row, start: string) =>
-      seriesCreate(w.admin, { start_time: '09:00', end_time: '10:00', teacher_id: teacher.id, room_id: room.id, class_id: klass.id, repeat: 'WEEKLY', start_date: start, end_type: 'AFTER', occurrences: 2 });
+      seriesCreate(w.admin, {
+        start_time: '09:00',
+        end_time: '10:00',
+        teacher_id: teacher.id,
+        room_id: room.id,
+        class_id: klass.id,
+        repeat: 'WEEKLY',
+        start_date: start,
+        end_type: 'AFTER',
+        occurrences: 2,
+      });
     ownSeries = (await seriesOf(me, w.rooms[0]!, w.classes[0]!, '2027-06-07')).data;
     otherSeries = (await seriesOf(him, w.rooms[1]!, w.classes[1]!, '2027-06-08')).data;
     x = await makeWorld(t, { tenant: 'lessother', teachers: 1, rooms: 1, classes: 1, subjects: 1 });
     foreignLesson = await makeLesson(x.admin, lessonBody(x, '2027-01-12'));
-    foreignSeries = (await seriesCreate(x.admin, { start_time: '09:00', end_time: '10:00', repeat: 'DAILY', start_date: '2027-06-07', end_type: 'AFTER', occurrences: 2 })).data;
+    foreignSeries = (
+      await seriesCreate(x.admin, { start_time: '09:00', end_time: '10:00', repeat: 'DAILY', start_date: '2027-06-07', end_type: 'AFTER', occurrences: 2 })
+    ).data;
   });
   afterAll(async () => {
     await t?.close();
@@ -65,7 +91,10 @@ describe.each(DATABASE_KINDS)('lessons access on %s', (kind) => {
       if (who === 'anonymous') return refuse(who, res);
       expectStatus(res, 200);
       if (who === 'TEACHER') {
-        expect(json(res).data.every((l: Row) => l.teacher_id === me.id), show(res)).toBe(true);
+        expect(
+          json(res).data.every((l: Row) => l.teacher_id === me.id),
+          show(res),
+        ).toBe(true);
         expect(ids(res)).toContain(own.id);
         expect(ids(res)).not.toContain(others.id);
         // asking for the other teacher gives nothing, not their lessons
@@ -85,7 +114,7 @@ describe.each(DATABASE_KINDS)('lessons access on %s', (kind) => {
       if (who === 'TEACHER') expect(ids(await call(who, 'GET', `/api/lessons/calendar?from=${own.date}&to=${others.date}&teacher_id=${him.id}`))).toEqual([]);
     });
 
-    it.each(WHO)('read one as %s: a TEACHER reads own, others\' are 404', async (who) => {
+    it.each(WHO)("read one as %s: a TEACHER reads own, others' are 404", async (who) => {
       const a = await call(who, 'GET', `/api/lessons/${own.id}`);
       const b = await call(who, 'GET', `/api/lessons/${others.id}`);
       if (who === 'anonymous') return (refuse(who, a), refuse(who, b));
@@ -124,7 +153,14 @@ describe.each(DATABASE_KINDS)('lessons access on %s', (kind) => {
       expectStatus(hw, 200);
       expect(json(hw).data).toMatchObject({ homework: 'Κεφάλαιο 3', notes: 'Καλή πρόοδος', start_time: '17:00' });
       const now = await getLesson(w.admin, lesson.id);
-      for (const body of [{ start_time: '16:00' }, { status: 'CANCELED' }, { teacher_id: him.id }, { room_id: w.rooms[1]!.id }, { date: '2027-12-01' }, { homework: 'και', end_time: '19:00' }]) {
+      for (const body of [
+        { start_time: '16:00' },
+        { status: 'CANCELED' },
+        { teacher_id: him.id },
+        { room_id: w.rooms[1]!.id },
+        { date: '2027-12-01' },
+        { homework: 'και', end_time: '19:00' },
+      ]) {
         refuse(who, await call(who, 'PATCH', `/api/lessons/${lesson.id}`, { ...body, version: now.version }), 403);
       }
       expect(await getLesson(w.admin, lesson.id)).toEqual(now);
@@ -135,7 +171,7 @@ describe.each(DATABASE_KINDS)('lessons access on %s', (kind) => {
       expect((await historyOf(w.admin, 'lessons', lesson.id)).map((e) => e.action).sort()).toEqual(['create', 'update'].sort());
     });
 
-    it.each(WHO)('delete as %s: staff 204 (history recorded), TEACHER 403 on own, 404 on others\'', async (who) => {
+    it.each(WHO)("delete as %s: staff 204 (history recorded), TEACHER 403 on own, 404 on others'", async (who) => {
       const lesson = await makeLesson(w.admin, lessonBody(w, nextDate(), { teacher_id: me.id }));
       const res = await call(who, 'DELETE', `/api/lessons/${lesson.id}`);
       if (STAFF.includes(who)) {
@@ -226,7 +262,7 @@ describe.each(DATABASE_KINDS)('lessons access on %s', (kind) => {
       }
     });
 
-    it.each(WHO)('/api/mydata/calendar-feed as %s: the signed-in TEACHER\'s own feed, 404 for other roles', async (who) => {
+    it.each(WHO)("/api/mydata/calendar-feed as %s: the signed-in TEACHER's own feed, 404 for other roles", async (who) => {
       const g = await call(who, 'GET', '/api/mydata/calendar-feed');
       if (who === 'anonymous') return refuse(who, g);
       if (who !== 'TEACHER') {
@@ -248,7 +284,7 @@ describe.each(DATABASE_KINDS)('lessons access on %s', (kind) => {
   describe('the iCal feed', () => {
     const fetchIcs = (url: string, host = 'demo.localhost') => t.app.inject({ method: 'GET', url: new URL(url, 'http://x').pathname, headers: { host } });
 
-    it('GET /ical/<secret>.ics needs no headers: 200 text/calendar with that teacher\'s lessons only; reset and revoke end old links; another centre\'s host is 404', async () => {
+    it("GET /ical/<secret>.ics needs no headers: 200 text/calendar with that teacher's lessons only; reset and revoke end old links; another centre's host is 404", async () => {
       const cancelled = await makeLesson(w.admin, lessonBody(w, nextDate(), { teacher_id: me.id, notes: 'Σημείωση; με, ειδικούς\\χαρακτήρες' }));
       expectStatus(await patchLesson(w.admin, cancelled.id, { status: 'CANCELED' }), 200);
       const waiting = await makeLesson(w.admin, lessonBody(w, nextDate(), { teacher_id: me.id }));
@@ -270,7 +306,10 @@ describe.each(DATABASE_KINDS)('lessons access on %s', (kind) => {
       expect(uids).toEqual(expect.arrayContaining([own.id, cancelled.id, waiting.id].map((id) => `lesson-${id}@demo.frontis`)));
       expect(uids).not.toContain(`lesson-${others.id}@demo.frontis`);
       const ownLessons = json(await w.admin('GET', `/api/lessons?teacher_id=${me.id}&_end=200`)).data as Row[];
-      expect(uids.every((u) => ownLessons.some((l) => `lesson-${l.id}@demo.frontis` === u)), uids.join(' ')).toBe(true);
+      expect(
+        uids.every((u) => ownLessons.some((l) => `lesson-${l.id}@demo.frontis` === u)),
+        uids.join(' '),
+      ).toBe(true);
       const ev = (id: number) => events.find((e) => e.UID === `lesson-${id}@demo.frontis`)!;
       expect(ev(own.id).STATUS).toBe('CONFIRMED');
       expect(ev(cancelled.id).STATUS).toBe('CANCELLED');
@@ -284,9 +323,15 @@ describe.each(DATABASE_KINDS)('lessons access on %s', (kind) => {
 
       // from 90 days back to 400 days ahead
       const today = new Date().toISOString().slice(0, 10);
-      const window: Record<string, boolean> = { [addDays(today, -95)]: false, [addDays(today, -85)]: true, [addDays(today, 395)]: true, [addDays(today, 405)]: false };
+      const window: Record<string, boolean> = {
+        [addDays(today, -95)]: false,
+        [addDays(today, -85)]: true,
+        [addDays(today, 395)]: true,
+        [addDays(today, 405)]: false,
+      };
       const edge: Record<string, number> = {};
-      for (const date of Object.keys(window)) edge[date] = (await makeLesson(w.admin, lessonBody(w, date, { teacher_id: me.id, start_time: '06:00', end_time: '07:00' }))).id;
+      for (const date of Object.keys(window))
+        edge[date] = (await makeLesson(w.admin, lessonBody(w, date, { teacher_id: me.id, start_time: '06:00', end_time: '07:00' }))).id;
       const again = vevents((await fetchIcs(first)).body).map((e) => e.UID);
       for (const [date, shown] of Object.entries(window)) expect(again.includes(`lesson-${edge[date]}@demo.frontis`), `${date} shown: ${shown}`).toBe(shown);
 
@@ -302,7 +347,15 @@ describe.each(DATABASE_KINDS)('lessons access on %s', (kind) => {
       expectStatus(await fetchIcs(second), 404);
       expectStatus(await fetchIcs('/ical/not-a-secret.ics'), 404);
       expectStatus(await fetchIcs(`/ical/${'A'.repeat(43)}.ics`), 404);
-      for (const junk of ['/ical/.ics', '/ical/%00.ics', `/ical/${'x'.repeat(5000)}.ics`, '/ical/abc', '/ical/', "/ical/'%20OR%201=1.ics", '/ical/%E2%82%AC.ics']) {
+      for (const junk of [
+        '/ical/.ics',
+        '/ical/%00.ics',
+        `/ical/${'x'.repeat(5000)}.ics`,
+        '/ical/abc',
+        '/ical/',
+        "/ical/'%20OR%201=1.ics",
+        '/ical/%E2%82%AC.ics',
+      ]) {
         const r = await t.app.inject({ method: 'GET', url: junk, headers: { host: 'demo.localhost' } });
         expect(r.statusCode, `${junk}: ${show(r)}`).toBeGreaterThanOrEqual(400);
         expect(r.statusCode, `${junk}: ${show(r)}`).toBeLessThan(500);
@@ -334,7 +387,11 @@ describe.each(DATABASE_KINDS)('lessons access on %s', (kind) => {
         expectError(await call(who, 'PATCH', `/api/lessons/${foreignLesson.id}`, { homework: 'ξένο', version: foreignLesson.version }), 404, 'not-found');
         expectError(await call(who, 'DELETE', `/api/lessons/${foreignLesson.id}`), 404, 'not-found');
         expectError(await call(who, 'GET', `/api/recurring-lessons/${foreignSeries.id}`), 404, 'not-found');
-        expectError(await call(who, 'PATCH', `/api/recurring-lessons/${foreignSeries.id}`, { notes: 'ξένο', version: foreignSeries.version }), 404, 'not-found');
+        expectError(
+          await call(who, 'PATCH', `/api/recurring-lessons/${foreignSeries.id}`, { notes: 'ξένο', version: foreignSeries.version }),
+          404,
+          'not-found',
+        );
         expectError(await call(who, 'DELETE', `/api/recurring-lessons/${foreignSeries.id}`), 404, 'not-found');
         expectError(await call(who, 'GET', `/api/teachers/${x.teachers[0]!.row.id}/calendar-feed`), 404, 'not-found');
         expectError(await call(who, 'POST', `/api/teachers/${x.teachers[0]!.row.id}/calendar-feed`), 404, 'not-found');
@@ -345,25 +402,44 @@ describe.each(DATABASE_KINDS)('lessons access on %s', (kind) => {
       expect(ids(cal)).not.toContain(foreignLesson.id);
     });
 
-    it.each(['teacher_id', 'room_id', 'class_id', 'subject_id', 'lesson_type_id', 'replaces_lesson_id'])('a reference to its %s is 400 invalid', async (field) => {
-      const foreign: Record<string, number> = {
-        teacher_id: x.teachers[0]!.row.id,
-        room_id: x.rooms[0]!.id,
-        class_id: x.classes[0]!.id,
-        subject_id: x.subjects[0]!.id,
-        lesson_type_id: x.lessonType.id,
-        replaces_lesson_id: foreignLesson.id,
-      };
-      const date = nextDate();
-      expectError(await w.admin('POST', '/api/lessons', lessonBody(w, date, { [field]: foreign[field] })), 400, 'validation', { [field]: 'invalid' });
-      expect(json(await w.admin('GET', `/api/lessons?date=${date}`)).total).toBe(0);
-      if (field !== 'replaces_lesson_id') {
-        expectError(await patchLesson(w.admin, own.id, { [field]: foreign[field] }), 400, 'validation', { [field]: 'invalid' });
-        expectError(await w.admin('POST', '/api/recurring-lessons', { start_time: '09:00', end_time: '10:00', repeat: 'DAILY', start_date: date, end_type: 'AFTER', occurrences: 1, [field]: foreign[field] }), 400, 'validation', { [field]: 'invalid' });
-      }
-      const tags = await w.admin('POST', '/api/lessons', lessonBody(w, date, { tag_ids: [x.tag.id] }));
-      const body = expectError(tags, 400, 'validation');
-      expect(Object.keys(body.error.fields).some((k) => k.startsWith('tag_ids')), show(tags)).toBe(true);
-    });
+    it.each(['teacher_id', 'room_id', 'class_id', 'subject_id', 'lesson_type_id', 'replaces_lesson_id'])(
+      'a reference to its %s is 400 invalid',
+      async (field) => {
+        const foreign: Record<string, number> = {
+          teacher_id: x.teachers[0]!.row.id,
+          room_id: x.rooms[0]!.id,
+          class_id: x.classes[0]!.id,
+          subject_id: x.subjects[0]!.id,
+          lesson_type_id: x.lessonType.id,
+          replaces_lesson_id: foreignLesson.id,
+        };
+        const date = nextDate();
+        expectError(await w.admin('POST', '/api/lessons', lessonBody(w, date, { [field]: foreign[field] })), 400, 'validation', { [field]: 'invalid' });
+        expect(json(await w.admin('GET', `/api/lessons?date=${date}`)).total).toBe(0);
+        if (field !== 'replaces_lesson_id') {
+          expectError(await patchLesson(w.admin, own.id, { [field]: foreign[field] }), 400, 'validation', { [field]: 'invalid' });
+          expectError(
+            await w.admin('POST', '/api/recurring-lessons', {
+              start_time: '09:00',
+              end_time: '10:00',
+              repeat: 'DAILY',
+              start_date: date,
+              end_type: 'AFTER',
+              occurrences: 1,
+              [field]: foreign[field],
+            }),
+            400,
+            'validation',
+            { [field]: 'invalid' },
+          );
+        }
+        const tags = await w.admin('POST', '/api/lessons', lessonBody(w, date, { tag_ids: [x.tag.id] }));
+        const body = expectError(tags, 400, 'validation');
+        expect(
+          Object.keys(body.error.fields).some((k) => k.startsWith('tag_ids')),
+          show(tags),
+        ).toBe(true);
+      },
+    );
   });
 });

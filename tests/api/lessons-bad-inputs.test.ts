@@ -1,5 +1,4 @@
-// Generated bad inputs against the lessons routes (PRODUCT.md section 4 "No input ever yields a
-// 500", CONTRACT-4): wrong values in every field of POST/PATCH /api/lessons and
+// Generated bad inputs against the lessons routes: wrong values in every field of POST/PATCH /api/lessons and
 // /api/recurring-lessons, any JSON body, junk list filters and calendar queries. Each answer is a
 // 4xx with {error: {code, message}} (400 validation naming the field where there is one), and the
 // data never changes. The fixed fast-check seed comes from tests/api/fast-check-seed.ts.
@@ -16,10 +15,29 @@ const RUNS = 8;
 const writable = (fields: readonly FieldDef[]) => fields.filter((f) => !f.readOnly);
 
 const nonBlank = fc.string({ minLength: 1, maxLength: 10 }).filter((s) => s.trim() !== '');
-const notString = fc.oneof(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean(), fc.array(fc.string({ maxLength: 5 }), { maxLength: 3 }), fc.dictionary(fc.string({ maxLength: 5 }), fc.string({ maxLength: 5 }), { maxKeys: 3 }));
-const notNumber = fc.oneof(nonBlank, fc.boolean(), fc.array(fc.integer(), { maxLength: 3 }), fc.dictionary(fc.string({ maxLength: 5 }), fc.integer(), { maxKeys: 2 }));
-const notId = fc.oneof(notNumber, fc.integer({ max: 0 }), fc.double({ noNaN: true, noDefaultInfinity: true }).filter((d) => !Number.isInteger(d)), fc.constantFrom(2 ** 31, 2 ** 53, -1));
-const badDate = fc.oneof(notString, fc.constantFrom('2027-02-30', '2027-13-01', '27-01-01', '2027/01/05', '2027-1-5', 'αύριο', "'; DROP TABLE lessons; --", '2027-01-05T10:00:00Z', '0000-00-00'));
+const notString = fc.oneof(
+  fc.integer(),
+  fc.double({ noNaN: true, noDefaultInfinity: true }),
+  fc.boolean(),
+  fc.array(fc.string({ maxLength: 5 }), { maxLength: 3 }),
+  fc.dictionary(fc.string({ maxLength: 5 }), fc.string({ maxLength: 5 }), { maxKeys: 3 }),
+);
+const notNumber = fc.oneof(
+  nonBlank,
+  fc.boolean(),
+  fc.array(fc.integer(), { maxLength: 3 }),
+  fc.dictionary(fc.string({ maxLength: 5 }), fc.integer(), { maxKeys: 2 }),
+);
+const notId = fc.oneof(
+  notNumber,
+  fc.integer({ max: 0 }),
+  fc.double({ noNaN: true, noDefaultInfinity: true }).filter((d) => !Number.isInteger(d)),
+  fc.constantFrom(2 ** 31, 2 ** 53, -1),
+);
+const badDate = fc.oneof(
+  notString,
+  fc.constantFrom('2027-02-30', '2027-13-01', '27-01-01', '2027/01/05', '2027-1-5', 'αύριο', "'; DROP TABLE lessons; --", '2027-01-05T10:00:00Z', '0000-00-00'),
+);
 const badTime = fc.oneof(notString, fc.constantFrom('24:00', '7:00', '17:60', '17', '17:00:00', '5pm', '-1:00', 'Ω'.repeat(300), '25:61'));
 
 /** Values that no field of this type accepts (blank optional values mean null, so they are left out). */
@@ -30,7 +48,12 @@ function wrongFor(def: FieldDef): fc.Arbitrary<unknown> {
     case 'TIME':
       return badTime;
     case 'NUMBER':
-      return fc.oneof(notNumber, fc.double({ noNaN: true, noDefaultInfinity: true }).filter((d) => !Number.isInteger(d)), fc.integer({ min: (def.max ?? 1000) + 1 }), fc.integer({ max: (def.min ?? 1) - 1 }));
+      return fc.oneof(
+        notNumber,
+        fc.double({ noNaN: true, noDefaultInfinity: true }).filter((d) => !Number.isInteger(d)),
+        fc.integer({ min: (def.max ?? 1000) + 1 }),
+        fc.integer({ max: (def.min ?? 1) - 1 }),
+      );
     case 'BOOLEAN':
       return fc.oneof(nonBlank, fc.integer(), fc.array(fc.boolean(), { maxLength: 2 }));
     case 'REFERENCE':
@@ -38,9 +61,17 @@ function wrongFor(def: FieldDef): fc.Arbitrary<unknown> {
     case 'REFERENCES':
       return fc.oneof(nonBlank, fc.integer(), fc.array(notId, { minLength: 1, maxLength: 3 }));
     case 'ENUM':
-      return fc.oneof(notString, fc.string({ maxLength: 12 }).filter((s) => !def.options!.includes(s) && (def.required || s.trim() !== '')));
+      return fc.oneof(
+        notString,
+        fc.string({ maxLength: 12 }).filter((s) => !def.options!.includes(s) && (def.required || s.trim() !== '')),
+      );
     case 'WEEKDAYS':
-      return fc.oneof(nonBlank, fc.integer(), fc.array(fc.oneof(fc.integer({ min: 8 }), fc.integer({ max: 0 }), nonBlank), { minLength: 1, maxLength: 3 }), fc.constant([1, 1]));
+      return fc.oneof(
+        nonBlank,
+        fc.integer(),
+        fc.array(fc.oneof(fc.integer({ min: 8 }), fc.integer({ max: 0 }), nonBlank), { minLength: 1, maxLength: 3 }),
+        fc.constant([1, 1]),
+      );
     case 'DATES':
       return fc.oneof(nonBlank, fc.integer(), fc.array(badDate, { minLength: 1, maxLength: 3 }), fc.constant(['2027-01-05', '2027-01-05']));
     case 'LONG_TEXT':
@@ -61,7 +92,18 @@ describe.each(DATABASE_KINDS)('lessons bad inputs on %s', (kind) => {
 
   const send = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, body?: unknown) => w.admin(method, url, body);
   const sendRaw = (method: 'POST' | 'PATCH', url: string, payload: string) =>
-    t.app.inject({ method, url, payload, headers: { host: 'demo.localhost', 'x-client-type': 'api', 'x-tenant-id': 'demo', authorization: `Bearer ${w.adminToken}`, 'content-type': 'application/json' } });
+    t.app.inject({
+      method,
+      url,
+      payload,
+      headers: {
+        host: 'demo.localhost',
+        'x-client-type': 'api',
+        'x-tenant-id': 'demo',
+        authorization: `Bearer ${w.adminToken}`,
+        'content-type': 'application/json',
+      },
+    });
 
   async function snapshot() {
     return {
@@ -144,7 +186,17 @@ describe.each(DATABASE_KINDS)('lessons bad inputs on %s', (kind) => {
     await fc.assert(
       fc.asyncProperty(option, async ([name, value]) => {
         if (name === 'skip_dates') expectNamed(await send('POST', '/api/recurring-lessons', { ...baseSeries(), skip_dates: value }), name);
-        else expectNamed(await send('PATCH', `/api/recurring-lessons/${series.id}`, { notes: 'Ποτέ', scope: 'following', from_date: '2027-09-08', [name]: value, version: series.version }), name);
+        else
+          expectNamed(
+            await send('PATCH', `/api/recurring-lessons/${series.id}`, {
+              notes: 'Ποτέ',
+              scope: 'following',
+              from_date: '2027-09-08',
+              [name]: value,
+              version: series.version,
+            }),
+            name,
+          );
       }),
       { numRuns: RUNS * 2 },
     );
@@ -160,26 +212,31 @@ describe.each(DATABASE_KINDS)('lessons bad inputs on %s', (kind) => {
 
   it('unknown, read-only and system fields are 400 unknown-field', async () => {
     const readOnly = [...LESSONS.fields, ...RECURRING_LESSONS.fields].filter((f) => f.readOnly).map((f) => f.name);
-    const key = fc.oneof(fc.constantFrom('tenant_id', 'created_at', 'updated_at', 'replaced_by', 'color', 'teacher', 'search', 'id_x', ...readOnly), fc.stringMatching(/^zz_[a-z_]{1,10}$/));
+    const key = fc.oneof(
+      fc.constantFrom('tenant_id', 'created_at', 'updated_at', 'replaced_by', 'color', 'teacher', 'search', 'id_x', ...readOnly),
+      fc.stringMatching(/^zz_[a-z_]{1,10}$/),
+    );
     await fc.assert(
-      fc.asyncProperty(key, fc.jsonValue({ maxDepth: 2 }).filter((v) => !/"(__proto__|constructor)"/.test(JSON.stringify(v))), async (k, value) => {
-        const post = await send('POST', '/api/lessons', { ...baseLesson(), [k]: value });
-        expectNamed(post, k);
-        expect(json(post).error.fields[k], show(post)).toBe('unknown-field');
-        expectNamed(await send('PATCH', `/api/lessons/${lesson.id}`, { [k]: value, version: lesson.version }), k);
-        if (!RECURRING_LESSONS.fields.some((f) => f.name === k && !f.readOnly)) expectNamed(await send('POST', '/api/recurring-lessons', { ...baseSeries(), [k]: value }), k);
-      }),
+      fc.asyncProperty(
+        key,
+        fc.jsonValue({ maxDepth: 2 }).filter((v) => !/"(__proto__|constructor)"/.test(JSON.stringify(v))),
+        async (k, value) => {
+          const post = await send('POST', '/api/lessons', { ...baseLesson(), [k]: value });
+          expectNamed(post, k);
+          expect(json(post).error.fields[k], show(post)).toBe('unknown-field');
+          expectNamed(await send('PATCH', `/api/lessons/${lesson.id}`, { [k]: value, version: lesson.version }), k);
+          if (!RECURRING_LESSONS.fields.some((f) => f.name === k && !f.readOnly))
+            expectNamed(await send('POST', '/api/recurring-lessons', { ...baseSeries(), [k]: value }), k);
+        },
+      ),
       { numRuns: RUNS },
     );
   });
 
   it('any JSON value as a body, and bad versions, are refused with a 4xx', async () => {
-    const url = fc.constantFrom(
-      ['POST', '/api/lessons'],
-      ['PATCH', 'lesson'],
-      ['POST', '/api/recurring-lessons'],
-      ['PATCH', 'series'],
-    ) as fc.Arbitrary<['POST' | 'PATCH', string]>;
+    const url = fc.constantFrom(['POST', '/api/lessons'], ['PATCH', 'lesson'], ['POST', '/api/recurring-lessons'], ['PATCH', 'series']) as fc.Arbitrary<
+      ['POST' | 'PATCH', string]
+    >;
     await fc.assert(
       fc.asyncProperty(url, fc.jsonValue({ maxDepth: 3 }), async ([method, where], value) => {
         const path = where === 'lesson' ? `/api/lessons/${lesson.id}` : where === 'series' ? `/api/recurring-lessons/${series.id}` : where;
@@ -192,10 +249,20 @@ describe.each(DATABASE_KINDS)('lessons bad inputs on %s', (kind) => {
       expectClientError(await sendRaw('PATCH', `/api/recurring-lessons/${series.id}`, payload));
     }
     await fc.assert(
-      fc.asyncProperty(fc.oneof(fc.string(), fc.double().filter((d) => !Number.isInteger(d)), fc.boolean(), fc.constant(null), fc.integer({ max: -1 }), fc.constant(2 ** 31)), async (version) => {
-        expectClientError(await send('PATCH', `/api/lessons/${lesson.id}`, { homework: 'Ποτέ', version }));
-        expectClientError(await send('PATCH', `/api/recurring-lessons/${series.id}`, { notes: 'Ποτέ', version }));
-      }),
+      fc.asyncProperty(
+        fc.oneof(
+          fc.string(),
+          fc.double().filter((d) => !Number.isInteger(d)),
+          fc.boolean(),
+          fc.constant(null),
+          fc.integer({ max: -1 }),
+          fc.constant(2 ** 31),
+        ),
+        async (version) => {
+          expectClientError(await send('PATCH', `/api/lessons/${lesson.id}`, { homework: 'Ποτέ', version }));
+          expectClientError(await send('PATCH', `/api/recurring-lessons/${series.id}`, { notes: 'Ποτέ', version }));
+        },
+      ),
       { numRuns: RUNS },
     );
     expectError(await send('PATCH', `/api/lessons/${lesson.id}`, { homework: 'Ποτέ' }), 400, 'validation', { version: 'required' });
@@ -204,11 +271,46 @@ describe.each(DATABASE_KINDS)('lessons bad inputs on %s', (kind) => {
 
   it('junk list queries on /api/lessons and /api/recurring-lessons answer 200 or 400 validation, never more', async () => {
     const param = fc.oneof(
-      fc.constantFrom('q', '_sort', '_order', '_start', '_end', 'date_gte', 'date_lte', 'teacher_id', 'status', 'kind', 'recurring_lesson_id', 'tag_ids', 'detached', 'start_time_gte', 'weekdays', 'nosuch', 'date_like'),
+      fc.constantFrom(
+        'q',
+        '_sort',
+        '_order',
+        '_start',
+        '_end',
+        'date_gte',
+        'date_lte',
+        'teacher_id',
+        'status',
+        'kind',
+        'recurring_lesson_id',
+        'tag_ids',
+        'detached',
+        'start_time_gte',
+        'weekdays',
+        'nosuch',
+        'date_like',
+      ),
       fc.constantFrom(...[...LESSONS.fields, ...RECURRING_LESSONS.fields].map((f) => f.name)),
       fc.string({ maxLength: 20 }),
     );
-    const value = fc.oneof(fc.string({ maxLength: 30 }), fc.constantFrom("'; DROP TABLE lessons; --", '%', '_', '\\', '1 OR 1=1', 'id desc, (select 1)', '\u0000', '9'.repeat(30), '2027-02-30', '25:00', '-1', '2147483648', 'NORMAL,CANCELED'));
+    const value = fc.oneof(
+      fc.string({ maxLength: 30 }),
+      fc.constantFrom(
+        "'; DROP TABLE lessons; --",
+        '%',
+        '_',
+        '\\',
+        '1 OR 1=1',
+        'id desc, (select 1)',
+        '\u0000',
+        '9'.repeat(30),
+        '2027-02-30',
+        '25:00',
+        '-1',
+        '2147483648',
+        'NORMAL,CANCELED',
+      ),
+    );
     await fc.assert(
       fc.asyncProperty(fc.constantFrom('lessons', 'recurring-lessons'), param, value, async (resource, p, v) => {
         const r = await send('GET', `/api/${resource}?${encodeURIComponent(p)}=${encodeURIComponent(v)}`);
@@ -220,7 +322,10 @@ describe.each(DATABASE_KINDS)('lessons bad inputs on %s', (kind) => {
   });
 
   it('junk calendar queries (from, to, ids) answer 200 or 400 validation, never more', async () => {
-    const date = fc.oneof(fc.constantFrom('2027-08-01', '2027-08-20', '2027-09-30', '2027-02-30', '', '2027-8-1', 'today', '9999-12-31', '0001-01-01', "2027-08-01' OR '1'='1"), fc.string({ maxLength: 12 }));
+    const date = fc.oneof(
+      fc.constantFrom('2027-08-01', '2027-08-20', '2027-09-30', '2027-02-30', '', '2027-8-1', 'today', '9999-12-31', '0001-01-01', "2027-08-01' OR '1'='1"),
+      fc.string({ maxLength: 12 }),
+    );
     const extra = fc.array(
       fc.tuple(
         fc.constantFrom('teacher_id', 'class_id', 'room_id', 'subject_id', 'status', 'from', 'to', 'nosuch', '_start', '_sort'),
@@ -242,7 +347,10 @@ describe.each(DATABASE_KINDS)('lessons bad inputs on %s', (kind) => {
   it('ids that are not ids answer 400 or 404 on every lessons route', async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.oneof(fc.constantFrom('abc', '1.5', '-1', '0', '99999999999999999999', "1'", '1 OR 1=1', '2147483648', '1e3'), fc.string({ minLength: 1, maxLength: 20 }).filter((s) => !(Number(s) >= 1))),
+        fc.oneof(
+          fc.constantFrom('abc', '1.5', '-1', '0', '99999999999999999999', "1'", '1 OR 1=1', '2147483648', '1e3'),
+          fc.string({ minLength: 1, maxLength: 20 }).filter((s) => !(Number(s) >= 1)),
+        ),
         fc.constantFrom('GET', 'PATCH', 'DELETE') as fc.Arbitrary<'GET' | 'PATCH' | 'DELETE'>,
         fc.constantFrom('lessons', 'recurring-lessons'),
         async (id, method, resource) => {

@@ -12,8 +12,27 @@ import { createLessonType, lessonBody, makeLesson, makeWorld, patchLesson, type 
 
 /** What a calendar row carries (the lesson's view reads the whole row). */
 const CALENDAR_FIELDS = [
-  'id', 'version', 'date', 'start_time', 'end_time', 'status', 'kind', 'teacher_id', 'teacher', 'subject_id', 'subject', 'room_id', 'room',
-  'class_id', 'class', 'lesson_type_id', 'lesson_type', 'color', 'recurring_lesson_id', 'replaces_lesson_id', 'detached',
+  'id',
+  'version',
+  'date',
+  'start_time',
+  'end_time',
+  'status',
+  'kind',
+  'teacher_id',
+  'teacher',
+  'subject_id',
+  'subject',
+  'room_id',
+  'room',
+  'class_id',
+  'class',
+  'lesson_type_id',
+  'lesson_type',
+  'color',
+  'recurring_lesson_id',
+  'replaces_lesson_id',
+  'detached',
 ];
 
 const FROM = '2027-02-01';
@@ -61,7 +80,14 @@ describe.each(DATABASE_KINDS)('lessons calendar on %s', (kind) => {
     }
     // one lesson with no type or references at all, and 30 bare lessons on one day (more than a page)
     all.push(await makeLesson(w.admin, { date: addDays(FROM, 5), start_time: '07:00', end_time: '08:00' }));
-    for (let k = 0; k < 30; k++) all.push(await makeLesson(w.admin, { date: addDays(FROM, 7), start_time: `${String(6 + (k % 12)).padStart(2, '0')}:${k < 12 ? '00' : k < 24 ? '10' : '20'}`, end_time: '22:00' }));
+    for (let k = 0; k < 30; k++)
+      all.push(
+        await makeLesson(w.admin, {
+          date: addDays(FROM, 7),
+          start_time: `${String(6 + (k % 12)).padStart(2, '0')}:${k < 12 ? '00' : k < 24 ? '10' : '20'}`,
+          end_time: '22:00',
+        }),
+      );
     // a cancelled one still shows (with its status)
     const c = all.find((l) => l.date === addDays(FROM, 3))!;
     expectStatus(await patchLesson(w.admin, c.id, { status: 'CANCELED' }), 200);
@@ -72,7 +98,7 @@ describe.each(DATABASE_KINDS)('lessons calendar on %s', (kind) => {
   });
 
   const cal = (query: string) => w.admin('GET', `/api/lessons/calendar?${query}`);
-  const key = (l: Row) => `${l.date} ${l.start_time} ${String(l.id).padStart(10, '0')}`;
+  const _key = (l: Row) => `${l.date} ${l.start_time} ${String(l.id).padStart(10, '0')}`;
   const expectIds = (res: Response, pick: (l: Row) => boolean, from = FROM, to = TO) => {
     expectStatus(res, 200);
     const body = json(res);
@@ -130,14 +156,26 @@ describe.each(DATABASE_KINDS)('lessons calendar on %s', (kind) => {
     const etag = String(first.headers.etag);
     expect(again.headers.etag).toBe(etag);
     expect(first.headers['cache-control']).toBe('private, no-cache');
-    const revalidated = await t.request({ method: 'GET', url: `/api/lessons/calendar?from=${FROM}&to=${TO}`, token: w.adminToken, clientType: 'api', headers: { 'if-none-match': etag } });
+    const revalidated = await t.request({
+      method: 'GET',
+      url: `/api/lessons/calendar?from=${FROM}&to=${TO}`,
+      token: w.adminToken,
+      clientType: 'api',
+      headers: { 'if-none-match': etag },
+    });
     expect(revalidated.statusCode).toBe(304);
     expect(revalidated.body).toBe('');
   });
 
   it('a browser that accepts gzip gets the same week gzipped', async () => {
     const plain = await cal(`from=${FROM}&to=${TO}`);
-    const zipped = await t.request({ method: 'GET', url: `/api/lessons/calendar?from=${FROM}&to=${TO}`, token: w.adminToken, clientType: 'api', headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    const zipped = await t.request({
+      method: 'GET',
+      url: `/api/lessons/calendar?from=${FROM}&to=${TO}`,
+      token: w.adminToken,
+      clientType: 'api',
+      headers: { 'accept-encoding': 'gzip, deflate, br' },
+    });
     expect(zipped.statusCode).toBe(200);
     expect(zipped.headers['content-encoding']).toBe('gzip');
     expect(zipped.headers.vary).toBe('accept-encoding');
@@ -162,7 +200,12 @@ describe.each(DATABASE_KINDS)('lessons calendar on %s', (kind) => {
     expect(await find(added.id)).toBeUndefined();
 
     const teacher = w.teachers[1]!.row;
-    const renamed = json(await w.admin('PATCH', `/api/teachers/${teacher.id}`, { last_name: 'Μετονομασμένη', version: json(await w.admin('GET', `/api/teachers/${teacher.id}`)).data.version }));
+    const renamed = json(
+      await w.admin('PATCH', `/api/teachers/${teacher.id}`, {
+        last_name: 'Μετονομασμένη',
+        version: json(await w.admin('GET', `/api/teachers/${teacher.id}`)).data.version,
+      }),
+    );
     expect((await find(lesson.id))!.teacher.name).toBe(`${renamed.data.first_name} Μετονομασμένη`);
 
     const room = json(await w.admin('GET', `/api/rooms/${w.rooms[1]!.id}`)).data;
@@ -211,7 +254,10 @@ describe.each(DATABASE_KINDS)('lessons calendar on %s', (kind) => {
     expectError(await cal(`from=${FROM}&to=${addDays(FROM, 42)}`), 400, 'validation');
     for (const q of [`from=${FROM}&to=${addDays(FROM, -1)}`, `from=${FROM}&to=${addDays(FROM, 60)}`, `from=${FROM}&to=${addDays(FROM, 400)}`]) {
       const body = expectError(await cal(q), 400, 'validation');
-      expect(Object.keys(body.error.fields ?? {}).some((k) => k === 'from' || k === 'to'), q).toBe(true);
+      expect(
+        Object.keys(body.error.fields ?? {}).some((k) => k === 'from' || k === 'to'),
+        q,
+      ).toBe(true);
     }
     expectError(await cal(`from=${FROM}`), 400, 'validation', { to: 'required' });
     expectError(await cal(`to=${TO}`), 400, 'validation', { from: 'required' });

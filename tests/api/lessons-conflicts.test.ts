@@ -1,4 +1,4 @@
-// Conflicts (PRODUCT.md section 6 rule 2, CONTRACT-4 "Conflicts"): a room, a teacher or a class
+// Conflicts: a room, a teacher or a class
 // never holds two overlapping NORMAL lessons; the 409 `conflict` names the lessons in the way with
 // what they clash on; half-open times; other statuses hold nothing; and on PostgreSQL 50
 // concurrent bookings of one slot give exactly one 201 (the database's exclusion constraints).
@@ -6,7 +6,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Response } from 'light-my-request';
 import { DATABASE_KINDS, startApp, type TestApp } from './harness';
 import { expectError, expectStatus, json, show } from './api-helpers';
-import { bringTo, created, dateCursor, fresh, getLesson, lessonBody, makeLesson, makeWorld, patchLesson, TEACHER_PASSWORD, type Row, type World } from './lessons-helpers';
+import {
+  bringTo,
+  created,
+  dateCursor,
+  fresh,
+  getLesson,
+  lessonBody,
+  makeLesson,
+  makeWorld,
+  patchLesson,
+  TEACHER_PASSWORD,
+  type Row,
+  type World,
+} from './lessons-helpers';
 
 const sorted = (a: readonly string[]) => [...a].sort();
 
@@ -31,7 +44,10 @@ describe.each(DATABASE_KINDS)('lesson conflicts on %s', (kind) => {
     const body = expectError(res, 409, 'conflict');
     const lessons = body.error.lessons;
     expect(Array.isArray(lessons), show(res)).toBe(true);
-    expect(lessons.map((l: Row) => l.id), show(res)).toEqual(expected.map((e) => e.id));
+    expect(
+      lessons.map((l: Row) => l.id),
+      show(res),
+    ).toEqual(expected.map((e) => e.id));
     lessons.forEach((l: Row, i: number) => expect(sorted(l.clashes), show(res)).toEqual(sorted(expected[i]!.clashes)));
     return lessons as Row[];
   }
@@ -72,12 +88,17 @@ describe.each(DATABASE_KINDS)('lesson conflicts on %s', (kind) => {
     const date = nextDate();
     const a = await makeLesson(w.admin, lessonBody(w, date, { start_time: '17:00', end_time: '18:00' }));
     const b = await makeLesson(w.admin, lessonBody(w, date, { start_time: '15:00', end_time: '16:00', teacher_id: T(1), room_id: R(1), class_id: C(1) }));
-    expectConflict(await w.admin('POST', '/api/lessons', lessonBody(w, date, { start_time: '17:30', end_time: '18:30' })), [{ id: a.id, clashes: ['room', 'teacher', 'class'] }]);
-    // 15:30–17:30 with teacher 1 in room 0: b holds teacher 1 (15:00–16:00), a holds room 0 (17:00–18:00)
-    expectConflict(await w.admin('POST', '/api/lessons', lessonBody(w, date, { start_time: '15:30', end_time: '17:30', teacher_id: T(1), room_id: R(0), class_id: C(2) })), [
-      { id: b.id, clashes: ['teacher'] },
-      { id: a.id, clashes: ['room'] },
+    expectConflict(await w.admin('POST', '/api/lessons', lessonBody(w, date, { start_time: '17:30', end_time: '18:30' })), [
+      { id: a.id, clashes: ['room', 'teacher', 'class'] },
     ]);
+    // 15:30–17:30 with teacher 1 in room 0: b holds teacher 1 (15:00–16:00), a holds room 0 (17:00–18:00)
+    expectConflict(
+      await w.admin('POST', '/api/lessons', lessonBody(w, date, { start_time: '15:30', end_time: '17:30', teacher_id: T(1), room_id: R(0), class_id: C(2) })),
+      [
+        { id: b.id, clashes: ['teacher'] },
+        { id: a.id, clashes: ['room'] },
+      ],
+    );
   });
 
   it('adjacent times, other days, other rooms/teachers/classes and lessons without them do not clash', async () => {
@@ -124,7 +145,11 @@ describe.each(DATABASE_KINDS)('lesson conflicts on %s', (kind) => {
 
   it('10 simultaneous bookings of one slot: one 201, nine 409 conflict, no 500', async () => {
     const date = nextDate();
-    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => w.admin('POST', '/api/lessons', lessonBody(w, date, { teacher_id: T(i % 3), class_id: C((i + 1) % 3), room_id: R(0) }))));
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        w.admin('POST', '/api/lessons', lessonBody(w, date, { teacher_id: T(i % 3), class_id: C((i + 1) % 3), room_id: R(0) })),
+      ),
+    );
     const codes = answers.map((r) => r.statusCode);
     expect(codes.filter((c) => c === 201).length, codes.join(',')).toBe(1);
     expect(codes.filter((c) => c === 409).length, codes.join(',')).toBe(9);
@@ -172,7 +197,17 @@ describe.each(DATABASE_KINDS.filter((k) => k === 'postgres'))('concurrent bookin
     w = await makeWorld(t, { teachers: 1, rooms: 1, classes: 1, subjects: 1 });
     for (let i = 0; i < N; i++) {
       const username = fresh('conc');
-      teachers.push(created(await w.admin('POST', '/api/teachers', { username, password: TEACHER_PASSWORD, confirm_password: TEACHER_PASSWORD, first_name: 'Ταυτόχρονος', last_name: `Καθηγητής ${i}` })).id);
+      teachers.push(
+        created(
+          await w.admin('POST', '/api/teachers', {
+            username,
+            password: TEACHER_PASSWORD,
+            confirm_password: TEACHER_PASSWORD,
+            first_name: 'Ταυτόχρονος',
+            last_name: `Καθηγητής ${i}`,
+          }),
+        ).id,
+      );
       rooms.push(created(await w.admin('POST', '/api/rooms', { name: `Ταυτόχρονη ${i} ${fresh('')}` })).id);
       classes.push(created(await w.admin('POST', '/api/classes', { name: `Ταυτόχρονο ${i} ${fresh('')}` })).id);
     }
@@ -183,7 +218,9 @@ describe.each(DATABASE_KINDS.filter((k) => k === 'postgres'))('concurrent bookin
 
   async function race(date: string, bodyOf: (i: number) => Row) {
     const answers = await Promise.all(
-      Array.from({ length: N }, (_, i) => w.admin('POST', '/api/lessons', { date, start_time: '17:00', end_time: '18:00', subject_id: w.subjects[0]!.id, ...bodyOf(i) })),
+      Array.from({ length: N }, (_, i) =>
+        w.admin('POST', '/api/lessons', { date, start_time: '17:00', end_time: '18:00', subject_id: w.subjects[0]!.id, ...bodyOf(i) }),
+      ),
     );
     const codes = answers.map((r) => r.statusCode);
     const worst = answers.find((r) => r.statusCode >= 500);
@@ -217,7 +254,14 @@ describe.each(DATABASE_KINDS.filter((k) => k === 'postgres'))('concurrent bookin
         fetch(`${address}/api/lessons`, {
           method: 'POST',
           headers: { 'content-type': 'application/json', 'x-client-type': 'api', 'x-tenant-id': 'demo', authorization: `Bearer ${w.adminToken}` },
-          body: JSON.stringify({ date: '2027-09-10', start_time: '17:00', end_time: '18:00', room_id: w.rooms[0]!.id, teacher_id: teachers[i], class_id: classes[i] }),
+          body: JSON.stringify({
+            date: '2027-09-10',
+            start_time: '17:00',
+            end_time: '18:00',
+            room_id: w.rooms[0]!.id,
+            teacher_id: teachers[i],
+            class_id: classes[i],
+          }),
         }).then(async (r) => ({ status: r.status, body: (await r.json()) as Row })),
       ),
     );
@@ -230,7 +274,17 @@ describe.each(DATABASE_KINDS.filter((k) => k === 'postgres'))('concurrent bookin
   it('10 concurrent weekly series in one room: exactly one is created, whole', async () => {
     const answers = await Promise.all(
       Array.from({ length: 10 }, (_, i) =>
-        w.admin('POST', '/api/recurring-lessons', { start_time: '17:00', end_time: '18:00', room_id: w.rooms[0]!.id, teacher_id: teachers[i], class_id: classes[i], repeat: 'WEEKLY', start_date: '2027-10-04', end_type: 'AFTER', occurrences: 10 }),
+        w.admin('POST', '/api/recurring-lessons', {
+          start_time: '17:00',
+          end_time: '18:00',
+          room_id: w.rooms[0]!.id,
+          teacher_id: teachers[i],
+          class_id: classes[i],
+          repeat: 'WEEKLY',
+          start_date: '2027-10-04',
+          end_type: 'AFTER',
+          occurrences: 10,
+        }),
       ),
     );
     const codes = answers.map((r) => r.statusCode);
@@ -245,9 +299,22 @@ describe.each(DATABASE_KINDS.filter((k) => k === 'postgres'))('concurrent bookin
     const date = '2027-09-13';
     const lessons: Row[] = [];
     for (let i = 0; i < 30; i++) {
-      lessons.push(created(await w.admin('POST', '/api/lessons', { date, start_time: '06:00', end_time: '07:00', room_id: rooms[i], teacher_id: teachers[i], class_id: classes[i] })));
+      lessons.push(
+        created(
+          await w.admin('POST', '/api/lessons', {
+            date,
+            start_time: '06:00',
+            end_time: '07:00',
+            room_id: rooms[i],
+            teacher_id: teachers[i],
+            class_id: classes[i],
+          }),
+        ),
+      );
     }
-    const answers = await Promise.all(lessons.map((l) => w.admin('PATCH', `/api/lessons/${l.id}`, { start_time: '20:00', end_time: '21:00', room_id: rooms[0], version: l.version })));
+    const answers = await Promise.all(
+      lessons.map((l) => w.admin('PATCH', `/api/lessons/${l.id}`, { start_time: '20:00', end_time: '21:00', room_id: rooms[0], version: l.version })),
+    );
     const codes = answers.map((r) => r.statusCode);
     expect(codes.filter((c) => c === 200).length, codes.join(',')).toBe(1);
     expect(codes.filter((c) => c === 409).length, codes.join(',')).toBe(29);
@@ -259,7 +326,14 @@ describe.each(DATABASE_KINDS.filter((k) => k === 'postgres'))('concurrent bookin
       Array.from({ length: N }, (_, i) => {
         const start = 16 * 60 + (i % 30) * 2; // 16:00 … 16:58, each 60 minutes long: all overlap 16:58–17:00
         const hhmm = (m: number) => `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
-        return w.admin('POST', '/api/lessons', { date: '2027-09-09', start_time: hhmm(start), end_time: hhmm(start + 60), room_id: w.rooms[0]!.id, teacher_id: teachers[i], class_id: classes[i] });
+        return w.admin('POST', '/api/lessons', {
+          date: '2027-09-09',
+          start_time: hhmm(start),
+          end_time: hhmm(start + 60),
+          room_id: w.rooms[0]!.id,
+          teacher_id: teachers[i],
+          class_id: classes[i],
+        });
       }),
     );
     const codes = answers.map((r) => r.statusCode);

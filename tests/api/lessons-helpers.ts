@@ -52,7 +52,10 @@ export interface Teacher {
 
 export async function createTeacher(t: TestApp, call: Call, first = 'Μαρία', last = 'Παπαδοπούλου', tenant = 'demo'): Promise<Teacher> {
   const username = fresh('lt');
-  const row = created(await call('POST', '/api/teachers', { username, password: TEACHER_PASSWORD, confirm_password: TEACHER_PASSWORD, first_name: first, last_name: last }), 'teacher');
+  const row = created(
+    await call('POST', '/api/teachers', { username, password: TEACHER_PASSWORD, confirm_password: TEACHER_PASSWORD, first_name: first, last_name: last }),
+    'teacher',
+  );
   const session = await t.signIn(username, TEACHER_PASSWORD, tenant);
   expect(session.user.role).toBe('TEACHER');
   return { row, username, token: session.token, call: callerOf(t, session.token, tenant), name: `${first} ${last}` };
@@ -86,7 +89,10 @@ export interface World {
  * A centre to book lessons in: on `demo` by default (ROOT signs in there), or a tenant of its own
  * (`tenant`), made by ROOT, whose ADMIN makes the rest.
  */
-export async function makeWorld(t: TestApp, opts: { teachers?: number; rooms?: number; classes?: number; subjects?: number; tenant?: string } = {}): Promise<World> {
+export async function makeWorld(
+  t: TestApp,
+  opts: { teachers?: number; rooms?: number; classes?: number; subjects?: number; tenant?: string } = {},
+): Promise<World> {
   const tenant = opts.tenant ?? 'demo';
   const rootToken = (await t.signIn(t.root.username, t.root.password)).token;
   let adminToken: string;
@@ -98,7 +104,13 @@ export async function makeWorld(t: TestApp, opts: { teachers?: number; rooms?: n
     rootOnTenant = (await t.signIn(t.root.username, t.root.password, tenant)).token;
   }
   const admin = callerOf(t, adminToken, tenant);
-  const sec = await admin('POST', '/api/users', { username: fresh('lsec'), password: 'user-password-1', role: 'SECRETARY', first_name: 'Γραμματέας', last_name: 'Κέντρου' });
+  const sec = await admin('POST', '/api/users', {
+    username: fresh('lsec'),
+    password: 'user-password-1',
+    role: 'SECRETARY',
+    first_name: 'Γραμματέας',
+    last_name: 'Κέντρου',
+  });
   const secRow = created(sec, 'secretary');
   const secretaryToken = (await t.signIn(secRow.username, 'user-password-1', tenant)).token;
   const teachers: Teacher[] = [];

@@ -1,4 +1,4 @@
-// Recurring lessons (PRODUCT.md section 6 rule 3, CONTRACT-4 "/api/recurring-lessons"): DAILY,
+// Recurring lessons: DAILY,
 // WEEKLY and CUSTOM series materialise their lessons in one transaction, bounded, all or nothing
 // on conflict (reported per date), with skip_dates; the daylight-saving week (wall-clock times,
 // and the iCal feed's UTC instants); edits of this / following / all, detached instances and
@@ -7,7 +7,23 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_KINDS, startApp, type TestApp } from './harness';
 import { expectError, expectStatus, json, show } from './api-helpers';
 import { addDays, expandRecurrence, isoWeekday, type RecurrenceRule } from '../../domain/lessons';
-import { createClass, createRoom, createTeacher, getLesson, historyOf, lessonBody, makeLesson, makeWorld, ok, patchLesson, seriesCreate, seriesLessons, vevents, type Row, type World } from './lessons-helpers';
+import {
+  createClass,
+  createRoom,
+  createTeacher,
+  getLesson,
+  historyOf,
+  lessonBody,
+  makeLesson,
+  makeWorld,
+  ok,
+  patchLesson,
+  seriesCreate,
+  seriesLessons,
+  vevents,
+  type Row,
+  type World,
+} from './lessons-helpers';
 
 const expected = (rule: RecurrenceRule) => {
   const r = expandRecurrence(rule);
@@ -52,7 +68,10 @@ describe.each(DATABASE_KINDS)('recurring lessons on %s', (kind) => {
 
   it.each([
     { name: 'DAILY every 2 days, AFTER 5', rule: { repeat: 'DAILY', repeat_every: 2, start_date: '2027-01-04', end_type: 'AFTER', occurrences: 5 } },
-    { name: 'WEEKLY on Monday and Wednesday every 2 weeks, ON_DATE', rule: { repeat: 'WEEKLY', repeat_every: 2, weekdays: [3, 1], start_date: '2027-01-04', end_type: 'ON_DATE', until_date: '2027-02-28' } },
+    {
+      name: 'WEEKLY on Monday and Wednesday every 2 weeks, ON_DATE',
+      rule: { repeat: 'WEEKLY', repeat_every: 2, weekdays: [3, 1], start_date: '2027-01-04', end_type: 'ON_DATE', until_date: '2027-02-28' },
+    },
     { name: 'CUSTOM dates', rule: { repeat: 'CUSTOM', start_date: '2027-01-04', dates: ['2027-01-20', '2027-01-05', '2027-03-02'] } },
   ])('creates a $name series: 201 with lesson_ids, each a NORMAL kind-1 lesson of the series', async ({ rule }) => {
     const who = await own();
@@ -62,7 +81,15 @@ describe.each(DATABASE_KINDS)('recurring lessons on %s', (kind) => {
     const dates = expected(rule as RecurrenceRule);
     expect(out.id).toBe(out.data.id);
     expect(out.lesson_ids).toHaveLength(dates.length);
-    expect(out.data).toMatchObject({ repeat: rule.repeat, start_date: '2027-01-04', start_time: '17:00', end_time: '18:00', lesson_count: dates.length, first_date: dates[0], last_date: dates[dates.length - 1] });
+    expect(out.data).toMatchObject({
+      repeat: rule.repeat,
+      start_date: '2027-01-04',
+      start_time: '17:00',
+      end_time: '18:00',
+      lesson_count: dates.length,
+      first_date: dates[0],
+      last_date: dates[dates.length - 1],
+    });
     expect(out.data.teacher).toEqual({ id: who.teacher_id, name: who.teacher.name });
     const lessons = await seriesLessons(w.admin, out.id);
     expect(lessons.map((l) => l.date)).toEqual(dates);
@@ -91,16 +118,36 @@ describe.each(DATABASE_KINDS)('recurring lessons on %s', (kind) => {
 
   it.each([
     { name: '501 occurrences', rule: { repeat: 'DAILY', start_date: '2027-01-04', end_type: 'AFTER', occurrences: 501 }, fields: { occurrences: 'too-large' } },
-    { name: 'past two years (ON_DATE)', rule: { repeat: 'WEEKLY', start_date: '2027-01-04', end_type: 'ON_DATE', until_date: '2029-01-05' }, fields: { until_date: 'too-large' } },
-    { name: 'past two years (AFTER)', rule: { repeat: 'WEEKLY', start_date: '2027-01-04', end_type: 'AFTER', occurrences: 110 }, fields: { occurrences: 'too-large' } },
-    { name: 'more than 500 days (ON_DATE)', rule: { repeat: 'DAILY', start_date: '2027-01-04', end_type: 'ON_DATE', until_date: '2028-06-01' }, fields: { until_date: 'too-large' } },
+    {
+      name: 'past two years (ON_DATE)',
+      rule: { repeat: 'WEEKLY', start_date: '2027-01-04', end_type: 'ON_DATE', until_date: '2029-01-05' },
+      fields: { until_date: 'too-large' },
+    },
+    {
+      name: 'past two years (AFTER)',
+      rule: { repeat: 'WEEKLY', start_date: '2027-01-04', end_type: 'AFTER', occurrences: 110 },
+      fields: { occurrences: 'too-large' },
+    },
+    {
+      name: 'more than 500 days (ON_DATE)',
+      rule: { repeat: 'DAILY', start_date: '2027-01-04', end_type: 'ON_DATE', until_date: '2028-06-01' },
+      fields: { until_date: 'too-large' },
+    },
     { name: 'no end', rule: { repeat: 'DAILY', start_date: '2027-01-04' }, fields: { end_type: 'required' } },
     { name: 'AFTER without occurrences', rule: { repeat: 'DAILY', start_date: '2027-01-04', end_type: 'AFTER' }, fields: { occurrences: 'required' } },
-    { name: 'until before start', rule: { repeat: 'DAILY', start_date: '2027-01-04', end_type: 'ON_DATE', until_date: '2027-01-03' }, fields: { until_date: 'too-small' } },
+    {
+      name: 'until before start',
+      rule: { repeat: 'DAILY', start_date: '2027-01-04', end_type: 'ON_DATE', until_date: '2027-01-03' },
+      fields: { until_date: 'too-small' },
+    },
     { name: 'CUSTOM without dates', rule: { repeat: 'CUSTOM', start_date: '2027-01-04', dates: [] }, fields: { dates: 'required' } },
     { name: 'CUSTOM before start', rule: { repeat: 'CUSTOM', start_date: '2027-01-04', dates: ['2027-01-01'] }, fields: { dates: 'too-small' } },
     { name: 'CUSTOM past two years', rule: { repeat: 'CUSTOM', start_date: '2027-01-04', dates: ['2029-01-05'] }, fields: { dates: 'too-large' } },
-    { name: 'end before start', rule: { repeat: 'DAILY', start_date: '2027-01-04', end_type: 'AFTER', occurrences: 2, start_time: '18:00', end_time: '17:00' }, fields: { end_time: 'too-small' } },
+    {
+      name: 'end before start',
+      rule: { repeat: 'DAILY', start_date: '2027-01-04', end_type: 'AFTER', occurrences: 2, start_time: '18:00', end_time: '17:00' },
+      fields: { end_time: 'too-small' },
+    },
   ])('refuses $name: 400 with the field code, nothing written', async ({ rule, fields }) => {
     const [lessons, series] = [await totalLessons(), await totalSeries()];
     const who = await own();
@@ -122,14 +169,29 @@ describe.each(DATABASE_KINDS)('recurring lessons on %s', (kind) => {
 
   it('all or nothing: one conflicting date is 409 with the lesson in the way (its date), and no lesson or series is written; skip_dates books the rest', async () => {
     const who = await own();
-    const blocker = await makeLesson(w.admin, lessonBody(w, '2027-05-18', { teacher_id: w.teachers[0]!.row.id, class_id: w.classes[0]!.id, room_id: who.room_id, start_time: '17:30', end_time: '18:30' }));
-    const blocker2 = await makeLesson(w.admin, lessonBody(w, '2027-06-01', { teacher_id: who.teacher_id, class_id: w.classes[0]!.id, room_id: w.rooms[0]!.id, start_time: '16:30', end_time: '17:30' }));
+    const blocker = await makeLesson(
+      w.admin,
+      lessonBody(w, '2027-05-18', {
+        teacher_id: w.teachers[0]!.row.id,
+        class_id: w.classes[0]!.id,
+        room_id: who.room_id,
+        start_time: '17:30',
+        end_time: '18:30',
+      }),
+    );
+    const blocker2 = await makeLesson(
+      w.admin,
+      lessonBody(w, '2027-06-01', { teacher_id: who.teacher_id, class_id: w.classes[0]!.id, room_id: w.rooms[0]!.id, start_time: '16:30', end_time: '17:30' }),
+    );
     const [lessons, series] = [await totalLessons(), await totalSeries()];
     const rule = { repeat: 'WEEKLY', weekdays: [2], start_date: '2027-05-04', end_type: 'AFTER', occurrences: 6 };
     const res = await w.admin('POST', '/api/recurring-lessons', seriesBody(who, rule));
     const body = expectError(res, 409, 'conflict');
     const named = body.error.lessons as Row[];
-    expect(named.map((l) => [l.id, l.date, [...l.clashes].sort()]), show(res)).toEqual([
+    expect(
+      named.map((l) => [l.id, l.date, [...l.clashes].sort()]),
+      show(res),
+    ).toEqual([
       [blocker.id, '2027-05-18', ['room']],
       [blocker2.id, '2027-06-01', ['teacher']],
     ]);
@@ -218,7 +280,12 @@ describe.each(DATABASE_KINDS)('recurring lessons on %s', (kind) => {
       ['2027-08-31', room.id],
     ]);
     expect(after.slice(0, 2)).toEqual(before.slice(0, 2));
-    expect([...json(res).lesson_ids].sort()).toEqual(after.slice(2).map((l) => l.id).sort());
+    expect([...json(res).lesson_ids].sort()).toEqual(
+      after
+        .slice(2)
+        .map((l) => l.id)
+        .sort(),
+    );
     // history: the series and each lesson changed
     expect((await historyOf(w.admin, 'lessons', after[2]!.id)).map((e) => e.action).sort()).toEqual(['create', 'update']);
     expect((await historyOf(w.admin, 'lessons', after[0]!.id)).map((e) => e.action)).toEqual(['create']);
@@ -230,7 +297,11 @@ describe.each(DATABASE_KINDS)('recurring lessons on %s', (kind) => {
     await seriesCreate(w.admin, seriesBody(who, { repeat: 'DAILY', start_date: '2028-01-03', end_type: 'AFTER', occurrences: 150 }));
     const other = await own();
     const [lessons, series] = [await totalLessons(), await totalSeries()];
-    const res = await w.admin('POST', '/api/recurring-lessons', seriesBody({ ...other, room_id: who.room_id }, { repeat: 'DAILY', start_date: '2028-01-03', end_type: 'AFTER', occurrences: 150 }));
+    const res = await w.admin(
+      'POST',
+      '/api/recurring-lessons',
+      seriesBody({ ...other, room_id: who.room_id }, { repeat: 'DAILY', start_date: '2028-01-03', end_type: 'AFTER', occurrences: 150 }),
+    );
     const body = expectError(res, 409, 'conflict');
     const named = body.error.lessons as Row[];
     expect(named).toHaveLength(100);
@@ -307,7 +378,10 @@ describe.each(DATABASE_KINDS)('recurring lessons on %s', (kind) => {
     const before = await seriesLessons(w.admin, out.id);
     const res = await w.admin('PATCH', `/api/recurring-lessons/${out.id}`, { end_time: '18:30', version: series.version });
     const body = expectError(res, 409, 'conflict');
-    expect(body.error.lessons.map((l: Row) => [l.id, l.date, l.clashes]), show(res)).toEqual([[blocker.id, '2027-10-12', ['class']]]);
+    expect(
+      body.error.lessons.map((l: Row) => [l.id, l.date, l.clashes]),
+      show(res),
+    ).toEqual([[blocker.id, '2027-10-12', ['class']]]);
     expect(await seriesLessons(w.admin, out.id)).toEqual(before);
     expect(await getSeries(out.id)).toEqual(series);
     // a stale version is 409 stale

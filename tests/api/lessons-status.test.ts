@@ -1,4 +1,4 @@
-// Status and replacement of lessons (PRODUCT.md section 6 rule 4, CONTRACT-4 "/api/lessons"):
+// Status and replacement of lessons:
 // every (from, to) pair of LESSON_STATUSES by PATCH status, table-driven from the domain's
 // LESSON_TRANSITIONS; the replacement flow (kinds 1, 2, 3); deleting replacements and originals;
 // CANCELED -> NORMAL re-checking conflicts; the list of lessons still to be replaced.
@@ -116,7 +116,9 @@ describe.each(DATABASE_KINDS)('lesson status and replacement on %s', (kind) => {
   });
 
   it('replaces_lesson_id of a lesson that does not exist is 400 fields.replaces_lesson_id invalid', async () => {
-    expectError(await w.admin('POST', '/api/lessons', lessonBody(w, nextDate(), { replaces_lesson_id: 2_000_000_000 })), 400, 'validation', { replaces_lesson_id: 'invalid' });
+    expectError(await w.admin('POST', '/api/lessons', lessonBody(w, nextDate(), { replaces_lesson_id: 2_000_000_000 })), 400, 'validation', {
+      replaces_lesson_id: 'invalid',
+    });
   });
 
   it('replaces_lesson_id is create-only: PATCH refuses it', async () => {
@@ -132,10 +134,15 @@ describe.each(DATABASE_KINDS)('lesson status and replacement on %s', (kind) => {
     const date = nextDate();
     const cancelled = await bringTo(w.admin, await makeLesson(w.admin, lessonBody(w, date)), 'CANCELED');
     // the room is taken by another teacher's class at an overlapping time
-    const taker = await makeLesson(w.admin, lessonBody(w, date, { start_time: '17:30', end_time: '18:30', teacher_id: w.teachers[1]!.row.id, class_id: w.classes[1]!.id }));
+    const taker = await makeLesson(
+      w.admin,
+      lessonBody(w, date, { start_time: '17:30', end_time: '18:30', teacher_id: w.teachers[1]!.row.id, class_id: w.classes[1]!.id }),
+    );
     const res = await w.admin('PATCH', `/api/lessons/${cancelled.id}`, { status: 'NORMAL', version: cancelled.version });
     const body = expectError(res, 409, 'conflict');
-    expect(body.error.lessons, show(res)).toEqual([expect.objectContaining({ id: taker.id, date, start_time: '17:30', end_time: '18:30', status: 'NORMAL', clashes: ['room'] })]);
+    expect(body.error.lessons, show(res)).toEqual([
+      expect.objectContaining({ id: taker.id, date, start_time: '17:30', end_time: '18:30', status: 'NORMAL', clashes: ['room'] }),
+    ]);
     expect(await getLesson(w.admin, cancelled.id)).toEqual(cancelled);
     // once the taker is cancelled, the restore goes through
     await bringTo(w.admin, taker, 'CANCELED');
@@ -150,7 +157,10 @@ describe.each(DATABASE_KINDS)('lesson status and replacement on %s', (kind) => {
     const res = await w.admin('GET', '/api/lessons?status=TO_BE_REPLACED&_end=200');
     expectStatus(res, 200);
     const body = json(res);
-    expect(body.data.every((l: Row) => l.status === 'TO_BE_REPLACED'), show(res)).toBe(true);
+    expect(
+      body.data.every((l: Row) => l.status === 'TO_BE_REPLACED'),
+      show(res),
+    ).toBe(true);
     const ids = body.data.map((l: Row) => l.id);
     for (const l of waiting) expect(ids).toContain(l.id);
     for (const l of others) expect(ids).not.toContain(l.id);

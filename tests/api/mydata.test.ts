@@ -93,18 +93,12 @@ describe.each(DATABASE_KINDS)('/api/mydata on %s', (kind) => {
     const other = await t.signIn(u.username, u.password);
     const pw = (body: unknown) => me(u.token, 'POST', '/api/mydata/password', body);
 
-    expectError(
-      await pw({ current_password: 'wrong-password-1', password: 'brand-new-pass-1', confirm_password: 'brand-new-pass-1' }),
-      400,
-      'validation',
-      { current_password: 'invalid' },
-    );
-    expectError(
-      await pw({ current_password: u.password, password: 'brand-new-pass-1', confirm_password: 'brand-new-pass-2' }),
-      400,
-      'validation',
-      { confirm_password: 'mismatch' },
-    );
+    expectError(await pw({ current_password: 'wrong-password-1', password: 'brand-new-pass-1', confirm_password: 'brand-new-pass-1' }), 400, 'validation', {
+      current_password: 'invalid',
+    });
+    expectError(await pw({ current_password: u.password, password: 'brand-new-pass-1', confirm_password: 'brand-new-pass-2' }), 400, 'validation', {
+      confirm_password: 'mismatch',
+    });
     expectError(await pw({ current_password: u.password, password: 'short', confirm_password: 'short' }), 400, 'validation', { password: 'too-short' });
     expectError(await pw({ current_password: u.password }), 400, 'validation', { password: 'required' });
     // none of that changed anything: both sessions alive, the old password still works
@@ -130,7 +124,11 @@ describe.each(DATABASE_KINDS)('/api/mydata on %s', (kind) => {
   it('the current session keeps refreshing after its own password change', async () => {
     const u = await t.createUser(rootToken, { role: 'SECRETARY' });
     const s = await t.signIn(u.username, u.password);
-    const res = await me(s.token, 'POST', '/api/mydata/password', { current_password: u.password, password: 'another-pass-12', confirm_password: 'another-pass-12' });
+    const res = await me(s.token, 'POST', '/api/mydata/password', {
+      current_password: u.password,
+      password: 'another-pass-12',
+      confirm_password: 'another-pass-12',
+    });
     expectStatus(res, 204);
     const refresh = await t.request({ method: 'POST', url: '/refresh-token', body: { refresh_token: s.refresh_token } });
     expectStatus(refresh, 200);

@@ -1,4 +1,4 @@
-// Who may call what (PRODUCT.md section 7, CONTRACT "Users", "Tenants", "My data", "History"):
+// Who may call what:
 // every role and an anonymous caller against every users/tenants/mydata/history route.
 // ROOT and ADMIN manage users; only ROOT manages tenants; every signed-in account has mydata;
 // no session -> 401 unauthorized; a role without the right -> 403 forbidden.
@@ -56,7 +56,13 @@ describe.each(DATABASE_KINDS)('permissions on %s', (kind) => {
     token.TEACHER = teacher.token;
 
     const create = async (username: string) => {
-      const res = await send('ROOT', 'POST', '/api/users', { username, password: 'victim-password-1', role: 'SECRETARY', first_name: 'Θύμα', last_name: 'Δοκιμής' });
+      const res = await send('ROOT', 'POST', '/api/users', {
+        username,
+        password: 'victim-password-1',
+        role: 'SECRETARY',
+        first_name: 'Θύμα',
+        last_name: 'Δοκιμής',
+      });
       expect(res.statusCode, show(res)).toBe(201);
       return json(res).id as number;
     };

@@ -16,10 +16,7 @@ async function addTenant(database: Database, slug: string) {
 
 async function addUser(database: Database, tenantId: number, username: string) {
   return withTenant(database, tenantId, async (tx) => {
-    const [row] = await tx
-      .insert(users)
-      .values({ tenantId, username, passwordHash: 'not-a-real-hash', role: 'SECRETARY' })
-      .returning({ id: users.id });
+    const [row] = await tx.insert(users).values({ tenantId, username, passwordHash: 'not-a-real-hash', role: 'SECRETARY' }).returning({ id: users.id });
     await tx.insert(history).values({ tenantId, entity: 'users', entityId: row!.id, action: 'create', changes: {} });
     return row!.id;
   });
@@ -68,9 +65,7 @@ describe.each(DATABASE_KINDS)('row-level security on %s', (kind) => {
   });
 
   it('a foreign key cannot point into another tenant', async () => {
-    await expect(
-      withTenant(t.database, a, (tx) => tx.insert(sessions).values({ tenantId: a, publicId: 'p1', userId: userB })),
-    ).rejects.toThrow();
+    await expect(withTenant(t.database, a, (tx) => tx.insert(sessions).values({ tenantId: a, publicId: 'p1', userId: userB }))).rejects.toThrow();
   });
 
   it('the application role without a tenant sees no tenant rows at all', async () => {

@@ -1,4 +1,4 @@
-// Session protocol (PRODUCT.md section 3, CONTRACT "POST /login" … "POST /sign-out"):
+// Session protocol:
 // what a web client and an API client receive from /login, /me, /refresh-token, /sign-out.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Response } from 'light-my-request';
@@ -72,9 +72,7 @@ describe.each(DATABASE_KINDS)('session protocol on %s', (kind) => {
     expect(refresh.attrs.path).toBe('/refresh-token');
     expect(refresh.attrs.secure).toBeUndefined();
     const refreshLife =
-      refresh.attrs['max-age'] !== undefined
-        ? Number(refresh.attrs['max-age'])
-        : (Date.parse(String(refresh.attrs.expires)) - Date.now()) / 1000;
+      refresh.attrs['max-age'] !== undefined ? Number(refresh.attrs['max-age']) : (Date.parse(String(refresh.attrs.expires)) - Date.now()) / 1000;
     expect(refreshLife).toBeGreaterThan(29 * 24 * 3600);
     expect(refreshLife).toBeLessThanOrEqual(30 * 24 * 3600 + 5);
   });
@@ -185,26 +183,14 @@ describe.each(DATABASE_KINDS)('session protocol on %s', (kind) => {
     expect(body.token).toMatch(JWT);
     expect(body.refresh_token).not.toBe(login.refresh_token);
     expectStatus(await meWithBearer(body.token), 200);
-    expectError(
-      await call({ method: 'POST', url: '/refresh-token', clientType: 'api', body: { refresh_token: login.refresh_token } }),
-      401,
-      'session-revoked',
-    );
+    expectError(await call({ method: 'POST', url: '/refresh-token', clientType: 'api', body: { refresh_token: login.refresh_token } }), 401, 'session-revoked');
     expectStatus(await meWithBearer(body.token), 401);
   });
 
   it('refresh without a token or with an unknown one answers 401 session-expired', async () => {
     expectError(await call({ method: 'POST', url: '/refresh-token', clientType: 'web' }), 401, 'session-expired');
-    expectError(
-      await call({ method: 'POST', url: '/refresh-token', clientType: 'web', cookies: { refresh_token: 'x'.repeat(43) } }),
-      401,
-      'session-expired',
-    );
-    expectError(
-      await call({ method: 'POST', url: '/refresh-token', clientType: 'api', body: { refresh_token: 'nope' } }),
-      401,
-      'session-expired',
-    );
+    expectError(await call({ method: 'POST', url: '/refresh-token', clientType: 'web', cookies: { refresh_token: 'x'.repeat(43) } }), 401, 'session-expired');
+    expectError(await call({ method: 'POST', url: '/refresh-token', clientType: 'api', body: { refresh_token: 'nope' } }), 401, 'session-expired');
   });
 
   it('web /sign-out answers 204, clears both cookies and revokes the family', async () => {
@@ -343,7 +329,12 @@ describe.each(DATABASE_KINDS)('short access tokens and login rate limit on %s', 
   }
 
   it('an expired access token answers 401 unauthorized; refresh still works; sign-out works with the refresh cookie alone', async () => {
-    const login = await t.request({ method: 'POST', url: '/login', clientType: 'web', body: { username: staff.username, password: staff.password, tenant: 'demo' } });
+    const login = await t.request({
+      method: 'POST',
+      url: '/login',
+      clientType: 'web',
+      body: { username: staff.username, password: staff.password, tenant: 'demo' },
+    });
     expectStatus(login, 200);
     const c = setCookies(login);
     expectStatus(await t.request({ method: 'GET', url: '/me', clientType: 'web', cookies: { access_token: c.access_token.value } }), 200);

@@ -1,4 +1,4 @@
-// Student custom fields (PRODUCT.md rule 6.7, CONTRACT-3 "Students" and "student-custom-fields"):
+// Student custom fields:
 // values validated by type on every student write (codes at custom_fields.<key>), kept across
 // edits of other fields, filtered and sorted by key; definition changes that would break stored
 // values refused 409 in-use, allowed ones accepted; key immutable; choice types need options;
@@ -24,7 +24,12 @@ describe.each(DATABASE_KINDS)('student custom fields on %s', (kind) => {
     return json(res).data as Row;
   };
   const student = async (custom_fields: Row | undefined, extra: Row = {}) => {
-    const res = await call('POST', '/api/students', { first_name: 'Νίκος', last_name: 'Μαθητής', ...(custom_fields === undefined ? {} : { custom_fields }), ...extra });
+    const res = await call('POST', '/api/students', {
+      first_name: 'Νίκος',
+      last_name: 'Μαθητής',
+      ...(custom_fields === undefined ? {} : { custom_fields }),
+      ...extra,
+    });
     expect(res.statusCode, show(res)).toBe(201);
     return json(res).data as Row;
   };
@@ -51,10 +56,21 @@ describe.each(DATABASE_KINDS)('student custom fields on %s', (kind) => {
   });
 
   it('definitions: choice types need options, others take none; key format; key is immutable', async () => {
-    expectError(await call('POST', '/api/student-custom-fields', { key: 'nochoice', label: 'Χ', type: 'SINGLE_CHOICE' }), 400, 'validation', { options: 'required' });
-    expectError(await call('POST', '/api/student-custom-fields', { key: 'nochoice', label: 'Χ', type: 'MULTIPLE_CHOICE', options: [] }), 400, 'validation', { options: 'required' });
-    expectError(await call('POST', '/api/student-custom-fields', { key: 'textopts', label: 'Χ', type: 'TEXT', options: ['α'] }), 400, 'validation', { options: 'invalid' });
-    expectError(await call('POST', '/api/student-custom-fields', { key: 'dupopts', label: 'Χ', type: 'SINGLE_CHOICE', options: ['α', 'α'] }), 400, 'validation', { options: 'invalid' });
+    expectError(await call('POST', '/api/student-custom-fields', { key: 'nochoice', label: 'Χ', type: 'SINGLE_CHOICE' }), 400, 'validation', {
+      options: 'required',
+    });
+    expectError(await call('POST', '/api/student-custom-fields', { key: 'nochoice', label: 'Χ', type: 'MULTIPLE_CHOICE', options: [] }), 400, 'validation', {
+      options: 'required',
+    });
+    expectError(await call('POST', '/api/student-custom-fields', { key: 'textopts', label: 'Χ', type: 'TEXT', options: ['α'] }), 400, 'validation', {
+      options: 'invalid',
+    });
+    expectError(
+      await call('POST', '/api/student-custom-fields', { key: 'dupopts', label: 'Χ', type: 'SINGLE_CHOICE', options: ['α', 'α'] }),
+      400,
+      'validation',
+      { options: 'invalid' },
+    );
     for (const key of ['Upper', '1abc', 'with-dash', 'x'.repeat(41), 'κλειδί']) {
       expectError(await call('POST', '/api/student-custom-fields', { key, label: 'Χ', type: 'TEXT' }), 400, 'validation', { key: 'invalid-format' });
     }
@@ -115,7 +131,9 @@ describe.each(DATABASE_KINDS)('student custom fields on %s', (kind) => {
     expect(json(await call('GET', '/api/students?_end=200')).total).toBe(before + 1);
     expect(await get('students', target.id)).toEqual(target);
     // custom_fields must be an object
-    expectError(await call('POST', '/api/students', { first_name: 'Α', last_name: 'Β', custom_fields: ['x'] }), 400, 'validation', { custom_fields: 'invalid-type' });
+    expectError(await call('POST', '/api/students', { first_name: 'Α', last_name: 'Β', custom_fields: ['x'] }), 400, 'validation', {
+      custom_fields: 'invalid-type',
+    });
   });
 
   it('values survive edits of other fields; sending custom_fields changes them', async () => {
@@ -149,7 +167,8 @@ describe.each(DATABASE_KINDS)('student custom fields on %s', (kind) => {
 
   it('filters by custom field (custom_fields.<key>=v) and sorts by it, numbers numerically', async () => {
     const tenant = await t.createTenant('cfsort');
-    const req = (url: string, body?: unknown) => t.request({ method: body ? 'POST' : 'GET', url, body, token: tenant.admin.token, tenant: 'cfsort', clientType: 'api' });
+    const req = (url: string, body?: unknown) =>
+      t.request({ method: body ? 'POST' : 'GET', url, body, token: tenant.admin.token, tenant: 'cfsort', clientType: 'api' });
     for (const d of [
       { key: 'score', label: 'Βαθμός', type: 'NUMBER' },
       { key: 'nickname', label: 'Όνομα', type: 'TEXT' },
@@ -190,7 +209,14 @@ describe.each(DATABASE_KINDS)('student custom fields on %s', (kind) => {
     expect(withValues(await names('_sort=custom_fields.nickname&_order=asc'))).toEqual(['s100', 's9', 's10', 's2']);
     expect(withValues(await names('_sort=custom_fields.since&_order=desc'))).toEqual(['s100', 's9', 's10', 's2']);
     // unknown keys, unsortable types and values of the wrong type are 400
-    for (const q of ['custom_fields.nosuch=1', '_sort=custom_fields.nosuch', '_sort=custom_fields.hobbies', 'custom_fields.score=abc', `custom_fields.school=${encodeURIComponent('Ω')}`, "_sort=custom_fields.score'--"]) {
+    for (const q of [
+      'custom_fields.nosuch=1',
+      '_sort=custom_fields.nosuch',
+      '_sort=custom_fields.hobbies',
+      'custom_fields.score=abc',
+      `custom_fields.school=${encodeURIComponent('Ω')}`,
+      "_sort=custom_fields.score'--",
+    ]) {
       const res = await req(`/api/students?${q}`);
       expect(res.statusCode, `${q}: ${show(res)}`).toBe(400);
     }

@@ -14,7 +14,8 @@ describe.each(DATABASE_KINDS)('student import on %s', (kind) => {
   let classId: number;
   let foreignClassId: number;
 
-  const call = (method: 'GET' | 'POST', url: string, body?: unknown) => t.request({ method, url, body, token: admin.token, tenant: 'importing', clientType: 'api' });
+  const call = (method: 'GET' | 'POST', url: string, body?: unknown) =>
+    t.request({ method, url, body, token: admin.token, tenant: 'importing', clientType: 'api' });
   const importRows = (rows: unknown[], opts: { skip_invalid?: boolean; dry_run?: boolean } = {}) =>
     call('POST', '/api/students/import', { rows, skip_invalid: opts.skip_invalid ?? false, dry_run: opts.dry_run ?? false });
   const students = async () => json(await call('GET', '/api/students?_end=200&_sort=id&_order=asc')).data as Row[];
@@ -25,14 +26,21 @@ describe.each(DATABASE_KINDS)('student import on %s', (kind) => {
     classId = json(await call('POST', '/api/classes', { name: 'Γ΄ Λυκείου' })).id;
     expectStatus(await call('POST', '/api/student-custom-fields', { key: 'level', label: 'Επίπεδο', type: 'SINGLE_CHOICE', options: ['A1', 'B2'] }), 201);
     const other = await t.createTenant('importother');
-    foreignClassId = json(await t.request({ method: 'POST', url: '/api/classes', tenant: 'importother', token: other.admin.token, body: { name: 'Ξένη τάξη' } })).id;
+    foreignClassId = json(
+      await t.request({ method: 'POST', url: '/api/classes', tenant: 'importother', token: other.admin.token, body: { name: 'Ξένη τάξη' } }),
+    ).id;
   });
   afterAll(async () => {
     await t?.close();
   });
 
   const valid = (n: number, prefix = 'Εισαγωγή'): Row[] =>
-    Array.from({ length: n }, (_, i) => ({ first_name: `${prefix}${i}`, last_name: 'Μαθητής', class_ids: [classId], custom_fields: { level: i % 2 ? 'A1' : 'B2' } }));
+    Array.from({ length: n }, (_, i) => ({
+      first_name: `${prefix}${i}`,
+      last_name: 'Μαθητής',
+      class_ids: [classId],
+      custom_fields: { level: i % 2 ? 'A1' : 'B2' },
+    }));
   const invalidRows: Array<[Row, string]> = [
     [{ first_name: '', last_name: 'Κενό' }, 'first_name'],
     [{ first_name: 'Χωρίς επώνυμο' }, 'last_name'],
@@ -78,7 +86,10 @@ describe.each(DATABASE_KINDS)('student import on %s', (kind) => {
     invalidRows.forEach(([, field], k) => {
       const e = errors.find((x: Row) => x.row === bad[k]);
       // the field itself, or one of its elements (class_ids.0)
-      expect(Object.keys(e.fields).some((f) => f === field || f.startsWith(`${field}.`)), `row ${bad[k]}: ${JSON.stringify(e)}`).toBe(true);
+      expect(
+        Object.keys(e.fields).some((f) => f === field || f.startsWith(`${field}.`)),
+        `row ${bad[k]}: ${JSON.stringify(e)}`,
+      ).toBe(true);
     });
     expect(await students()).toEqual(before);
   });
@@ -119,13 +130,23 @@ describe.each(DATABASE_KINDS)('student import on %s', (kind) => {
   });
 
   it('refuses a malformed import body and more than 5000 rows; accepts a body over 1 MB', async () => {
-    for (const body of [{}, { rows: 'x' }, { rows: [1, 2] }, { rows: [], skip_invalid: 'yes' }, { rows: [{ first_name: 'Α', last_name: 'Β' }], dry_run: 1 }, { rows: [], extra: true }]) {
+    for (const body of [
+      {},
+      { rows: 'x' },
+      { rows: [1, 2] },
+      { rows: [], skip_invalid: 'yes' },
+      { rows: [{ first_name: 'Α', last_name: 'Β' }], dry_run: 1 },
+      { rows: [], extra: true },
+    ]) {
       const res = await call('POST', '/api/students/import', body);
       expect(res.statusCode, `${JSON.stringify(body)}: ${show(res)}`).toBe(400);
       expect(json(res).error.code).toBe('validation');
     }
     const before = (await students()).length;
-    const tooMany = await importRows(Array.from({ length: 5001 }, (_, i) => ({ first_name: `Π${i}`, last_name: 'Πολλοί' })), { dry_run: true });
+    const tooMany = await importRows(
+      Array.from({ length: 5001 }, (_, i) => ({ first_name: `Π${i}`, last_name: 'Πολλοί' })),
+      { dry_run: true },
+    );
     expect(tooMany.statusCode, show(tooMany)).toBe(400);
     expect(json(tooMany).error.fields).toMatchObject({ rows: 'too-long' });
     // ~1.5 MB of valid rows: over the default JSON limit, under this route's 10 MB

@@ -1,4 +1,4 @@
-// /api/teachers (CONTRACT-3 "Teachers", PRODUCT.md section 5): a teacher is also a TEACHER
+// /api/teachers (CONTRACT-3 "Teachers", ): a teacher is also a TEACHER
 // sign-in, created in one transaction with it; confirm_password must match; usernames are unique
 // across all accounts of a centre; username and password are create-only; deleting a teacher
 // keeps the row ('deleted: true', label {id, name: null, deleted: true}), refuses its sign-in and
@@ -47,7 +47,14 @@ describe.each(DATABASE_KINDS)('/api/teachers on %s', (kind) => {
     expectStatus(res, 201);
     expectNoSecret(res, PASSWORD);
     const data = json(res).data;
-    expect(data).toMatchObject({ username: 'mpapadopoulou', first_name: 'Μαρία', last_name: 'Παπαδοπούλου', email: 'maria@example.gr', subject_ids: [subject.id], color: '#112233' });
+    expect(data).toMatchObject({
+      username: 'mpapadopoulou',
+      first_name: 'Μαρία',
+      last_name: 'Παπαδοπούλου',
+      email: 'maria@example.gr',
+      subject_ids: [subject.id],
+      color: '#112233',
+    });
     expect(data.subjects).toEqual([{ id: subject.id, name: 'Φυσική' }]);
     expect(Number.isInteger(data.user_id)).toBe(true);
     expect(data).not.toHaveProperty('password');
@@ -68,7 +75,9 @@ describe.each(DATABASE_KINDS)('/api/teachers on %s', (kind) => {
       password: 'required',
       confirm_password: 'required',
     });
-    expectError(await call('POST', '/api/teachers', teacherBody('shortpw', { password: 'short', confirm_password: 'short' })), 400, 'validation', { password: 'too-short' });
+    expectError(await call('POST', '/api/teachers', teacherBody('shortpw', { password: 'short', confirm_password: 'short' })), 400, 'validation', {
+      password: 'too-short',
+    });
   });
 
   it('a username taken by any account of the centre, in any case, is 409 taken; another centre may reuse it', async () => {

@@ -1,4 +1,4 @@
-// /api/tenants (ROOT only; PRODUCT.md section 2, CONTRACT "Tenants"): create with the first
+// /api/tenants (ROOT only; CONTRACT "Tenants"): create with the first
 // admin, slug rules, update with version, deactivate and what that does to sign-in.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
@@ -87,7 +87,11 @@ describe.each(DATABASE_KINDS)('/api/tenants on %s', (kind) => {
       expectError(await root('POST', '/api/tenants', tenantBody(slug)), 400, 'validation', { slug: expect.any(String) });
     }
     expectError(await root('POST', '/api/tenants', { ...tenantBody('noadmin'), admin: undefined }), 400, 'validation');
-    expectError(await root('POST', '/api/tenants', { ...tenantBody('badadmin'), admin: { username: 'x1x', password: 'short', first_name: 'A', last_name: 'B' } }), 400, 'validation');
+    expectError(
+      await root('POST', '/api/tenants', { ...tenantBody('badadmin'), admin: { username: 'x1x', password: 'short', first_name: 'A', last_name: 'B' } }),
+      400,
+      'validation',
+    );
     expectError(await root('POST', '/api/tenants', tenantBody('badzone', { time_zone: 'Mars/Olympus' })), 400, 'validation', { time_zone: 'invalid-option' });
     expectError(await root('POST', '/api/tenants', tenantBody('badlang', { language: 'fr' })), 400, 'validation', { language: 'invalid-option' });
     expectError(await root('POST', '/api/tenants', tenantBody('extra', { owner: 'me' })), 400, 'validation', { owner: 'unknown-field' });

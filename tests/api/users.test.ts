@@ -1,4 +1,4 @@
-// /api/users (PRODUCT.md sections 4-5, CONTRACT "Users"): list, paging, sorting, filters,
+// /api/users: list, paging, sorting, filters,
 // Greek q search, create, update (POST with id and PATCH), deactivate, uniqueness, role
 // rules, self-protection, tenant isolation and the history of every write.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -295,15 +295,27 @@ describe.each(DATABASE_KINDS)('/api/users on %s', (kind) => {
       expect(json(await call(demoAdmin.token, 'GET', `/api/users/${u.id}`)).data).toEqual(updated);
 
       expectError(await call(demoAdmin.token, 'PATCH', `/api/users/${u.id}`, { first_name: 'Χάρης' }), 400, 'validation', { version: 'required' });
-      expectError(await call(demoAdmin.token, 'PATCH', `/api/users/${u.id}`, { role: 'ROOT', version: updated.version }), 400, 'validation', { role: 'invalid-option' });
-      expectError(await call(demoAdmin.token, 'PATCH', `/api/users/${u.id}`, { role: 'TEACHER', version: updated.version }), 400, 'validation', { role: 'invalid-option' });
+      expectError(await call(demoAdmin.token, 'PATCH', `/api/users/${u.id}`, { role: 'ROOT', version: updated.version }), 400, 'validation', {
+        role: 'invalid-option',
+      });
+      expectError(await call(demoAdmin.token, 'PATCH', `/api/users/${u.id}`, { role: 'TEACHER', version: updated.version }), 400, 'validation', {
+        role: 'invalid-option',
+      });
       expectError(await call(demoAdmin.token, 'PATCH', '/api/users/99999999', { first_name: 'Χ', version: 1 }), 404, 'not-found');
       expect(json(await call(demoAdmin.token, 'GET', `/api/users/${u.id}`)).data).toEqual(updated);
     });
 
     it('null clears optional fields only; null for a required or defaulted field is 400', async () => {
       const u = json(
-        await create({ username: 'nullable', password: 'null-password-1', role: 'SECRETARY', first_name: 'Ν', last_name: 'Λ', email: 'n@example.gr', phone: '2101234567' }),
+        await create({
+          username: 'nullable',
+          password: 'null-password-1',
+          role: 'SECRETARY',
+          first_name: 'Ν',
+          last_name: 'Λ',
+          email: 'n@example.gr',
+          phone: '2101234567',
+        }),
       ).data;
       for (const field of ['username', 'password', 'role', 'first_name', 'last_name', 'status']) {
         const res = await call(demoAdmin.token, 'PATCH', `/api/users/${u.id}`, { [field]: null, version: u.version });
@@ -353,7 +365,7 @@ describe.each(DATABASE_KINDS)('/api/users on %s', (kind) => {
       expectError(await create({ id: 99999999, first_name: 'X' }), 404, 'not-found');
     });
 
-    it('a password change through PATCH takes effect and ends the user\'s sessions', async () => {
+    it("a password change through PATCH takes effect and ends the user's sessions", async () => {
       const u = await t.createUser(demoAdmin.token, { role: 'SECRETARY' });
       const row = json(await call(demoAdmin.token, 'GET', `/api/users/${u.id}`)).data;
       const res = await call(demoAdmin.token, 'PATCH', `/api/users/${u.id}`, { password: 'changed-password-1', version: row.version });
@@ -392,7 +404,7 @@ describe.each(DATABASE_KINDS)('/api/users on %s', (kind) => {
       expectStatus(await call(demoAdmin.token, 'GET', '/me'), 200);
     });
 
-    it('another tenant\'s user id answers 404 for read, update and delete, and nothing changes', async () => {
+    it("another tenant's user id answers 404 for read, update and delete, and nothing changes", async () => {
       const victimId = ids.mnikolaou; // lives in "listing"
       const before = json(await L(`/api/users/${victimId}`)).data;
       const d = demoAdmin.token;

@@ -32,8 +32,17 @@ async function centre() {
   const user = { username: `grammateia${n}`, password: 'secretary-password-1' };
   await api(token, '/api/users', { ...user, role: 'SECRETARY', first_name: 'Άννα', last_name: 'Γραμματέως' });
   const names = { teacher: `Ζαχαρίου ${n}`, other: `Ρήγα ${n}`, subject: `Λατινικά ${n}`, class: `Γ Λυκείου ${n}`, room: `Αίθουσα ${n}` };
-  for (const [username, last] of [[`zacharioy${n}`, names.teacher], [`riga${n}`, names.other]]) {
-    await api(token, '/api/teachers', { username, password: 'teacher-password-1', confirm_password: 'teacher-password-1', first_name: 'Ελένη', last_name: last });
+  for (const [username, last] of [
+    [`zacharioy${n}`, names.teacher],
+    [`riga${n}`, names.other],
+  ]) {
+    await api(token, '/api/teachers', {
+      username,
+      password: 'teacher-password-1',
+      confirm_password: 'teacher-password-1',
+      first_name: 'Ελένη',
+      last_name: last,
+    });
   }
   await api(token, '/api/subjects', { name: names.subject, color: '#722ed1' });
   await api(token, '/api/classes', { name: names.class });
@@ -84,8 +93,14 @@ async function setTime(scope: Locator, label: string, time: string) {
 async function selectHours(from: number, to: number) {
   const today = new Date();
   const column = page.locator('.rbc-time-content > .rbc-day-slot').nth((today.getDay() + 6) % 7);
-  const first = (await column.locator('.rbc-timeslot-group').nth(from - 8).boundingBox())!;
-  const last = (await column.locator('.rbc-timeslot-group').nth(to - 9).boundingBox())!;
+  const first = (await column
+    .locator('.rbc-timeslot-group')
+    .nth(from - 8)
+    .boundingBox())!;
+  const last = (await column
+    .locator('.rbc-timeslot-group')
+    .nth(to - 9)
+    .boundingBox())!;
   // The column's right edge: lessons are drawn from its left.
   const x = first.x + first.width - 4;
   await page.mouse.move(x, first.y + 3);
@@ -196,7 +211,13 @@ describe('the calendar', () => {
     const n = Date.now() % 100_000;
     const teacher = { username: `kathigitis${n}`, password: 'teacher-password-1' };
     const mine = await api(token, '/api/teachers', { ...teacher, confirm_password: teacher.password, first_name: 'Νίκος', last_name: `Αλεξίου ${n}` });
-    const other = await api(token, '/api/teachers', { username: `allos${n}`, password: teacher.password, confirm_password: teacher.password, first_name: 'Άλλη', last_name: `Καθηγήτρια ${n}` });
+    const other = await api(token, '/api/teachers', {
+      username: `allos${n}`,
+      password: teacher.password,
+      confirm_password: teacher.password,
+      first_name: 'Άλλη',
+      last_name: `Καθηγήτρια ${n}`,
+    });
     const subjects = { mine: `Φυσική ${n}`, other: `Χημεία ${n}` };
     const physics = await api(token, '/api/subjects', { name: subjects.mine, color: '#1677ff' });
     const chemistry = await api(token, '/api/subjects', { name: subjects.other, color: '#52c41a' });
@@ -231,7 +252,10 @@ describe('the calendar', () => {
     await event.waitFor();
     const from = (await event.boundingBox())!;
     const column = page.locator('.rbc-time-content > .rbc-day-slot').nth((new Date().getDay() + 6) % 7);
-    const noon = (await column.locator('.rbc-timeslot-group').nth(12 - 8).boundingBox())!;
+    const noon = (await column
+      .locator('.rbc-timeslot-group')
+      .nth(12 - 8)
+      .boundingBox())!;
     await page.mouse.move(from.x + from.width / 2, from.y + 4);
     await page.mouse.down();
     await page.mouse.move(from.x + from.width / 2, from.y + 20, { steps: 5 });
@@ -246,7 +270,11 @@ describe('the calendar', () => {
     };
     expect(stored.data.date).toBe(today);
     expect(stored.data.start_time > '10:00').toBe(true);
-    expect(Number(stored.data.end_time.slice(0, 2)) * 60 + Number(stored.data.end_time.slice(3)) - (Number(stored.data.start_time.slice(0, 2)) * 60 + Number(stored.data.start_time.slice(3)))).toBe(60);
+    expect(
+      Number(stored.data.end_time.slice(0, 2)) * 60 +
+        Number(stored.data.end_time.slice(3)) -
+        (Number(stored.data.start_time.slice(0, 2)) * 60 + Number(stored.data.start_time.slice(3))),
+    ).toBe(60);
     await expect.poll(async () => (await lessons(subjects.mine).textContent()) ?? '').toContain(`${stored.data.start_time}–${stored.data.end_time}`);
 
     // Cancel (confirmed), restore, delete (confirmed).

@@ -78,7 +78,13 @@ describe('cell text', () => {
 
 describe('CSV', () => {
   it('quotes what needs quoting, marks UTF-8 and ends lines with CRLF', () => {
-    const csv = buildCsv(['Όνομα', 'Ποσό'], [['Παπαδόπουλος, Γ.', '1.234,56 €'], ['Λέει "γεια"', '']]);
+    const csv = buildCsv(
+      ['Όνομα', 'Ποσό'],
+      [
+        ['Παπαδόπουλος, Γ.', '1.234,56 €'],
+        ['Λέει "γεια"', ''],
+      ],
+    );
     expect(csv).toBe('\uFEFFΌνομα,Ποσό\r\n"Παπαδόπουλος, Γ.","1.234,56 €"\r\n"Λέει ""γεια""",\r\n');
   });
 
@@ -90,7 +96,13 @@ describe('CSV', () => {
   });
 
   it('reads back what it writes', () => {
-    const cells = fc.array(fc.array(fc.string({ maxLength: 12 }).filter((s) => !/^[=@+\-\t\r]/.test(s)), { minLength: 2, maxLength: 2 }), { maxLength: 5 });
+    const cells = fc.array(
+      fc.array(
+        fc.string({ maxLength: 12 }).filter((s) => !/^[=@+\-\t\r]/.test(s)),
+        { minLength: 2, maxLength: 2 },
+      ),
+      { maxLength: 5 },
+    );
     fc.assert(
       fc.property(cells, (rows) => {
         const header = ['x', 'y'];

@@ -154,7 +154,9 @@ describe('http client', () => {
 
   it('other errors go to the caller with the server code', async () => {
     fake.refreshed = true;
-    const error = (await client().get('/elsewhere').catch((e: unknown) => e)) as ApiError;
+    const error = (await client()
+      .get('/elsewhere')
+      .catch((e: unknown) => e)) as ApiError;
     expect(error.statusCode).toBe(404);
     expect(error.code).toBe('not-found');
     expect(store.getItem('token')).toBe('sess-1');

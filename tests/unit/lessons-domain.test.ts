@@ -1,6 +1,5 @@
-// The rules of lessons shared by server and client (domain/lessons.ts, PRODUCT.md section 6,
-// rules 1 to 4): series expansion with its limits, the status transitions, times.
-import { afterEach, describe, expect, it } from 'vitest';
+// The rules of lessons shared by server and client (domain/lessons.ts, // rules 1 to 4): series expansion with its limits, the status transitions, times.
+import { describe, expect, it } from 'vitest';
 import {
   addDays,
   addYears,
@@ -33,12 +32,30 @@ const refused = (rule: RecurrenceRule) => {
 
 describe('expandRecurrence: DAILY', () => {
   it('every day, AFTER n', () => {
-    expect(dates({ repeat: 'DAILY', start_date: '2026-01-30', end_type: 'AFTER', occurrences: 4 })).toEqual(['2026-01-30', '2026-01-31', '2026-02-01', '2026-02-02']);
+    expect(dates({ repeat: 'DAILY', start_date: '2026-01-30', end_type: 'AFTER', occurrences: 4 })).toEqual([
+      '2026-01-30',
+      '2026-01-31',
+      '2026-02-01',
+      '2026-02-02',
+    ]);
   });
   it('every N days, AFTER n and ON_DATE (the end date included when it falls on the rhythm)', () => {
-    expect(dates({ repeat: 'DAILY', repeat_every: 3, start_date: '2026-02-26', end_type: 'AFTER', occurrences: 3 })).toEqual(['2026-02-26', '2026-03-01', '2026-03-04']);
-    expect(dates({ repeat: 'DAILY', repeat_every: 2, start_date: '2026-03-01', end_type: 'ON_DATE', until_date: '2026-03-07' })).toEqual(['2026-03-01', '2026-03-03', '2026-03-05', '2026-03-07']);
-    expect(dates({ repeat: 'DAILY', repeat_every: 2, start_date: '2026-03-01', end_type: 'ON_DATE', until_date: '2026-03-06' })).toEqual(['2026-03-01', '2026-03-03', '2026-03-05']);
+    expect(dates({ repeat: 'DAILY', repeat_every: 3, start_date: '2026-02-26', end_type: 'AFTER', occurrences: 3 })).toEqual([
+      '2026-02-26',
+      '2026-03-01',
+      '2026-03-04',
+    ]);
+    expect(dates({ repeat: 'DAILY', repeat_every: 2, start_date: '2026-03-01', end_type: 'ON_DATE', until_date: '2026-03-07' })).toEqual([
+      '2026-03-01',
+      '2026-03-03',
+      '2026-03-05',
+      '2026-03-07',
+    ]);
+    expect(dates({ repeat: 'DAILY', repeat_every: 2, start_date: '2026-03-01', end_type: 'ON_DATE', until_date: '2026-03-06' })).toEqual([
+      '2026-03-01',
+      '2026-03-03',
+      '2026-03-05',
+    ]);
     expect(dates({ repeat: 'DAILY', start_date: '2026-03-01', end_type: 'ON_DATE', until_date: '2026-03-01' })).toEqual(['2026-03-01']);
   });
   it('crosses a leap day and the year end', () => {
@@ -46,10 +63,27 @@ describe('expandRecurrence: DAILY', () => {
     expect(dates({ repeat: 'DAILY', start_date: '2026-12-31', end_type: 'AFTER', occurrences: 2 })).toEqual(['2026-12-31', '2027-01-01']);
   });
   it('the normalised rule keeps what DAILY uses and drops the rest', () => {
-    const r = expandRecurrence({ repeat: 'DAILY', start_date: '2026-03-01', end_type: 'AFTER', occurrences: 2, weekdays: [1, 2], until_date: '2026-05-01', dates: ['2026-03-02'] });
+    const r = expandRecurrence({
+      repeat: 'DAILY',
+      start_date: '2026-03-01',
+      end_type: 'AFTER',
+      occurrences: 2,
+      weekdays: [1, 2],
+      until_date: '2026-05-01',
+      dates: ['2026-03-02'],
+    });
     expect(r.ok).toBe(true);
     if (r.ok) {
-      expect(r.rule).toEqual({ repeat: 'DAILY', repeat_every: 1, weekdays: null, start_date: '2026-03-01', end_type: 'AFTER', occurrences: 2, until_date: null, dates: null });
+      expect(r.rule).toEqual({
+        repeat: 'DAILY',
+        repeat_every: 1,
+        weekdays: null,
+        start_date: '2026-03-01',
+        end_type: 'AFTER',
+        occurrences: 2,
+        until_date: null,
+        dates: null,
+      });
     }
   });
 });
@@ -71,7 +105,11 @@ describe('expandRecurrence: WEEKLY', () => {
   });
   it('weekdays before start_date in its first week are left out', () => {
     // start on Wednesday 2026-09-16; Monday 2026-09-14 is before it
-    expect(dates({ repeat: 'WEEKLY', weekdays: [1, 3], start_date: '2026-09-16', end_type: 'AFTER', occurrences: 3 })).toEqual(['2026-09-16', '2026-09-21', '2026-09-23']);
+    expect(dates({ repeat: 'WEEKLY', weekdays: [1, 3], start_date: '2026-09-16', end_type: 'AFTER', occurrences: 3 })).toEqual([
+      '2026-09-16',
+      '2026-09-21',
+      '2026-09-23',
+    ]);
   });
   it('every 2 weeks, counted from the week of start_date', () => {
     expect(dates({ repeat: 'WEEKLY', repeat_every: 2, weekdays: [2, 4], start_date: '2026-09-15', end_type: 'ON_DATE', until_date: '2026-10-15' })).toEqual([
@@ -83,15 +121,35 @@ describe('expandRecurrence: WEEKLY', () => {
       '2026-10-15',
     ]);
     // starting on Thursday: that week's Tuesday is skipped, the rhythm still counts from that week
-    expect(dates({ repeat: 'WEEKLY', repeat_every: 2, weekdays: [2, 4], start_date: '2026-09-17', end_type: 'AFTER', occurrences: 3 })).toEqual(['2026-09-17', '2026-09-29', '2026-10-01']);
+    expect(dates({ repeat: 'WEEKLY', repeat_every: 2, weekdays: [2, 4], start_date: '2026-09-17', end_type: 'AFTER', occurrences: 3 })).toEqual([
+      '2026-09-17',
+      '2026-09-29',
+      '2026-10-01',
+    ]);
   });
   it('Sunday is 7: a Sunday series stays on Sundays across month ends', () => {
     const d = dates({ repeat: 'WEEKLY', weekdays: [7], start_date: '2026-05-25', end_type: 'AFTER', occurrences: 3 });
     expect(d).toEqual(['2026-05-31', '2026-06-07', '2026-06-14']);
   });
   it('the normalised rule sorts and de-duplicates weekdays, defaults them and keeps until_date only for ON_DATE', () => {
-    const r = expandRecurrence({ repeat: 'WEEKLY', weekdays: [4, 2, 4], start_date: '2026-09-15', end_type: 'ON_DATE', until_date: '2026-09-30', occurrences: 7 });
-    expect(r.ok && r.rule).toEqual({ repeat: 'WEEKLY', repeat_every: 1, weekdays: [2, 4], start_date: '2026-09-15', end_type: 'ON_DATE', occurrences: null, until_date: '2026-09-30', dates: null });
+    const r = expandRecurrence({
+      repeat: 'WEEKLY',
+      weekdays: [4, 2, 4],
+      start_date: '2026-09-15',
+      end_type: 'ON_DATE',
+      until_date: '2026-09-30',
+      occurrences: 7,
+    });
+    expect(r.ok && r.rule).toEqual({
+      repeat: 'WEEKLY',
+      repeat_every: 1,
+      weekdays: [2, 4],
+      start_date: '2026-09-15',
+      end_type: 'ON_DATE',
+      occurrences: null,
+      until_date: '2026-09-30',
+      dates: null,
+    });
     const d = expandRecurrence({ repeat: 'WEEKLY', weekdays: [], start_date: '2026-09-15', end_type: 'AFTER', occurrences: 1 });
     expect(d.ok && d.rule.weekdays).toEqual([2]);
   });
@@ -116,11 +174,27 @@ describe('expandRecurrence: WEEKLY', () => {
 
 describe('expandRecurrence: CUSTOM', () => {
   it('the hand-picked dates, sorted and de-duplicated; the rule drops rhythm and end', () => {
-    const r = expandRecurrence({ repeat: 'CUSTOM', start_date: '2026-09-01', dates: ['2026-10-05', '2026-09-01', '2026-09-20', '2026-10-05'], end_type: 'AFTER', occurrences: 9, weekdays: [1] });
+    const r = expandRecurrence({
+      repeat: 'CUSTOM',
+      start_date: '2026-09-01',
+      dates: ['2026-10-05', '2026-09-01', '2026-09-20', '2026-10-05'],
+      end_type: 'AFTER',
+      occurrences: 9,
+      weekdays: [1],
+    });
     expect(r.ok).toBe(true);
     if (r.ok) {
       expect(r.dates).toEqual(['2026-09-01', '2026-09-20', '2026-10-05']);
-      expect(r.rule).toEqual({ repeat: 'CUSTOM', repeat_every: null, weekdays: null, start_date: '2026-09-01', end_type: null, occurrences: null, until_date: null, dates: ['2026-09-01', '2026-09-20', '2026-10-05'] });
+      expect(r.rule).toEqual({
+        repeat: 'CUSTOM',
+        repeat_every: null,
+        weekdays: null,
+        start_date: '2026-09-01',
+        end_type: null,
+        occurrences: null,
+        until_date: null,
+        dates: ['2026-09-01', '2026-09-20', '2026-10-05'],
+      });
     }
   });
   it('refuses no dates, dates before start_date, past two years, more than 500', () => {
@@ -146,7 +220,9 @@ describe('expandRecurrence: how a series ends', () => {
   });
   it('a rule that yields no date is refused on until_date', () => {
     // Tuesday to Saturday of one week, Mondays only
-    expect(refused({ repeat: 'WEEKLY', weekdays: [1], start_date: '2026-09-15', end_type: 'ON_DATE', until_date: '2026-09-19' })).toEqual({ until_date: 'too-small' });
+    expect(refused({ repeat: 'WEEKLY', weekdays: [1], start_date: '2026-09-15', end_type: 'ON_DATE', until_date: '2026-09-19' })).toEqual({
+      until_date: 'too-small',
+    });
   });
   it(`at most ${MAX_OCCURRENCES} occurrences`, () => {
     expect(dates({ repeat: 'DAILY', start_date: '2026-01-01', end_type: 'AFTER', occurrences: MAX_OCCURRENCES })).toHaveLength(MAX_OCCURRENCES);
@@ -155,7 +231,9 @@ describe('expandRecurrence: how a series ends', () => {
     expect(refused({ repeat: 'DAILY', start_date: '2026-01-01', end_type: 'ON_DATE', until_date: '2027-06-01' })).toEqual({ until_date: 'too-large' });
     // weekly on all seven days: 500 fit in 72 weeks, 501 do not
     expect(dates({ repeat: 'WEEKLY', weekdays: [1, 2, 3, 4, 5, 6, 7], start_date: '2026-01-05', end_type: 'AFTER', occurrences: 500 })).toHaveLength(500);
-    expect(refused({ repeat: 'WEEKLY', weekdays: [1, 2, 3, 4, 5, 6, 7], start_date: '2026-01-05', end_type: 'ON_DATE', until_date: '2027-06-01' })).toEqual({ until_date: 'too-large' });
+    expect(refused({ repeat: 'WEEKLY', weekdays: [1, 2, 3, 4, 5, 6, 7], start_date: '2026-01-05', end_type: 'ON_DATE', until_date: '2027-06-01' })).toEqual({
+      until_date: 'too-large',
+    });
   });
   it(`never past ${MAX_SERIES_YEARS} years from start_date`, () => {
     const ok = dates({ repeat: 'WEEKLY', start_date: '2026-01-01', end_type: 'ON_DATE', until_date: '2028-01-01' });
@@ -169,7 +247,11 @@ describe('expandRecurrence: how a series ends', () => {
     expect(refused({ repeat: 'WEEKLY', repeat_every: 4, start_date: '2026-01-01', end_type: 'AFTER', occurrences: 28 })).toEqual({ occurrences: 'too-large' });
     // the horizon of a 29 February start is 28 February
     expect(addYears('2028-02-29', 2)).toBe('2030-02-28');
-    expect(dates({ repeat: 'DAILY', repeat_every: 365, start_date: '2028-02-29', end_type: 'ON_DATE', until_date: '2030-02-28' })).toEqual(['2028-02-29', '2029-02-28', '2030-02-28']);
+    expect(dates({ repeat: 'DAILY', repeat_every: 365, start_date: '2028-02-29', end_type: 'ON_DATE', until_date: '2030-02-28' })).toEqual([
+      '2028-02-29',
+      '2029-02-28',
+      '2030-02-28',
+    ]);
     expect(refused({ repeat: 'DAILY', start_date: '2028-02-29', end_type: 'ON_DATE', until_date: '2030-03-01' })).toEqual({ until_date: 'too-large' });
   });
 });
@@ -193,7 +275,7 @@ describe('status transitions (rule 4)', () => {
     REPLACED: [],
     CANCELED: ['NORMAL'],
   };
-  it('LESSON_TRANSITIONS is exactly the table of PRODUCT.md rule 4', () => {
+  it('LESSON_TRANSITIONS is exactly the table of ', () => {
     expect(Object.keys(LESSON_TRANSITIONS).sort()).toEqual([...LESSON_STATUSES].sort());
     for (const from of LESSON_STATUSES) expect([...LESSON_TRANSITIONS[from]].sort(), from).toEqual([...allowed[from]].sort());
   });

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-// el/ and en/ must hold exactly the same keys, file by file (ARCHITECTURE.md: locales).
+// el/ and en/ must hold exactly the same keys, file by file.
 const root = join(__dirname, '../../src/locales');
 
 function keys(tree: unknown, prefix = ''): string[] {

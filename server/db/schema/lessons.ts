@@ -6,7 +6,22 @@
  * 0005_lessons_rules.sql (drizzle-kit cannot express them).
  */
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, customType, date, foreignKey, index, integer, jsonb, pgTable, primaryKey, smallint, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  check,
+  customType,
+  date,
+  foreignKey,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { instant, linkTable, rowMeta } from './columns';
 import { classes, lessonTags, lessonTypes, rooms, subjects } from './directory';
 import { teachers } from './people';
@@ -107,9 +122,11 @@ export const lessons = pgTable(
     foreignKey({ columns: [t.tenantId, t.lessonTypeId], foreignColumns: [lessonTypes.tenantId, lessonTypes.id] }),
     // ON DELETE SET NULL (recurring_lesson_id) only: tenant_id must stay. drizzle-kit writes
     // "set null" for both columns, so 0004_lessons.sql carries the column list by hand.
-    foreignKey({ name: 'lessons_recurring_lesson_fk', columns: [t.tenantId, t.recurringLessonId], foreignColumns: [recurringLessons.tenantId, recurringLessons.id] }).onDelete(
-      'set null',
-    ),
+    foreignKey({
+      name: 'lessons_recurring_lesson_fk',
+      columns: [t.tenantId, t.recurringLessonId],
+      foreignColumns: [recurringLessons.tenantId, recurringLessons.id],
+    }).onDelete('set null'),
     // No cascade: an original with a replacement is refused (409 in-use).
     foreignKey({ name: 'lessons_replaces_lesson_fk', columns: [t.tenantId, t.replacesLessonId], foreignColumns: [t.tenantId, t.id] }),
     check('lessons_times_check', sql`${t.endTime} > ${t.startTime}`),
@@ -122,7 +139,11 @@ export const lessons = pgTable(
 export const lessonTagLinks = linkTable('lesson_tag_links', ['lessonId', 'lesson_id', () => lessons], ['tagId', 'tag_id', () => lessonTags]);
 
 /** recurring_lessons.tag_ids */
-export const recurringLessonTagLinks = linkTable('recurring_lesson_tag_links', ['recurringLessonId', 'recurring_lesson_id', () => recurringLessons], ['tagId', 'tag_id', () => lessonTags]);
+export const recurringLessonTagLinks = linkTable(
+  'recurring_lesson_tag_links',
+  ['recurringLessonId', 'recurring_lesson_id', () => recurringLessons],
+  ['tagId', 'tag_id', () => lessonTags],
+);
 
 /**
  * A teacher's private iCal link. Only the sha256 of its secret is kept, so the table alone

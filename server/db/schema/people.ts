@@ -129,4 +129,3 @@ export const notes = pgTable(
     foreignKey({ columns: [t.tenantId, t.authorId], foreignColumns: [users.tenantId, users.id] }),
   ],
 );
-

@@ -53,10 +53,7 @@ export const loginAttempts = pgTable(
     succeeded: boolean('succeeded').notNull(),
     at: instant('at').notNull().defaultNow(),
   },
-  (t) => [
-    index('login_attempts_user_idx').on(t.tenantId, t.usernameKey, t.at),
-    index('login_attempts_address_idx').on(t.address, t.at),
-  ],
+  (t) => [index('login_attempts_user_idx').on(t.tenantId, t.usernameKey, t.at), index('login_attempts_address_idx').on(t.address, t.at)],
 );
 
 /** Secrets generated once and shared by every process (e.g. the JWT signing key). */

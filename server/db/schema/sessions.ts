@@ -57,8 +57,6 @@ export const refreshTokens = pgTable(
     uniqueIndex('refresh_tokens_hash_key').on(t.tenantId, t.tokenHash),
     index('refresh_tokens_session_idx').on(t.tenantId, t.sessionId),
     index('refresh_tokens_expires_idx').on(t.expiresAt),
-    foreignKey({ columns: [t.tenantId, t.sessionId], foreignColumns: [sessions.tenantId, sessions.id] }).onDelete(
-      'cascade',
-    ),
+    foreignKey({ columns: [t.tenantId, t.sessionId], foreignColumns: [sessions.tenantId, sessions.id] }).onDelete('cascade'),
   ],
 );

@@ -29,4 +29,3 @@ export const users = pgTable(
     index('users_role_idx').on(t.tenantId, t.role),
   ],
 );
-

@@ -11,8 +11,7 @@ import { loginAttempts } from '../../db/schema/index';
 
 export const usernameKey = (username: string) => username.trim().toLowerCase().slice(0, 200);
 
-const tenantIs = (tenantId: number | null) =>
-  tenantId === null ? isNull(loginAttempts.tenantId) : eq(loginAttempts.tenantId, tenantId);
+const tenantIs = (tenantId: number | null) => (tenantId === null ? isNull(loginAttempts.tenantId) : eq(loginAttempts.tenantId, tenantId));
 
 /** Throws 429 rate-limited (with Retry-After seconds) when either limit is reached. */
 export async function checkLoginRate(
@@ -22,8 +21,7 @@ export async function checkLoginRate(
 ): Promise<void> {
   const db = platform(database);
   const since = new Date(Date.now() - limits.windowSeconds * 1000);
-  const retryAfter = (oldest: Date | null) =>
-    Math.max(1, Math.ceil(((oldest?.getTime() ?? Date.now()) + limits.windowSeconds * 1000 - Date.now()) / 1000));
+  const retryAfter = (oldest: Date | null) => Math.max(1, Math.ceil(((oldest?.getTime() ?? Date.now()) + limits.windowSeconds * 1000 - Date.now()) / 1000));
 
   const [byAddress] = await db
     .select({ n: count(), oldest: min(loginAttempts.at) })
@@ -37,12 +35,7 @@ export async function checkLoginRate(
     .select({ n: count(), oldest: min(loginAttempts.at) })
     .from(loginAttempts)
     .where(
-      and(
-        tenantIs(key.tenantId),
-        eq(loginAttempts.usernameKey, usernameKey(key.username)),
-        eq(loginAttempts.succeeded, false),
-        gt(loginAttempts.at, since),
-      ),
+      and(tenantIs(key.tenantId), eq(loginAttempts.usernameKey, usernameKey(key.username)), eq(loginAttempts.succeeded, false), gt(loginAttempts.at, since)),
     );
   if (byUser && byUser.n >= limits.perUser) {
     throw new DomainError('rate-limited', undefined, undefined, { retryAfter: retryAfter(byUser.oldest) });
@@ -58,9 +51,7 @@ export async function recordLoginAttempt(
   const name = usernameKey(key.username);
   if (succeeded) {
     // A successful sign-in clears that account's failures; the address still counts the attempt.
-    await db
-      .delete(loginAttempts)
-      .where(and(tenantIs(key.tenantId), eq(loginAttempts.usernameKey, name), eq(loginAttempts.succeeded, false)));
+    await db.delete(loginAttempts).where(and(tenantIs(key.tenantId), eq(loginAttempts.usernameKey, name), eq(loginAttempts.succeeded, false)));
   }
   await db.insert(loginAttempts).values({ tenantId: key.tenantId, usernameKey: name, address: key.address.slice(0, 100), succeeded });
 }

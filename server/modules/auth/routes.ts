@@ -1,5 +1,5 @@
 /**
- * The session protocol of PRODUCT.md section 3: /login, /me, /refresh-token, /sign-out.
+ * The session protocol: /login, /me, /refresh-token, /sign-out.
  * Web clients get httpOnly cookies and a session public id; API clients get the tokens in
  * the body and send `Authorization: Bearer`.
  */
@@ -16,15 +16,7 @@ import { jsonSchema } from '../../plugins/openapi';
 import { isHttps } from '../../plugins/security';
 import { checkLoginRate, recordLoginAttempt } from './login-attempts';
 import { verifyPassword } from './passwords';
-import {
-  createSession,
-  issueRefreshToken,
-  revokeSession,
-  rotateRefreshToken,
-  sessionOfRefreshToken,
-  subjectOf,
-  type SessionUser,
-} from './sessions';
+import { createSession, issueRefreshToken, revokeSession, rotateRefreshToken, sessionOfRefreshToken, subjectOf, type SessionUser } from './sessions';
 import { readSignedClaims, refreshTokenTenant, signAccessToken } from './tokens';
 
 const LoginBody = z.strictObject({
@@ -84,10 +76,7 @@ async function findCandidates(database: Database, tenantId: number, username: st
     .from(rootUsers)
     .where(sql`lower(${rootUsers.username}) = ${key}`)
     .limit(1);
-  return [
-    ...tenantUser.map((u) => ({ ...u, kind: 'user' as const })),
-    ...root.map((r) => ({ ...r, kind: 'root' as const, role: 'ROOT' })),
-  ];
+  return [...tenantUser.map((u) => ({ ...u, kind: 'user' as const })), ...root.map((r) => ({ ...r, kind: 'root' as const, role: 'ROOT' }))];
 }
 
 export async function authRoutes(app: FastifyInstance, deps: Deps) {
@@ -111,11 +100,7 @@ export async function authRoutes(app: FastifyInstance, deps: Deps) {
   }
 
   async function answerSession(request: FastifyRequest, reply: FastifyReply, actor: Actor, publicId: string, refreshToken: string) {
-    const { token, exp } = await signAccessToken(
-      jwtKey,
-      { tid: actor.tenantId, sid: actor.sessionId, sub: subjectOf(actor) },
-      config.accessTtlSeconds,
-    );
+    const { token, exp } = await signAccessToken(jwtKey, { tid: actor.tenantId, sid: actor.sessionId, sub: subjectOf(actor) }, config.accessTtlSeconds);
     const user = sessionUser(actor);
     reply.header('cache-control', 'no-store');
     if (request.clientType === 'api') return { user, token, refresh_token: refreshToken, exp };
@@ -132,7 +117,9 @@ export async function authRoutes(app: FastifyInstance, deps: Deps) {
     async (request, reply) => {
       const body = parseBody(LoginBody, request.body);
       const tenant = request.tenant;
-      const slug = String(request.headers['x-tenant-id'] ?? '').trim().toLowerCase();
+      const slug = String(request.headers['x-tenant-id'] ?? '')
+        .trim()
+        .toLowerCase();
       if (body.tenant !== undefined && body.tenant.toLowerCase() !== slug) {
         throw new DomainError('tenant-mismatch', 'The tenant in the body does not match x-tenant-id.');
       }
@@ -155,7 +142,7 @@ export async function authRoutes(app: FastifyInstance, deps: Deps) {
         }
       }
       if (candidates.length === 0) await verifyPassword(null, body.password);
-      if (!match || match.status !== 'ACTIVE') {
+      if (match?.status !== 'ACTIVE') {
         await recordLoginAttempt(database, attempt, false);
         throw new DomainError('bad-credentials');
       }
@@ -163,10 +150,15 @@ export async function authRoutes(app: FastifyInstance, deps: Deps) {
 
       const found = match;
       const { session, refreshToken } = await withTenant(database, tenant.id, async (tx) => {
-        const session = await createSession(tx, tenant.id, { kind: found.kind, id: found.id }, {
-          userAgent: request.headers['user-agent'],
-          address: request.ip,
-        });
+        const session = await createSession(
+          tx,
+          tenant.id,
+          { kind: found.kind, id: found.id },
+          {
+            userAgent: request.headers['user-agent'],
+            address: request.ip,
+          },
+        );
         const refreshToken = await issueRefreshToken(tx, tenant.id, session.id, config.refreshTtlSeconds);
         return { session, refreshToken };
       });
@@ -184,14 +176,10 @@ export async function authRoutes(app: FastifyInstance, deps: Deps) {
     },
   );
 
-  app.get(
-    '/me',
-    { config: { access: 'signed-in' }, schema: { tags: ['session'], summary: 'The signed-in user' } },
-    async (request, reply) => {
-      reply.header('cache-control', 'no-store');
-      return { data: { user: sessionUser(actorOf(request)) } };
-    },
-  );
+  app.get('/me', { config: { access: 'signed-in' }, schema: { tags: ['session'], summary: 'The signed-in user' } }, async (request, reply) => {
+    reply.header('cache-control', 'no-store');
+    return { data: { user: sessionUser(actorOf(request)) } };
+  });
 
   app.post(
     '/refresh-token',

@@ -86,12 +86,7 @@ export async function revokeTenantSessions(tx: Tx, tenantId: number, reason: str
  * A ROOT's sessions live in the tenants they signed in to, so ending them visits each tenant
  * through its own door (rare: password change or deactivation of a ROOT).
  */
-export async function revokeRootSessionsEverywhere(
-  database: Database,
-  rootUserId: number,
-  reason: string,
-  except?: { tenantId: number; sessionId: number },
-) {
+export async function revokeRootSessionsEverywhere(database: Database, rootUserId: number, reason: string, except?: { tenantId: number; sessionId: number }) {
   const all = await platform(database).select({ id: tenants.id }).from(tenants);
   for (const { id: tenantId } of all) {
     await withTenant(database, tenantId, (tx) =>
@@ -216,10 +211,7 @@ function sessionCheckOf(tenantId: number, sessionId: number, row: SessionRow | u
   return { status: 'revoked' };
 }
 
-export type RefreshOutcome =
-  | { status: 'rotated'; actor: Actor; publicId: string; refreshToken: string }
-  | { status: 'expired' }
-  | { status: 'revoked' };
+export type RefreshOutcome = { status: 'rotated'; actor: Actor; publicId: string; refreshToken: string } | { status: 'expired' } | { status: 'revoked' };
 
 /**
  * Rotation with reuse detection. The token row is locked so two concurrent uses of one token
@@ -244,8 +236,14 @@ export async function rotateRefreshToken(tx: Tx, tenantId: number, token: string
     await revokeSession(tx, tenantId, row.sessionId, 'account-inactive');
     return { status: 'revoked' };
   }
-  await tx.update(refreshTokens).set({ usedAt: new Date() }).where(and(eq(refreshTokens.tenantId, tenantId), eq(refreshTokens.id, row.id)));
-  await tx.update(sessions).set({ lastSeenAt: sql`now()` }).where(and(eq(sessions.tenantId, tenantId), eq(sessions.id, row.sessionId)));
+  await tx
+    .update(refreshTokens)
+    .set({ usedAt: new Date() })
+    .where(and(eq(refreshTokens.tenantId, tenantId), eq(refreshTokens.id, row.id)));
+  await tx
+    .update(sessions)
+    .set({ lastSeenAt: sql`now()` })
+    .where(and(eq(sessions.tenantId, tenantId), eq(sessions.id, row.sessionId)));
   const refreshToken = await issueRefreshToken(tx, tenantId, row.sessionId, ttlSeconds);
   return { status: 'rotated', actor: session.actor, publicId: session.publicId, refreshToken };
 }

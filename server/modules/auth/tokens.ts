@@ -37,9 +37,7 @@ export async function signAccessToken(key: Uint8Array, claims: AccessClaims, ttl
 }
 
 const asClaims = (p: Record<string, unknown>): AccessClaims | null =>
-  Number.isSafeInteger(p.tid) && Number.isSafeInteger(p.sid) && typeof p.sub === 'string'
-    ? { tid: p.tid as number, sid: p.sid as number, sub: p.sub }
-    : null;
+  Number.isSafeInteger(p.tid) && Number.isSafeInteger(p.sid) && typeof p.sub === 'string' ? { tid: p.tid as number, sid: p.sid as number, sub: p.sub } : null;
 
 export type VerifyResult = { ok: true; claims: AccessClaims } | { ok: false; reason: 'expired' | 'invalid' };
 

@@ -121,7 +121,15 @@ async function attachLabels(tx: Tx, registry: Registry, ctx: Ctx, spec: Resource
         })
         .from(link.table as never)
         .innerJoin(target.table as never, and(eq(target.tenantId, link.tenantId), eq(target.id, link.other)))
-        .where(and(eq(link.tenantId, ctx.tenantId), inArray(link.owner, rows.map((r) => r.id))))
+        .where(
+          and(
+            eq(link.tenantId, ctx.tenantId),
+            inArray(
+              link.owner,
+              rows.map((r) => r.id),
+            ),
+          ),
+        )
         .orderBy(asc(target.label), asc(link.other))) as { owner: number; id: number; name: string | null; deleted: boolean }[];
       const byOwner = new Map<number, ReferenceLabel[]>();
       for (const p of pairs) {

@@ -78,7 +78,10 @@ export function crudRoutes(app: FastifyInstance, database: Database, registry: R
 
   app.patch(
     `${base}/:id`,
-    { config: { access: { area, action: 'update' } }, schema: { ...tag, summary: `Update one of ${def.name} (version required)`, body: jsonSchema(PatchBody) } },
+    {
+      config: { access: { area, action: 'update' } },
+      schema: { ...tag, summary: `Update one of ${def.name} (version required)`, body: jsonSchema(PatchBody) },
+    },
     async (request) => {
       const id = parseId((request.params as { id?: string }).id);
       const { version, ...input } = parseBody(PatchBody, blankToNull(def, request.body)) as Record<string, unknown> & { version: number };
@@ -88,11 +91,15 @@ export function crudRoutes(app: FastifyInstance, database: Database, registry: R
     },
   );
 
-  app.delete(`${base}/:id`, { config: { access: { area, action: 'delete' } }, schema: { ...tag, summary: `Delete one of ${def.name}` } }, async (request, reply) => {
-    const ctx = ctxOf(request);
-    spec.guard?.(ctx, 'delete');
-    const id = parseId((request.params as { id?: string }).id);
-    await inTenant(ctx, (tx) => deleteRow(tx, registry, ctx, spec, id, (request.query ?? {}) as Record<string, unknown>));
-    return reply.code(204).send();
-  });
+  app.delete(
+    `${base}/:id`,
+    { config: { access: { area, action: 'delete' } }, schema: { ...tag, summary: `Delete one of ${def.name}` } },
+    async (request, reply) => {
+      const ctx = ctxOf(request);
+      spec.guard?.(ctx, 'delete');
+      const id = parseId((request.params as { id?: string }).id);
+      await inTenant(ctx, (tx) => deleteRow(tx, registry, ctx, spec, id, (request.query ?? {}) as Record<string, unknown>));
+      return reply.code(204).send();
+    },
+  );
 }

@@ -77,7 +77,7 @@ export interface ResourceSpec {
   /** Refuses a write on a visible row (TEACHER editing someone else's note); `input` is the update's fields. */
   canWrite?(ctx: Ctx, before: Data, input?: Record<string, unknown>): void;
   /** Checks the input and returns extra column values (by SQL column name) for the write. */
-  beforeWrite?(args: WriteArgs): Promise<Record<string, unknown> | void>;
+  beforeWrite?(args: WriteArgs): Promise<Record<string, unknown> | undefined>;
   afterWrite?(args: WriteArgs & { after: Data }): Promise<void>;
   /** Replaces the default hard delete (teachers: soft; custom fields: discard values). */
   remove?(tx: Tx, ctx: Ctx, before: Data, options: Record<string, unknown>): Promise<void>;

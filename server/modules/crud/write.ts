@@ -262,7 +262,13 @@ export async function releaseReferences(tx: Tx, registry: Registry, ctx: Ctx, sp
       ctx.actor,
       ownerIds.map((ownerId) => {
         const before = all.filter((p) => p.owner === ownerId).map((p) => p.other);
-        return { entity: owner.def.name, entityId: ownerId, action: 'update' as const, before: { [field]: before }, after: { [field]: before.filter((other) => other !== id) } };
+        return {
+          entity: owner.def.name,
+          entityId: ownerId,
+          action: 'update' as const,
+          before: { [field]: before },
+          after: { [field]: before.filter((other) => other !== id) },
+        };
       }),
     );
   }

@@ -13,7 +13,7 @@ const SKIPPED = new Set(['id', 'tenant_id', 'version', 'created_at', 'updated_at
 type Row = Record<string, unknown>;
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
-const plain = (v: unknown) => (v instanceof Date ? v.toISOString() : v ?? null);
+const plain = (v: unknown) => (v instanceof Date ? v.toISOString() : (v ?? null));
 
 /** Field-by-field difference; secret fields only say that they changed. */
 export function diff(before: Row | null, after: Row | null, secrets: readonly string[] = []): Record<string, FieldChange> {

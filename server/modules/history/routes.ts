@@ -21,9 +21,21 @@ const EXTRA_AREAS: Record<string, Area> = { 'root-users': 'tenants' };
 const Query = z
   .strictObject({
     entity: z.string().min(1).max(64),
-    entity_id: z.string().regex(/^\d{1,10}$/).transform(Number).pipe(z.number().int().positive().max(2_147_483_647)),
-    _start: z.string().regex(/^\d{1,9}$/).transform(Number).optional(),
-    _end: z.string().regex(/^\d{1,9}$/).transform(Number).optional(),
+    entity_id: z
+      .string()
+      .regex(/^\d{1,10}$/)
+      .transform(Number)
+      .pipe(z.number().int().positive().max(2_147_483_647)),
+    _start: z
+      .string()
+      .regex(/^\d{1,9}$/)
+      .transform(Number)
+      .optional(),
+    _end: z
+      .string()
+      .regex(/^\d{1,9}$/)
+      .transform(Number)
+      .optional(),
     _sort: z.string().max(100).optional(),
     _order: z.string().max(100).optional(),
   })

@@ -34,7 +34,12 @@ interface TeacherRow {
 
 async function findTeacher(tx: Tx, tenantId: number, where: ReturnType<typeof eq>): Promise<TeacherRow | undefined> {
   const [row] = await tx
-    .select({ id: teachers.id, userId: teachers.userId, name: sql<string>`trim(${teachers.firstName} || ' ' || ${teachers.lastName})`, deleted: sql<boolean>`(${teachers.deletedAt} is not null)` })
+    .select({
+      id: teachers.id,
+      userId: teachers.userId,
+      name: sql<string>`trim(${teachers.firstName} || ' ' || ${teachers.lastName})`,
+      deleted: sql<boolean>`(${teachers.deletedAt} is not null)`,
+    })
     .from(teachers)
     .where(and(eq(teachers.tenantId, tenantId), where));
   return row;
@@ -80,27 +85,31 @@ function feedRoutesAt(app: FastifyInstance, database: Database, path: string, ar
     }),
   );
 
-  app.post(path, { config: { access: writeAccess }, schema: { ...tag, summary: 'A new calendar link (the old one stops working)' } }, async (request, reply: FastifyReply) => {
-    const secret = randomBytes(32).toString('base64url');
-    const data = await run(request, async (tx, tenantId, actor, teacher) => {
-      if (teacher.deleted) throw new DomainError('not-found');
-      const before = await feedOf(tx, tenantId, teacher.id);
-      const [row] = await tx
-        .insert(calendarFeeds)
-        .values({ tenantId, teacherId: teacher.id, secretHash: hashSecret(secret) })
-        .onConflictDoUpdate({ target: [calendarFeeds.tenantId, calendarFeeds.teacherId], set: { secretHash: hashSecret(secret), createdAt: sql`now()` } })
-        .returning({ createdAt: calendarFeeds.createdAt });
-      await recordHistory(tx, tenantId, actor, {
-        entity: 'calendar-feeds',
-        entityId: teacher.id,
-        action: before ? 'update' : 'create',
-        before: before ? { active: true, created_at: iso(before.createdAt) } : null,
-        after: { active: true, created_at: iso(row!.createdAt) },
+  app.post(
+    path,
+    { config: { access: writeAccess }, schema: { ...tag, summary: 'A new calendar link (the old one stops working)' } },
+    async (request, reply: FastifyReply) => {
+      const secret = randomBytes(32).toString('base64url');
+      const data = await run(request, async (tx, tenantId, actor, teacher) => {
+        if (teacher.deleted) throw new DomainError('not-found');
+        const before = await feedOf(tx, tenantId, teacher.id);
+        const [row] = await tx
+          .insert(calendarFeeds)
+          .values({ tenantId, teacherId: teacher.id, secretHash: hashSecret(secret) })
+          .onConflictDoUpdate({ target: [calendarFeeds.tenantId, calendarFeeds.teacherId], set: { secretHash: hashSecret(secret), createdAt: sql`now()` } })
+          .returning({ createdAt: calendarFeeds.createdAt });
+        await recordHistory(tx, tenantId, actor, {
+          entity: 'calendar-feeds',
+          entityId: teacher.id,
+          action: before ? 'update' : 'create',
+          before: before ? { active: true, created_at: iso(before.createdAt) } : null,
+          after: { active: true, created_at: iso(row!.createdAt) },
+        });
+        return { active: true, url: `${request.protocol}://${request.host}/ical/${secret}.ics`, created_at: iso(row!.createdAt) };
       });
-      return { active: true, url: `${request.protocol}://${request.host}/ical/${secret}.ics`, created_at: iso(row!.createdAt) };
-    });
-    return reply.code(201).send({ data });
-  });
+      return reply.code(201).send({ data });
+    },
+  );
 
   app.delete(path, { config: { access: writeAccess }, schema: { ...tag, summary: 'Revoke the calendar link' } }, async (request, reply: FastifyReply) => {
     await run(request, async (tx, tenantId, actor, teacher) => {
@@ -109,7 +118,12 @@ function feedRoutesAt(app: FastifyInstance, database: Database, path: string, ar
         .where(and(eq(calendarFeeds.tenantId, tenantId), eq(calendarFeeds.teacherId, teacher.id)))
         .returning({ createdAt: calendarFeeds.createdAt });
       if (gone.length) {
-        await recordHistory(tx, tenantId, actor, { entity: 'calendar-feeds', entityId: teacher.id, action: 'delete', before: { active: true, created_at: iso(gone[0]!.createdAt) } });
+        await recordHistory(tx, tenantId, actor, {
+          entity: 'calendar-feeds',
+          entityId: teacher.id,
+          action: 'delete',
+          before: { active: true, created_at: iso(gone[0]!.createdAt) },
+        });
       }
     });
     return reply.code(204).send();
@@ -122,50 +136,54 @@ export function calendarFeedRoutes(app: FastifyInstance, database: Database) {
 
   // Public: a calendar app sends neither headers nor cookies. The Host names the centre (a
   // bare host means DEFAULT_TENANT), the secret names the teacher; anything else is a 404.
-  app.get('/ical/:file', { config: { access: 'public' }, schema: { tags: ['calendar-feed'], summary: "A teacher's lessons as iCalendar (secret link)" } }, async (request, reply) => {
-    const match = SECRET_RE.exec((request.params as { file?: string }).file ?? '');
-    if (!match) throw new DomainError('not-found');
-    const tenant = await findTenantBySlug(database, hostTenant(request.headers.host) ?? app.frontis.config.defaultTenant);
-    if (!tenant || tenant.status !== 'ACTIVE') throw new DomainError('not-found');
-    const today = todayIn(tenant.timeZone);
-    const body = await withTenant(database, tenant.id, async (tx) => {
-      const [feed] = await tx
-        .select({ teacherId: calendarFeeds.teacherId })
-        .from(calendarFeeds)
-        .where(and(eq(calendarFeeds.tenantId, tenant.id), eq(calendarFeeds.secretHash, hashSecret(match[1]!))));
-      if (!feed) return null;
-      const teacher = await findTeacher(tx, tenant.id, eq(teachers.id, feed.teacherId));
-      const rows = await tx
-        .select({
-          id: lessons.id,
-          date: lessons.date,
-          start_time: lessons.startTime,
-          end_time: lessons.endTime,
-          status: lessons.status,
-          subject: subjects.name,
-          class: classes.name,
-          room: rooms.name,
-          homework: lessons.homework,
-          notes: lessons.notes,
-          version: lessons.version,
-          updated_at: lessons.updatedAt,
-        })
-        .from(lessons)
-        .leftJoin(subjects, and(eq(subjects.tenantId, lessons.tenantId), eq(subjects.id, lessons.subjectId)))
-        .leftJoin(classes, and(eq(classes.tenantId, lessons.tenantId), eq(classes.id, lessons.classId)))
-        .leftJoin(rooms, and(eq(rooms.tenantId, lessons.tenantId), eq(rooms.id, lessons.roomId)))
-        .where(
-          and(
-            eq(lessons.tenantId, tenant.id),
-            eq(lessons.teacherId, feed.teacherId),
-            gte(lessons.date, addDays(today, -FEED_PAST_DAYS)),
-            lte(lessons.date, addDays(today, FEED_FUTURE_DAYS)),
-          ),
-        )
-        .orderBy(asc(lessons.date), asc(lessons.startTime), asc(lessons.id));
-      return icalendar({ name: `${tenant.name} — ${teacher?.name ?? ''}`.trim(), slug: tenant.slug, timeZone: tenant.timeZone, lessons: rows });
-    });
-    if (body === null) throw new DomainError('not-found');
-    return reply.header('cache-control', 'private, max-age=300').type('text/calendar; charset=utf-8').send(body);
-  });
+  app.get(
+    '/ical/:file',
+    { config: { access: 'public' }, schema: { tags: ['calendar-feed'], summary: "A teacher's lessons as iCalendar (secret link)" } },
+    async (request, reply) => {
+      const match = SECRET_RE.exec((request.params as { file?: string }).file ?? '');
+      if (!match) throw new DomainError('not-found');
+      const tenant = await findTenantBySlug(database, hostTenant(request.headers.host) ?? app.frontis.config.defaultTenant);
+      if (tenant?.status !== 'ACTIVE') throw new DomainError('not-found');
+      const today = todayIn(tenant.timeZone);
+      const body = await withTenant(database, tenant.id, async (tx) => {
+        const [feed] = await tx
+          .select({ teacherId: calendarFeeds.teacherId })
+          .from(calendarFeeds)
+          .where(and(eq(calendarFeeds.tenantId, tenant.id), eq(calendarFeeds.secretHash, hashSecret(match[1]!))));
+        if (!feed) return null;
+        const teacher = await findTeacher(tx, tenant.id, eq(teachers.id, feed.teacherId));
+        const rows = await tx
+          .select({
+            id: lessons.id,
+            date: lessons.date,
+            start_time: lessons.startTime,
+            end_time: lessons.endTime,
+            status: lessons.status,
+            subject: subjects.name,
+            class: classes.name,
+            room: rooms.name,
+            homework: lessons.homework,
+            notes: lessons.notes,
+            version: lessons.version,
+            updated_at: lessons.updatedAt,
+          })
+          .from(lessons)
+          .leftJoin(subjects, and(eq(subjects.tenantId, lessons.tenantId), eq(subjects.id, lessons.subjectId)))
+          .leftJoin(classes, and(eq(classes.tenantId, lessons.tenantId), eq(classes.id, lessons.classId)))
+          .leftJoin(rooms, and(eq(rooms.tenantId, lessons.tenantId), eq(rooms.id, lessons.roomId)))
+          .where(
+            and(
+              eq(lessons.tenantId, tenant.id),
+              eq(lessons.teacherId, feed.teacherId),
+              gte(lessons.date, addDays(today, -FEED_PAST_DAYS)),
+              lte(lessons.date, addDays(today, FEED_FUTURE_DAYS)),
+            ),
+          )
+          .orderBy(asc(lessons.date), asc(lessons.startTime), asc(lessons.id));
+        return icalendar({ name: `${tenant.name} — ${teacher?.name ?? ''}`.trim(), slug: tenant.slug, timeZone: tenant.timeZone, lessons: rows });
+      });
+      if (body === null) throw new DomainError('not-found');
+      return reply.header('cache-control', 'private, max-age=300').type('text/calendar; charset=utf-8').send(body);
+    },
+  );
 }

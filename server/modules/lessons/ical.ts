@@ -23,7 +23,16 @@ const formatters = new Map<string, Intl.DateTimeFormat>();
 function formatter(timeZone: string) {
   let f = formatters.get(timeZone);
   if (!f) {
-    f = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' });
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    });
     formatters.set(timeZone, f);
   }
   return f;
@@ -31,7 +40,11 @@ function formatter(timeZone: string) {
 
 /** How far the zone's wall clock is ahead of UTC at an instant, in ms. */
 function zoneOffset(instant: number, timeZone: string) {
-  const parts = Object.fromEntries(formatter(timeZone).formatToParts(new Date(instant)).map((p) => [p.type, p.value]));
+  const parts = Object.fromEntries(
+    formatter(timeZone)
+      .formatToParts(new Date(instant))
+      .map((p) => [p.type, p.value]),
+  );
   const wall = Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second));
   return wall - instant;
 }
@@ -45,14 +58,27 @@ export function wallClockToUtc(date: string, time: string, timeZone: string): Da
 
 /** Today's date on the zone's wall clock. */
 export function todayIn(timeZone: string, now = new Date()): string {
-  const p = Object.fromEntries(formatter(timeZone).formatToParts(now).map((x) => [x.type, x.value]));
+  const p = Object.fromEntries(
+    formatter(timeZone)
+      .formatToParts(now)
+      .map((x) => [x.type, x.value]),
+  );
   return `${p.year}-${p.month}-${p.day}`;
 }
 
-const stamp = (d: Date) => d.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+const stamp = (d: Date) =>
+  d
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
 
 /** TEXT values escape backslash, semicolon, comma and line breaks. */
-export const escapeText = (s: string) => s.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\r\n|\r|\n/g, '\\n');
+export const escapeText = (s: string) =>
+  s
+    .replace(/\\/g, '\\\\')
+    .replace(/;/g, '\\;')
+    .replace(/,/g, '\\,')
+    .replace(/\r\n|\r|\n/g, '\\n');
 
 /** Lines longer than 75 octets continue on the next line after a space, never inside a UTF-8 character. */
 export function fold(line: string): string {
@@ -79,7 +105,14 @@ const STATUS: Record<string, string> = { NORMAL: 'CONFIRMED', TO_BE_REPLACED: 'T
 
 export function icalendar(opts: { name: string; slug: string; timeZone: string; lessons: readonly FeedLesson[]; now?: Date }): string {
   const now = stamp(opts.now ?? new Date());
-  const lines = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//Frontis//Lessons//EN', 'CALSCALE:GREGORIAN', 'METHOD:PUBLISH', `X-WR-CALNAME:${escapeText(opts.name)}`];
+  const lines = [
+    'BEGIN:VCALENDAR',
+    'VERSION:2.0',
+    'PRODID:-//Frontis//Lessons//EN',
+    'CALSCALE:GREGORIAN',
+    'METHOD:PUBLISH',
+    `X-WR-CALNAME:${escapeText(opts.name)}`,
+  ];
   for (const l of opts.lessons) {
     const summary = [l.subject, l.class].filter(Boolean).join(' — ') || 'Lesson';
     const description = [l.homework, l.notes].filter((s): s is string => !!s && s.trim() !== '').join('\n\n');
@@ -99,5 +132,5 @@ export function icalendar(opts: { name: string; slug: string; timeZone: string; 
     );
   }
   lines.push('END:VCALENDAR');
-  return lines.map(fold).join('\r\n') + '\r\n';
+  return `${lines.map(fold).join('\r\n')}\r\n`;
 }

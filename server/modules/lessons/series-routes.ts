@@ -94,7 +94,7 @@ export function seriesRoutes(app: FastifyInstance, database: Database, registry:
     `${base}/:id`,
     {
       config: { access: { area, action: 'update' } },
-      schema: { ...tag, summary: "Change a series: all its lessons or the following ones (version required)", body: jsonSchema(PatchBody) },
+      schema: { ...tag, summary: 'Change a series: all its lessons or the following ones (version required)', body: jsonSchema(PatchBody) },
     },
     async (request) => {
       const ctx = ctxOf(request);

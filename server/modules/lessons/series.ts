@@ -69,7 +69,10 @@ async function insertLessons(tx: Tx, tenantId: number, rows: Row[]): Promise<num
     tenantId,
     [cols.keyOf.search!]: searchText(lessonsSpec, row),
   }));
-  const inserted = await tx.insert(lessons).values(values as never).returning({ id: lessons.id, date: lessons.date });
+  const inserted = await tx
+    .insert(lessons)
+    .values(values as never)
+    .returning({ id: lessons.id, date: lessons.date });
   // Dates are unique within a series: match by date rather than trust the RETURNING order.
   const byDate = new Map(inserted.map((r) => [r.date, r.id]));
   const ids = rows.map((row) => byDate.get(row.date as string)!);
@@ -79,7 +82,10 @@ async function insertLessons(tx: Tx, tenantId: number, rows: Row[]): Promise<num
 }
 
 async function writeSeriesTags(tx: Tx, tenantId: number, seriesId: number, tagIds: number[], isNew: boolean) {
-  if (!isNew) await tx.delete(recurringLessonTagLinks).where(and(eq(recurringLessonTagLinks.tenantId, tenantId), eq(recurringLessonTagLinks.recurringLessonId, seriesId)));
+  if (!isNew)
+    await tx
+      .delete(recurringLessonTagLinks)
+      .where(and(eq(recurringLessonTagLinks.tenantId, tenantId), eq(recurringLessonTagLinks.recurringLessonId, seriesId)));
   if (tagIds.length) await tx.insert(recurringLessonTagLinks).values(tagIds.map((tagId) => ({ tenantId, recurringLessonId: seriesId, tagId })));
 }
 
@@ -104,7 +110,11 @@ export async function createSeries(tx: Tx, registry: Registry, ctx: Ctx, input: 
   await takeBookingLock(tx, ctx.tenantId);
   await assertRefs(tx, registry, ctx, input);
   const series: Row = { ...input, ...rule };
-  await assertNoConflicts(tx, ctx.tenantId, dates.map((date) => slotOf({ ...series, date })));
+  await assertNoConflicts(
+    tx,
+    ctx.tenantId,
+    dates.map((date) => slotOf({ ...series, date })),
+  );
 
   const cols = tableColumns(recurringLessons);
   const [row] = await tx
@@ -158,7 +168,8 @@ export async function patchSeries(tx: Tx, registry: Registry, ctx: Ctx, id: numb
   const ruleChanged = changedFields(input, before, RULE_FIELDS).length > 0;
   const rule = ruleChanged ? expand(merged) : undefined;
   const refs: Row = {};
-  for (const f of ['teacher_id', 'subject_id', 'room_id', 'class_id', 'lesson_type_id', 'tag_ids']) if (f in input && !(f !== 'tag_ids' && input[f] === before[f])) refs[f] = input[f];
+  for (const f of ['teacher_id', 'subject_id', 'room_id', 'class_id', 'lesson_type_id', 'tag_ids'])
+    if (f in input && !(f !== 'tag_ids' && input[f] === before[f])) refs[f] = input[f];
   await assertRefs(tx, registry, ctx, refs);
   const series = { ...merged, ...(rule?.rule ?? {}) };
 
@@ -183,7 +194,12 @@ export async function patchSeries(tx: Tx, registry: Registry, ctx: Ctx, id: numb
     ...(placing ? updated.filter((l) => l.status === 'NORMAL').map((l) => slotOf({ ...l, ...patch })) : []),
     ...created.map((r) => slotOf(r)),
   ];
-  await assertNoConflicts(tx, ctx.tenantId, slots, inScope.map((l) => l.id));
+  await assertNoConflicts(
+    tx,
+    ctx.tenantId,
+    slots,
+    inScope.map((l) => l.id),
+  );
 
   const entries: HistoryEntry[] = [];
   if (replanned.length) {
@@ -202,7 +218,14 @@ export async function patchSeries(tx: Tx, registry: Registry, ctx: Ctx, id: numb
       const tags = (patch.tag_ids as number[] | null) ?? [];
       if (tags.length) await tx.insert(lessonTagLinks).values(ids.flatMap((lessonId) => tags.map((tagId) => ({ tenantId: ctx.tenantId, lessonId, tagId }))));
     }
-    for (const l of updated) entries.push({ entity: 'lessons', entityId: l.id, action: 'update', before: historyView(lessonsSpec, l), after: { ...historyView(lessonsSpec, l), ...patch } });
+    for (const l of updated)
+      entries.push({
+        entity: 'lessons',
+        entityId: l.id,
+        action: 'update',
+        before: historyView(lessonsSpec, l),
+        after: { ...historyView(lessonsSpec, l), ...patch },
+      });
   }
   const createdIds = await insertLessons(tx, ctx.tenantId, created);
   created.forEach((r, i) => entries.push(createdEntry(r, createdIds[i]!)));
@@ -220,7 +243,13 @@ export async function patchSeries(tx: Tx, registry: Registry, ctx: Ctx, id: numb
     .where(and(eq(recurringLessons.tenantId, ctx.tenantId), eq(recurringLessons.id, id)));
   if ('tag_ids' in input) await writeSeriesTags(tx, ctx.tenantId, id, (input.tag_ids as number[] | null) ?? [], false);
   const data = await mustFindSeries(tx, registry, ctx, id);
-  entries.unshift({ entity: 'recurring-lessons', entityId: id, action: 'update', before: historyView(recurringLessonsSpec, before), after: historyView(recurringLessonsSpec, data) });
+  entries.unshift({
+    entity: 'recurring-lessons',
+    entityId: id,
+    action: 'update',
+    before: historyView(recurringLessonsSpec, before),
+    after: historyView(recurringLessonsSpec, data),
+  });
   await recordHistoryMany(tx, ctx.tenantId, ctx.actor, entries);
   return { data, lesson_ids: [...updated.map((l) => l.id), ...createdIds] };
 }
@@ -260,8 +289,17 @@ export async function deleteSeries(tx: Tx, registry: Registry, ctx: Ctx, id: num
       await tx
         .update(lessons)
         .set({ recurringLessonId: null, version: sql`${lessons.version} + 1`, updatedAt: sql`now()` })
-        .where(and(eq(lessons.tenantId, ctx.tenantId), inArray(lessons.id, staying.map((l) => l.id))));
-      for (const l of staying) entries.push({ entity: 'lessons', entityId: l.id, action: 'update', before: { recurring_lesson_id: id }, after: { recurring_lesson_id: null } });
+        .where(
+          and(
+            eq(lessons.tenantId, ctx.tenantId),
+            inArray(
+              lessons.id,
+              staying.map((l) => l.id),
+            ),
+          ),
+        );
+      for (const l of staying)
+        entries.push({ entity: 'lessons', entityId: l.id, action: 'update', before: { recurring_lesson_id: id }, after: { recurring_lesson_id: null } });
     }
     await tx.delete(recurringLessons).where(and(eq(recurringLessons.tenantId, ctx.tenantId), eq(recurringLessons.id, id)));
     entries.unshift({ entity: 'recurring-lessons', entityId: id, action: 'delete', before: historyView(recurringLessonsSpec, before) });
@@ -275,7 +313,13 @@ export async function deleteSeries(tx: Tx, registry: Registry, ctx: Ctx, id: num
       .update(recurringLessons)
       .set({ ...columnValues(recurringLessonsSpec, ending), version: sql`${recurringLessons.version} + 1`, updatedAt: sql`now()` } as never)
       .where(and(eq(recurringLessons.tenantId, ctx.tenantId), eq(recurringLessons.id, id)));
-    entries.unshift({ entity: 'recurring-lessons', entityId: id, action: 'update', before: historyView(recurringLessonsSpec, before), after: { ...historyView(recurringLessonsSpec, before), ...ending } });
+    entries.unshift({
+      entity: 'recurring-lessons',
+      entityId: id,
+      action: 'update',
+      before: historyView(recurringLessonsSpec, before),
+      after: { ...historyView(recurringLessonsSpec, before), ...ending },
+    });
   }
   await recordHistoryMany(tx, ctx.tenantId, ctx.actor, entries);
 }

@@ -30,7 +30,8 @@ export const ownOnly = (ctx: Ctx) => !!ctx.actor && isOwnOnly(ctx.actor.role, 'l
 const ownTeacher = (ctx: Ctx, column: AnyPgColumn): SQL =>
   sql`${column} in (select ${teachers.id} from ${teachers} where ${and(eq(teachers.tenantId, ctx.tenantId), eq(teachers.userId, ctx.actor!.id))})`;
 
-const same = (a: unknown, b: unknown) => JSON.stringify(Array.isArray(a) ? [...a].sort() : (a ?? null)) === JSON.stringify(Array.isArray(b) ? [...b].sort() : (b ?? null));
+const same = (a: unknown, b: unknown) =>
+  JSON.stringify(Array.isArray(a) ? [...a].sort() : (a ?? null)) === JSON.stringify(Array.isArray(b) ? [...b].sort() : (b ?? null));
 
 /** The fields of `input` whose value differs from the row's. */
 export const changedFields = (input: Record<string, unknown>, before: Record<string, unknown>, names: readonly string[]) =>
@@ -77,7 +78,9 @@ export const lessonsSpec: ResourceSpec = {
     // Outer columns by their table name: drizzle leaves single-table selects unqualified,
     // which inside a subquery would name the subquery's own columns.
     color: sql<string | null>`(select lt.color from lesson_types lt where lt.tenant_id = lessons.tenant_id and lt.id = lessons.lesson_type_id)`,
-    replaced_by: sql<number | null>`(select r.id from lessons r where r.tenant_id = lessons.tenant_id and r.replaces_lesson_id = lessons.id order by r.id limit 1)`,
+    replaced_by: sql<
+      number | null
+    >`(select r.id from lessons r where r.tenant_id = lessons.tenant_id and r.replaces_lesson_id = lessons.id order by r.id limit 1)`,
   },
   scope: (ctx) => (ownOnly(ctx) ? ownTeacher(ctx, lessons.teacherId) : undefined),
   guard: staffOnly,
@@ -128,7 +131,13 @@ export const lessonsSpec: ResourceSpec = {
       .set({ status: 'REPLACED', kind: KIND.REPLACED, version: sql`${lessons.version} + 1`, updatedAt: sql`now()` })
       .where(and(eq(lessons.tenantId, ctx.tenantId), eq(lessons.id, originalId)));
     await recordHistoryMany(tx, ctx.tenantId, ctx.actor, [
-      { entity: 'lessons', entityId: originalId, action: 'update', before: { status: 'TO_BE_REPLACED', kind: KIND.NORMAL }, after: { status: 'REPLACED', kind: KIND.REPLACED } },
+      {
+        entity: 'lessons',
+        entityId: originalId,
+        action: 'update',
+        before: { status: 'TO_BE_REPLACED', kind: KIND.NORMAL },
+        after: { status: 'REPLACED', kind: KIND.REPLACED },
+      },
     ]);
   },
   async remove(tx, ctx, before) {
@@ -190,10 +199,12 @@ export const recurringLessonsSpec: ResourceSpec = {
       where(query) {
         const filter = query.filters.find((f) => f.field === 'weekdays');
         if (!filter) return [];
-        return [sql`(${sql.join(
-          filter.values.map((v) => sql`${recurringLessons.weekdays} @> ${JSON.stringify([v])}::jsonb`),
-          sql` or `,
-        )})`];
+        return [
+          sql`(${sql.join(
+            filter.values.map((v) => sql`${recurringLessons.weekdays} @> ${JSON.stringify([v])}::jsonb`),
+            sql` or `,
+          )})`,
+        ];
       },
     };
   },

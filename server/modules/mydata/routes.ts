@@ -78,11 +78,9 @@ async function readMine(database: Database, actor: Actor): Promise<MyData> {
 export async function mydataRoutes(app: FastifyInstance, { database }: { database: Database }) {
   const tag = { tags: ['mydata'] };
 
-  app.get(
-    '/api/mydata',
-    { config: { access: { area: 'mydata', action: 'read' } }, schema: { ...tag, summary: 'My account' } },
-    async (request) => ({ data: await readMine(database, actorOf(request)) }),
-  );
+  app.get('/api/mydata', { config: { access: { area: 'mydata', action: 'read' } }, schema: { ...tag, summary: 'My account' } }, async (request) => ({
+    data: await readMine(database, actorOf(request)),
+  }));
 
   app.patch(
     '/api/mydata',

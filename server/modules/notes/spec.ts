@@ -1,7 +1,7 @@
 /**
  * Notes about a student, teacher or class. The author is whoever wrote it (a ROOT is no
  * tenant user: author_id null, labelled "Root"). A TEACHER sees their own notes and those
- * about themselves, and changes only their own (PRODUCT.md section 7).
+ * about themselves, and changes only their own.
  */
 import { and, eq, isNull, or, sql } from 'drizzle-orm';
 import { DomainError, isOwnOnly, NOTES } from '../../../domain/index';

@@ -5,14 +5,7 @@
  * those values student by student, each recorded in that student's history.
  */
 import { and, eq, sql } from 'drizzle-orm';
-import {
-  DomainError,
-  definitionProblem,
-  storedValuesFit,
-  STUDENT_CUSTOM_FIELDS,
-  type CustomFieldDefinition,
-  type FieldErrors,
-} from '../../../domain/index';
+import { DomainError, definitionProblem, storedValuesFit, STUDENT_CUSTOM_FIELDS, type CustomFieldDefinition, type FieldErrors } from '../../../domain/index';
 import type { Tx } from '../../db/client';
 import { studentCustomFields, students } from '../../db/schema/index';
 import type { Ctx, Data, ResourceSpec } from '../crud/spec';

@@ -61,7 +61,13 @@ export async function studentImportRoutes(app: FastifyInstance, database: Databa
 
       const outcome = await withTenant(database, ctx.tenantId, async (tx) => {
         const defs = await loadDefinitions(tx, ctx.tenantId);
-        const references = await checkReferences(tx, registry, ctx, studentsSpec, parsed.map((p) => p.input));
+        const references = await checkReferences(
+          tx,
+          registry,
+          ctx,
+          studentsSpec,
+          parsed.map((p) => p.input),
+        );
         const valid: Array<Record<string, unknown>> = [];
         parsed.forEach(({ row, input }, i) => {
           const fields: FieldErrors = { ...references[i] };
@@ -81,7 +87,12 @@ export async function studentImportRoutes(app: FastifyInstance, database: Databa
           const batch = valid.slice(at, at + BATCH);
           const ids = await tx
             .insert(students)
-            .values(batch.map((input) => ({ ...columnValues(studentsSpec, input), tenantId: ctx.tenantId, search: searchText(studentsSpec, input) }) as typeof students.$inferInsert))
+            .values(
+              batch.map(
+                (input) =>
+                  ({ ...columnValues(studentsSpec, input), tenantId: ctx.tenantId, search: searchText(studentsSpec, input) }) as typeof students.$inferInsert,
+              ),
+            )
             .returning({ id: students.id });
           for (const [name, link] of Object.entries(studentsSpec.links ?? {})) {
             const pairs = batch.flatMap((input, i) => ((input[name] as number[] | null) ?? []).map((other) => ({ owner: ids[i]!.id, other })));
@@ -109,4 +120,3 @@ export async function studentImportRoutes(app: FastifyInstance, database: Databa
     },
   );
 }
-

@@ -34,27 +34,19 @@ const PatchBody = updateSchema(TENANTS);
 export async function tenantRoutes(app: FastifyInstance, { database }: { database: Database }) {
   const tag = { tags: ['tenants'] };
 
-  app.get(
-    '/api/tenants',
-    { config: { access: { area: 'tenants', action: 'list' } }, schema: { ...tag, summary: 'List tenants' } },
-    async (request, reply) => {
-      const query = parseListQuery(TENANTS, request.query as Record<string, string | string[] | undefined>);
-      const page = await listTenants(platform(database), query);
-      reply.header('x-total-count', String(page.total));
-      return page;
-    },
-  );
+  app.get('/api/tenants', { config: { access: { area: 'tenants', action: 'list' } }, schema: { ...tag, summary: 'List tenants' } }, async (request, reply) => {
+    const query = parseListQuery(TENANTS, request.query as Record<string, string | string[] | undefined>);
+    const page = await listTenants(platform(database), query);
+    reply.header('x-total-count', String(page.total));
+    return page;
+  });
 
-  app.get(
-    '/api/tenants/:id',
-    { config: { access: { area: 'tenants', action: 'read' } }, schema: { ...tag, summary: 'One tenant' } },
-    async (request) => {
-      const id = parseId((request.params as { id?: string }).id);
-      const data = await findTenant(platform(database), id);
-      if (!data) throw new DomainError('not-found');
-      return { data };
-    },
-  );
+  app.get('/api/tenants/:id', { config: { access: { area: 'tenants', action: 'read' } }, schema: { ...tag, summary: 'One tenant' } }, async (request) => {
+    const id = parseId((request.params as { id?: string }).id);
+    const data = await findTenant(platform(database), id);
+    if (!data) throw new DomainError('not-found');
+    return { data };
+  });
 
   app.post(
     '/api/tenants',

@@ -5,15 +5,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import {
-  createSchema,
-  DomainError,
-  MANAGEABLE_ROLES_BY,
-  parseBody,
-  parseListQuery,
-  updateSchema,
-  USERS,
-} from '../../../domain/index';
+import { createSchema, DomainError, MANAGEABLE_ROLES_BY, parseBody, parseListQuery, updateSchema, USERS } from '../../../domain/index';
 import { actorOf, tenantOf, type Actor } from '../../context';
 import { and, eq, isNotNull } from 'drizzle-orm';
 import { withTenant, type Database, type Tx } from '../../db/client';
@@ -27,7 +19,7 @@ import { getUser, insertUser, listUsers, updateUser, type UserPatch } from './re
 
 const CreateBody = createSchema(USERS);
 const PatchBody = updateSchema(USERS);
-// POST /api/users with an id updates (SPEC.md section 7); the version is checked when given.
+// POST /api/users with an id updates; the version is checked when given.
 const PostUpdateBody = updateSchema(USERS, { versionRequired: false }).extend({ id: z.number().int().positive().max(2_147_483_647) });
 
 type PatchInput = z.infer<typeof PatchBody>;
@@ -95,15 +87,11 @@ export async function userRoutes(app: FastifyInstance, { database }: { database:
     },
   );
 
-  app.get(
-    '/api/users/:id',
-    { config: { access: { area: 'users', action: 'read' } }, schema: { ...tag, summary: 'One user' } },
-    async (request) => {
-      const id = parseId((request.params as { id?: string }).id);
-      const tenantId = tenantOf(request).id;
-      return { data: await withTenant(database, tenantId, (tx) => getUser(tx, tenantId, id)) };
-    },
-  );
+  app.get('/api/users/:id', { config: { access: { area: 'users', action: 'read' } }, schema: { ...tag, summary: 'One user' } }, async (request) => {
+    const id = parseId((request.params as { id?: string }).id);
+    const tenantId = tenantOf(request).id;
+    return { data: await withTenant(database, tenantId, (tx) => getUser(tx, tenantId, id)) };
+  });
 
   app.post(
     '/api/users',
@@ -135,9 +123,7 @@ export async function userRoutes(app: FastifyInstance, { database }: { database:
       }
       const passwordHash = await hashPassword(body.password);
       const tenantId = tenantOf(request).id;
-      const data = await withTenant(database, tenantId, (tx) =>
-        insertUser(tx, tenantId, actor, { ...body, passwordHash, status: body.status ?? 'ACTIVE' }),
-      );
+      const data = await withTenant(database, tenantId, (tx) => insertUser(tx, tenantId, actor, { ...body, passwordHash, status: body.status ?? 'ACTIVE' }));
       return reply.code(201).send({ id: data.id, data });
     },
   );

@@ -8,7 +8,7 @@ import { customFieldDef, type CustomFieldDefinition } from '../../../domain/cust
 import { session } from '../../providers/session';
 import { fieldText, labelKeyOf, refName, valueText, type RefLabel, type Translate } from './format';
 
-/** Where a referenced row is shown: its screen's view drawer (SPEC.md section 2). */
+/** Where a referenced row is shown: its screen's view drawer. */
 export const VIEW_ROUTES: Record<string, { path: string; param: string }> = {
   students: { path: '/students/', param: 'student' },
   teachers: { path: '/teachers/', param: 'teacher' },
@@ -41,10 +41,10 @@ function RefTag({ label, reference, t }: { label: RefLabel; reference?: string; 
   const name = refName(t, label, reference);
   if (label.deleted) return <Typography.Text type="secondary">{name}</Typography.Text>;
   const to = viewLink(reference, label.id);
-  return to ? <Link to={to}>{name}</Link> : <>{name}</>;
+  return to ? <Link to={to}>{name}</Link> : name;
 }
 
-/** The display registry: one renderer per field type (ARCHITECTURE.md principle 1). */
+/** The display registry: one renderer per field type. */
 export const FIELD_DISPLAY: Record<FieldType, Display> = {
   TEXT: plain,
   USERNAME: plain,
@@ -107,7 +107,15 @@ export const FIELD_DISPLAY: Record<FieldType, Display> = {
       <Space size={6}>
         <span
           aria-hidden
-          style={{ display: 'inline-block', width: 14, height: 14, borderRadius: 3, background: value, border: '1px solid rgba(0,0,0,0.15)', verticalAlign: 'middle' }}
+          style={{
+            display: 'inline-block',
+            width: 14,
+            height: 14,
+            borderRadius: 3,
+            background: value,
+            border: '1px solid rgba(0,0,0,0.15)',
+            verticalAlign: 'middle',
+          }}
         />
         <Typography.Text type="secondary">{value}</Typography.Text>
       </Space>

@@ -11,7 +11,9 @@ export function formatMoney(cents: number | null | undefined): string {
   if (cents === null || cents === undefined || !Number.isFinite(cents)) return '';
   const negative = cents < 0;
   const abs = Math.round(Math.abs(cents));
-  const euros = Math.floor(abs / 100).toString().replace(/\B(?=(\d{3})+(?!\d))/g, '.');
+  const euros = Math.floor(abs / 100)
+    .toString()
+    .replace(/\B(?=(\d{3})+(?!\d))/g, '.');
   const rest = String(abs % 100).padStart(2, '0');
   return `${negative ? '-' : ''}${euros},${rest} €`;
 }
@@ -130,9 +132,19 @@ export function valueText(t: Translate, field: FieldDef, value: unknown): string
     case 'REFERENCE':
       return `#${String(value)}`;
     case 'WEEKDAYS':
-      return Array.isArray(value) ? [...value].sort().map((d) => t(`weekdays.${String(d)}`, { defaultValue: String(d) })).join(', ') : String(value);
+      return Array.isArray(value)
+        ? [...value]
+            .sort()
+            .map((d) => t(`weekdays.${String(d)}`, { defaultValue: String(d) }))
+            .join(', ')
+        : String(value);
     case 'DATES':
-      return Array.isArray(value) ? [...value].sort().map((d) => formatDate(String(d))).join(', ') : String(value);
+      return Array.isArray(value)
+        ? [...value]
+            .sort()
+            .map((d) => formatDate(String(d)))
+            .join(', ')
+        : String(value);
     case 'CUSTOM_VALUES':
       return typeof value === 'object' ? JSON.stringify(value) : String(value);
     default:

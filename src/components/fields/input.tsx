@@ -21,7 +21,7 @@ interface InputSpec {
   item?: Partial<FormItemProps>;
 }
 
-type Input = (field: FieldDef, ctx: InputContext) => InputSpec;
+type InputFactory = (field: FieldDef, ctx: InputContext) => InputSpec;
 
 const asDayjs = (value: unknown, format: string): Dayjs | null => {
   if (typeof value !== 'string' || !value) return null;
@@ -31,11 +31,11 @@ const asDayjs = (value: unknown, format: string): Dayjs | null => {
 
 const ISO_WEEKDAYS = [1, 2, 3, 4, 5, 6, 7] as const;
 
-const text: Input = (field) => ({ control: <Input maxLength={field.max} /> });
+const text: InputFactory = (field) => ({ control: <Input maxLength={field.max} /> });
 const choices = (field: FieldDef) => (field.options ?? []).map((o) => ({ value: o, label: o }));
 
 /** The input registry: one form control per field type, with how its value maps to the API's. */
-export const FIELD_INPUT: Record<FieldType, Input> = {
+export const FIELD_INPUT: Record<FieldType, InputFactory> = {
   TEXT: text,
   SLUG: text,
   LONG_TEXT: (field) => ({ control: <Input.TextArea autoSize={{ minRows: 3, maxRows: 10 }} maxLength={field.max} /> }),
@@ -47,13 +47,15 @@ export const FIELD_INPUT: Record<FieldType, Input> = {
     control: <Input autoComplete="off" />,
     item: { rules: [{ pattern: /^[a-z][a-z0-9_]{0,39}$/, message: t('directory.keyFormat') }] },
   }),
-  NUMBER: (field) => ({ control: <InputNumber style={{ width: '100%' }} min={field.min} max={field.max} precision={field.integer ? 0 : undefined} decimalSeparator="," /> }),
+  NUMBER: (field) => ({
+    control: <InputNumber style={{ width: '100%' }} min={field.min} max={field.max} precision={field.integer ? 0 : undefined} decimalSeparator="," />,
+  }),
   MONEY: () => ({
     control: <InputNumber style={{ width: '100%' }} min={0} precision={2} decimalSeparator="," addonAfter="€" />,
     item: {
       // the API speaks integer cents; people type euro
       getValueProps: (value: unknown) => ({ value: typeof value === 'number' ? value / 100 : value }),
-      normalize: (value: unknown) => (typeof value === 'number' ? Math.round(value * 100) : value ?? null),
+      normalize: (value: unknown) => (typeof value === 'number' ? Math.round(value * 100) : (value ?? null)),
     },
   }),
   DATE: () => ({
@@ -106,12 +108,7 @@ export const FIELD_INPUT: Record<FieldType, Input> = {
     item: { rules: [{ pattern: /^#[0-9a-fA-F]{6}$/, message: t('fields.invalid-format') }] },
   }),
   REFERENCE: (field, { record }) => ({
-    control: (
-      <ReferenceSelect
-        reference={field.reference!}
-        known={record?.[labelKeyOf(field)] ? [record[labelKeyOf(field)] as RefLabel] : []}
-      />
-    ),
+    control: <ReferenceSelect reference={field.reference!} known={record?.[labelKeyOf(field)] ? [record[labelKeyOf(field)] as RefLabel] : []} />,
   }),
   REFERENCES: (field, { record }) => ({
     control: <ReferenceSelect multiple reference={field.reference!} known={(record?.[labelKeyOf(field)] as RefLabel[] | undefined) ?? []} />,
@@ -140,7 +137,15 @@ export function FieldFormItem({ field, label, ctx, name, required, extra, hidden
         {(ctx.customFields ?? []).map((definition) => {
           const def = customFieldDef(definition);
           return (
-            <FieldFormItem key={def.name} field={def} label={definition.label} ctx={ctx} name={[field.name, def.name]} required={Boolean(definition.required)} hidden={hidden} />
+            <FieldFormItem
+              key={def.name}
+              field={def}
+              label={definition.label}
+              ctx={ctx}
+              name={[field.name, def.name]}
+              required={Boolean(definition.required)}
+              hidden={hidden}
+            />
           );
         })}
       </>

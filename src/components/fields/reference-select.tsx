@@ -6,7 +6,8 @@ import { refName, type RefLabel, type Translate } from './format';
 
 /** How a row of a referenced resource is named in a select. */
 export function rowLabel(resource: string, row: Record<string, unknown>): string {
-  if (resource === 'students' || resource === 'teachers' || resource === 'users') return `${String(row.first_name ?? '')} ${String(row.last_name ?? '')}`.trim();
+  if (resource === 'students' || resource === 'teachers' || resource === 'users')
+    return `${String(row.first_name ?? '')} ${String(row.last_name ?? '')}`.trim();
   if (resource === 'notes') return String(row.title ?? '');
   return String(row.name ?? row.label ?? row.id);
 }

@@ -18,14 +18,17 @@ type Param = (typeof FILTERS)[number]['param'];
 export function useCalendarFilters(): [CalendarFilters, (param: Param, ids: number[]) => void] {
   const [params, setParams] = useSearchParams();
   const key = FILTERS.map((f) => params.getAll(f.param).join(',')).join('|');
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the filters change only when the calendar's own parameters do
   const filters = useMemo(() => {
     const out: CalendarFilters = {};
     for (const f of FILTERS) {
-      const ids = params.getAll(f.param).filter((v) => /^\d+$/.test(v)).map(Number);
+      const ids = params
+        .getAll(f.param)
+        .filter((v) => /^\d+$/.test(v))
+        .map(Number);
       if (ids.length) out[f.param] = ids;
     }
     return out;
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [key]);
   const set = (param: Param, ids: number[]) =>
     setParams((current) => {
@@ -37,16 +40,29 @@ export function useCalendarFilters(): [CalendarFilters, (param: Param, ids: numb
   return [filters, set];
 }
 
-export function CalendarFilterBar({ filters, onChange, teacherFilter }: { filters: CalendarFilters; onChange(param: Param, ids: number[]): void; teacherFilter: boolean }) {
+export function CalendarFilterBar({
+  filters,
+  onChange,
+  teacherFilter,
+}: {
+  filters: CalendarFilters;
+  onChange(param: Param, ids: number[]): void;
+  teacherFilter: boolean;
+}) {
   const { t } = useTranslation();
   return (
     <Row gutter={[12, 8]} style={{ marginBottom: 12 }} data-testid="calendar-filters">
       {FILTERS.filter((f) => teacherFilter || f.param !== 'teacher_id').map((f) => (
         <Col key={f.param} xs={24} sm={12} lg={6}>
-          <div aria-label={t(f.label)}>
+          <fieldset aria-label={t(f.label)} style={{ border: 0, margin: 0, padding: 0, minWidth: 0 }}>
             <div style={{ fontSize: 12, opacity: 0.7, marginBottom: 2 }}>{t(f.label)}</div>
-            <ReferenceSelect multiple reference={f.reference} value={filters[f.param] ?? []} onChange={(v) => onChange(f.param, (v as number[] | null) ?? [])} />
-          </div>
+            <ReferenceSelect
+              multiple
+              reference={f.reference}
+              value={filters[f.param] ?? []}
+              onChange={(v) => onChange(f.param, (v as number[] | null) ?? [])}
+            />
+          </fieldset>
         </Col>
       ))}
     </Row>

@@ -12,7 +12,7 @@ import { ToBeReplaced } from './to-be-replaced';
 
 const MODES = ['create', 'update', 'view'] as const;
 
-/** The home route '/': the lesson calendar with its filters and drawers (SPEC.md section 2). */
+/** The home route '/': the lesson calendar with its filters and drawers. */
 export default function CalendarPage() {
   const { t } = useTranslation();
   const { data: user } = useGetIdentity<SessionUser>();

@@ -36,7 +36,8 @@ const STATE_KEY = 'frontis.calendar';
 function storedState(): { view: CalendarView; date: Date } {
   try {
     const raw = JSON.parse(sessionStorage.getItem(STATE_KEY) ?? 'null') as { view?: string; date?: string } | null;
-    if (raw && VIEWS.includes(raw.view as CalendarView) && raw.date && dayjs(raw.date).isValid()) return { view: raw.view as CalendarView, date: dayjs(raw.date).toDate() };
+    if (raw && VIEWS.includes(raw.view as CalendarView) && raw.date && dayjs(raw.date).isValid())
+      return { view: raw.view as CalendarView, date: dayjs(raw.date).toDate() };
   } catch {
     // nothing stored
   }
@@ -106,16 +107,9 @@ export function LessonCalendar({ filters, onOpen, onSlot }: LessonCalendarProps)
   }, [view, rooms.result.data, filters.room_id, t]);
 
   const language = i18n.language;
-  const base = useMemo(
-    () => (query.data?.data ?? []).map((lesson) => toEvent(lesson, t, staff)),
-    // the texts follow the language
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [query.data, language, staff],
-  );
-  const events = useMemo(
-    () => (moved.size ? base.map((e) => (moved.has(e.id) ? { ...e, ...moved.get(e.id)! } : e)) : base),
-    [base, moved],
-  );
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the texts follow the language, not the t function's identity
+  const base = useMemo(() => (query.data?.data ?? []).map((lesson) => toEvent(lesson, t, staff)), [query.data, language, staff]);
+  const events = useMemo(() => (moved.size ? base.map((e) => (moved.has(e.id) ? { ...e, ...moved.get(e.id)! } : e)) : base), [base, moved]);
 
   // 08:00 to 22:00, stretched to show any lesson outside it
   const { min, max } = useMemo(() => {
@@ -129,7 +123,8 @@ export function LessonCalendar({ filters, onOpen, onSlot }: LessonCalendarProps)
     return { min: new Date(day.getFullYear(), 0, 1, low, 0), max: new Date(day.getFullYear(), 0, 1, Math.min(high, 23), high >= 24 ? 59 : 0) };
   }, [base]);
 
-  const msgs = useMemo(() => messages(t), [t, language]); // eslint-disable-line react-hooks/exhaustive-deps
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the texts follow the language
+  const msgs = useMemo(() => messages(t), [t, language]);
 
   const onSelectEvent = useCallback((e: CalendarEvent) => onOpen(e.id), [onOpen]);
   const onSelectSlot = useCallback(
@@ -192,7 +187,11 @@ export function LessonCalendar({ filters, onOpen, onSlot }: LessonCalendarProps)
     <div className="lesson-calendar-wrap">
       {!settled && <Spin className="lesson-calendar-loading" size="small" />}
       <div className="lesson-calendar" data-testid="lesson-calendar" data-loading={settled ? 'false' : 'true'} data-view={view} data-count={events.length}>
-        {query.isError && <div role="alert" style={{ color: '#cf1322', marginBottom: 8 }}>{errorText(query.error)}</div>}
+        {query.isError && (
+          <div role="alert" style={{ color: '#cf1322', marginBottom: 8 }}>
+            {errorText(query.error)}
+          </div>
+        )}
         <DnDCalendar
           localizer={localizer}
           events={events}

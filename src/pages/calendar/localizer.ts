@@ -51,7 +51,8 @@ function speedUp(l: DateLocalizer) {
     if (u === 'day') return new Date(d.getFullYear(), d.getMonth(), d.getDate()).getTime();
     return null;
   };
-  const compare = (name: 'eq' | 'neq' | 'lt' | 'lte' | 'gt' | 'gte', test: (x: number, y: number) => boolean): Compare =>
+  const compare =
+    (name: 'eq' | 'neq' | 'lt' | 'lte' | 'gt' | 'gte', test: (x: number, y: number) => boolean): Compare =>
     (a, b, unit) => {
       const x = floor(new Date(a), unit);
       const y = floor(new Date(b), unit);

@@ -7,7 +7,10 @@ import dragAndDrop from 'react-big-calendar/lib/addons/dragAndDrop/styles.css?ra
 // styles between the events; border-box is what it inherits anyway (.rbc-calendar's own).
 // `.rbc-time-content > * + * > *` tested every element.
 const FIXES: Array<[string, string]> = [
-  ['.rbc-calendar *,\n.rbc-calendar *:before,\n.rbc-calendar *:after {\n  -webkit-box-sizing: inherit;\n          box-sizing: inherit;', '.rbc-calendar * {\n  box-sizing: border-box;'],
+  [
+    '.rbc-calendar *,\n.rbc-calendar *:before,\n.rbc-calendar *:after {\n  -webkit-box-sizing: inherit;\n          box-sizing: inherit;',
+    '.rbc-calendar * {\n  box-sizing: border-box;',
+  ],
   ['.rbc-time-content > * + * > * {', '.rbc-time-content > * + * > .rbc-timeslot-group,\n.rbc-time-content > * + * > .rbc-events-container {'],
   ['.rbc-rtl .rbc-time-content > * + * > * {', '.rbc-rtl .rbc-time-content > * + * > .rbc-timeslot-group {'],
 ];

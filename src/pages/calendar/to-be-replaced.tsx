@@ -63,7 +63,9 @@ export function ToBeReplaced({ staff, onView, onReplace }: { staff: boolean; onV
             )}
           />
         )}
-        {total > result.data.length && <Typography.Text type="secondary">{t('lessons.toBeReplaced.more', { count: total - result.data.length })}</Typography.Text>}
+        {total > result.data.length && (
+          <Typography.Text type="secondary">{t('lessons.toBeReplaced.more', { count: total - result.data.length })}</Typography.Text>
+        )}
       </Drawer>
     </>
   );

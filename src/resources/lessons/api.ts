@@ -42,6 +42,8 @@ export async function refreshLessons(queryClient: QueryClient) {
   await Promise.all([
     queryClient.invalidateQueries({ queryKey: [CALENDAR_KEY] }),
     // Refine keys its queries ['data', <provider>, <resource>, ...]
-    queryClient.invalidateQueries({ predicate: (q) => q.queryKey[0] === 'data' && ['lessons', 'recurring-lessons', 'history'].includes(String(q.queryKey[2])) }),
+    queryClient.invalidateQueries({
+      predicate: (q) => q.queryKey[0] === 'data' && ['lessons', 'recurring-lessons', 'history'].includes(String(q.queryKey[2])),
+    }),
   ]);
 }

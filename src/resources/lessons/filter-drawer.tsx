@@ -49,7 +49,9 @@ export function LessonFilterDrawer({ state }: { state: ListState }) {
       { field: 'date', operator: 'gte', value: values.dates?.[0]?.format('YYYY-MM-DD') },
       { field: 'date', operator: 'lte', value: values.dates?.[1]?.format('YYYY-MM-DD') },
       { field: 'status', operator: 'in', value: values.status?.length ? values.status : undefined },
-      ...REFS.map((r): CrudFilter => ({ field: r.field, operator: 'in', value: (values[r.field] as number[] | undefined)?.length ? values[r.field] : undefined })),
+      ...REFS.map(
+        (r): CrudFilter => ({ field: r.field, operator: 'in', value: (values[r.field] as number[] | undefined)?.length ? values[r.field] : undefined }),
+      ),
     ];
     nav.close();
     state.setFilters(next);

@@ -16,7 +16,7 @@ const time = (row: Row) => `${String(row.start_time ?? '')}–${String(row.end_t
 
 /**
  * /lessons/: the lessons (server-side paging, sorting and filters, quick date ranges) and the
- * recurring series, with the modes create, update, view, filter and bulk_update of SPEC.md.
+ * recurring series, with the modes create, update, view, filter and bulk_update.
  */
 export default function LessonsPage() {
   const { t: translate } = useTranslation();
@@ -56,7 +56,19 @@ export default function LessonsPage() {
         title="lessons.title"
         header={header}
         drawers={drawers}
-        listFields={['start_date', 'start_time', 'teacher_id', 'subject_id', 'class_id', 'room_id', 'repeat', 'weekdays', 'first_date', 'last_date', 'lesson_count']}
+        listFields={[
+          'start_date',
+          'start_time',
+          'teacher_id',
+          'subject_id',
+          'class_id',
+          'room_id',
+          'repeat',
+          'weekdays',
+          'first_date',
+          'last_date',
+          'lesson_count',
+        ]}
         columns={{ start_time: { title: t('lessons.fields.time'), render: time } }}
         rowName={(row) => `${formatDate(String(row.start_date))} ${time(row)}`}
         canCreate={false}
@@ -65,7 +77,12 @@ export default function LessonsPage() {
         rowActions={(row) =>
           staff ? (
             <Tooltip title={t('lessons.editSeries')}>
-              <Button size="small" icon={<EditOutlined />} aria-label={t('lessons.editSeries')} onClick={() => nav.go({ mode: 'bulk_update', recurring_lesson: String(row.id) })} />
+              <Button
+                size="small"
+                icon={<EditOutlined />}
+                aria-label={t('lessons.editSeries')}
+                onClick={() => nav.go({ mode: 'bulk_update', recurring_lesson: String(row.id) })}
+              />
             </Tooltip>
           ) : null
         }
@@ -83,7 +100,13 @@ export default function LessonsPage() {
       listFields={['date', 'start_time', 'teacher_id', 'subject_id', 'class_id', 'room_id', 'lesson_type_id', 'status', 'tag_ids']}
       columns={{
         start_time: { title: t('lessons.fields.time'), render: time },
-        status: { render: (row) => <Space size={0}><LessonStatusTags lesson={row as unknown as Lesson} t={t} /></Space> },
+        status: {
+          render: (row) => (
+            <Space size={0}>
+              <LessonStatusTags lesson={row as unknown as Lesson} t={t} />
+            </Space>
+          ),
+        },
       }}
       rowName={(row) => `${formatDate(String(row.date))} ${time(row)} ${lessonTitle(row as unknown as Lesson, t)}`}
       canCreate={staff}

@@ -19,7 +19,7 @@ function splitLocal(value: string | null): { date?: string; time?: string } {
 }
 
 /**
- * The drawers of SPEC.md section 2 for `/` and `/lessons/`, from the URL: `mode=create` (with
+ * The drawers for `/` and `/lessons/`, from the URL: `mode=create` (with
  * `start`, `end`, `roomId`, `roomName` from a calendar slot; with `lesson` it creates that
  * lesson's replacement), `mode=update&lesson=`, `mode=view&lesson=`,
  * `mode=bulk_update&recurring_lesson=` (a series, /lessons/ only).

@@ -167,7 +167,11 @@ function LessonFormBody({
   const createMany = (all: Values, skip: string[]) =>
     run(async () => {
       const rule = { ...all, start_date: all.date as string } as RuleValues;
-      const body = { ...clean(all, SERIES_SHARED, true), ...clean(rule as Record<string, unknown>, usedRuleFields(rule), true), ...(skip.length ? { skip_dates: skip } : {}) };
+      const body = {
+        ...clean(all, SERIES_SHARED, true),
+        ...clean(rule as Record<string, unknown>, usedRuleFields(rule), true),
+        ...(skip.length ? { skip_dates: skip } : {}),
+      };
       const answer = await createSeries(body);
       await done(t('lessons.seriesCreated', { count: answer.lesson_ids.length }));
     }, true);
@@ -211,7 +215,9 @@ function LessonFormBody({
     else void updateThis(changed);
   };
 
-  const item = (name: string) => <FieldFormItem field={lessonField(LESSON_DEF, name)} label={labelOf(t, LESSON_DEF, lessonField(LESSON_DEF, name))} ctx={ctx} />;
+  const item = (name: string) => (
+    <FieldFormItem field={lessonField(LESSON_DEF, name)} label={labelOf(t, LESSON_DEF, lessonField(LESSON_DEF, name))} ctx={ctx} />
+  );
   const expansion = repeatOn ? expansionOf({ ...values, start_date: values.date as string | undefined }) : null;
 
   return (
@@ -252,7 +258,10 @@ function LessonFormBody({
       {repeatOn && (
         <>
           <RuleFields form={form} ctx={{ ...ctx, record: undefined }} />
-          <RulePreview values={{ ...values, start_date: values.date as string | undefined }} skipped={skipDates.filter((d) => expansion?.ok && expansion.dates.includes(d)).length} />
+          <RulePreview
+            values={{ ...values, start_date: values.date as string | undefined }}
+            skipped={skipDates.filter((d) => expansion?.ok && expansion.dates.includes(d)).length}
+          />
         </>
       )}
       <Form.Item name="version" hidden>

@@ -30,7 +30,9 @@ function LessonsTab({ field, id }: { field: Owner; id: number }) {
   const today = dayjs().format('YYYY-MM-DD');
   const filters: CrudFilter[] = [
     { field, operator: 'in', value: [id] },
-    when === 'upcoming' ? { field: 'date', operator: 'gte', value: today } : { field: 'date', operator: 'lte', value: dayjs().subtract(1, 'day').format('YYYY-MM-DD') },
+    when === 'upcoming'
+      ? { field: 'date', operator: 'gte', value: today }
+      : { field: 'date', operator: 'lte', value: dayjs().subtract(1, 'day').format('YYYY-MM-DD') },
   ];
   const order = when === 'upcoming' ? 'asc' : 'desc';
   const { result, query } = useList<Lesson>({

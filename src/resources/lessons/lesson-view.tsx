@@ -81,7 +81,8 @@ function Details({ lesson, nav, onReload }: { lesson: Lesson; nav: LessonNavigat
       setBusy(false);
     }
   };
-  const setStatus = (status: Lesson['status']) => act(() => patchLesson(lesson.id, { status, version: lesson.version }), t('lessons.statusChanged', { status: t(`enums.${status}`) }));
+  const setStatus = (status: Lesson['status']) =>
+    act(() => patchLesson(lesson.id, { status, version: lesson.version }), t('lessons.statusChanged', { status: t(`enums.${status}`) }));
 
   const display = (name: string) => <FieldDisplay field={lessonField(LESSON_DEF, name)} row={lesson} variant="show" t={t} />;
   const rows: Array<[string, ReactNode]> = [
@@ -97,12 +98,29 @@ function Details({ lesson, nav, onReload }: { lesson: Lesson; nav: LessonNavigat
     [t('lessons.fields.notes'), display('notes')],
   ];
   if (lesson.replaces_lesson_id)
-    rows.push([t('lessons.fields.replaces_lesson_id'), <a onClick={() => nav.view(lesson.replaces_lesson_id!)}>{lesson.replaces_lesson?.name ?? `#${lesson.replaces_lesson_id}`}</a>]);
-  if (lesson.replaced_by) rows.push([t('lessons.fields.replaced_by'), <a onClick={() => nav.view(lesson.replaced_by!)}>{t('lessons.openReplacement')}</a>]);
+    rows.push([
+      t('lessons.fields.replaces_lesson_id'),
+      <Typography.Link key="replaces" onClick={() => nav.view(lesson.replaces_lesson_id!)}>
+        {lesson.replaces_lesson?.name ?? `#${lesson.replaces_lesson_id}`}
+      </Typography.Link>,
+    ]);
+  if (lesson.replaced_by)
+    rows.push([
+      t('lessons.fields.replaced_by'),
+      <Typography.Link key="replaced-by" onClick={() => nav.view(lesson.replaced_by!)}>
+        {t('lessons.openReplacement')}
+      </Typography.Link>,
+    ]);
   if (lesson.recurring_lesson_id)
     rows.push([
       t('lessons.fields.recurring_lesson_id'),
-      rights.staff ? <Link to={nav.seriesLink(lesson.recurring_lesson_id)}>{t('lessons.editSeries')}</Link> : t('buttons.yes'),
+      rights.staff ? (
+        <Link key="series" to={nav.seriesLink(lesson.recurring_lesson_id)}>
+          {t('lessons.editSeries')}
+        </Link>
+      ) : (
+        t('buttons.yes')
+      ),
     ]);
 
   return (
@@ -127,7 +145,12 @@ function Details({ lesson, nav, onReload }: { lesson: Lesson; nav: LessonNavigat
           </Button>
         )}
         {rights.cancel && (
-          <Popconfirm title={t('lessons.confirmCancel')} okText={t('lessons.actions.cancel')} cancelText={t('buttons.no')} onConfirm={() => setStatus('CANCELED')}>
+          <Popconfirm
+            title={t('lessons.confirmCancel')}
+            okText={t('lessons.actions.cancel')}
+            cancelText={t('buttons.no')}
+            onConfirm={() => setStatus('CANCELED')}
+          >
             <Button icon={<StopOutlined />} loading={busy}>
               {t('lessons.actions.cancel')}
             </Button>

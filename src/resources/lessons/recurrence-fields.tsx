@@ -9,7 +9,17 @@ import { FieldFormItem, type InputContext } from '../../components/fields/input'
 const field = (def: ResourceDef, name: string): FieldDef => def.fields.find((f) => f.name === name)!;
 
 /** Form items for `names` of a lesson or series, through the field registry. */
-export function DefFields({ def, names, ctx, required = {} }: { def: ResourceDef; names: readonly string[]; ctx: InputContext; required?: Record<string, boolean> }) {
+export function DefFields({
+  def,
+  names,
+  ctx,
+  required = {},
+}: {
+  def: ResourceDef;
+  names: readonly string[];
+  ctx: InputContext;
+  required?: Record<string, boolean>;
+}) {
   return (
     <>
       {names.map((name) => (
@@ -90,7 +100,13 @@ export function RuleFields({ form, ctx, withStartDate }: { form: FormInstance; c
   const endType = Form.useWatch('end_type', form) as RuleValues['end_type'];
   const t = ctx.t;
   const item = (name: string, required = false) => (
-    <FieldFormItem key={name} field={field(RECURRING_LESSONS, name)} label={labelOf(t, RECURRING_LESSONS, field(RECURRING_LESSONS, name))} ctx={ctx} required={required} />
+    <FieldFormItem
+      key={name}
+      field={field(RECURRING_LESSONS, name)}
+      label={labelOf(t, RECURRING_LESSONS, field(RECURRING_LESSONS, name))}
+      ctx={ctx}
+      required={required}
+    />
   );
   return (
     <>

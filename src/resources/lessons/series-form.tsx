@@ -29,7 +29,9 @@ export function SeriesForm({ id, onDone }: { id: number; onDone(): void }) {
   const { result: row, query } = useOne<RecurringLesson>({ resource: 'recurring-lessons', id });
   if (query.isLoading) return <Spin />;
   if (query.isError || !row) return <Alert type="error" message={errorText(query.error)} />;
-  return <SeriesFormBody key={`${reload}-${row.version}`} row={row} onDone={onDone} onReload={() => void query.refetch().then(() => setReload((n) => n + 1))} />;
+  return (
+    <SeriesFormBody key={`${reload}-${row.version}`} row={row} onDone={onDone} onReload={() => void query.refetch().then(() => setReload((n) => n + 1))} />
+  );
 }
 
 function SeriesFormBody({ row, onDone, onReload }: { row: RecurringLesson; onDone(): void; onReload(): void }) {
@@ -86,7 +88,9 @@ function SeriesFormBody({ row, onDone, onReload }: { row: RecurringLesson; onDon
     }
   };
 
-  const item = (name: string) => <FieldFormItem field={lessonField(RECURRING_LESSONS, name)} label={labelOf(t, RECURRING_LESSONS, lessonField(RECURRING_LESSONS, name))} ctx={ctx} />;
+  const item = (name: string) => (
+    <FieldFormItem field={lessonField(RECURRING_LESSONS, name)} label={labelOf(t, RECURRING_LESSONS, lessonField(RECURRING_LESSONS, name))} ctx={ctx} />
+  );
   return (
     <Form<Values> form={form} layout="vertical" initialValues={initial} onFinish={() => void submit()}>
       {row.lesson_count !== undefined && (
@@ -110,9 +114,7 @@ function SeriesFormBody({ row, onDone, onReload }: { row: RecurringLesson; onDon
           </Space>
         </Radio.Group>
       </Form.Item>
-      {values.scope === 'following' && (
-        <FieldFormItem field={{ name: 'from_date', type: 'DATE', required: true }} label={t('lessons.scope.from')} ctx={ctx} />
-      )}
+      {values.scope === 'following' && <FieldFormItem field={{ name: 'from_date', type: 'DATE', required: true }} label={t('lessons.scope.from')} ctx={ctx} />}
       <Form.Item name="include_changed" valuePropName="checked">
         <Checkbox>{t('lessons.scope.includeChanged')}</Checkbox>
       </Form.Item>
