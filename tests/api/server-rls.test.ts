@@ -76,15 +76,14 @@ describe.each(DATABASE_KINDS)('row-level security on %s', (kind) => {
     expect(rows[0]?.n).toBe(0);
   });
 
-  it('every table with tenant_id has RLS enabled and forced with a policy, and frontis_app cannot bypass it', async () => {
+  it('every table with a NOT NULL tenant_id has RLS enabled and forced with a policy, and frontis_app cannot bypass it', async () => {
     const tables = await queryRows<{ table: string; enabled: boolean; forced: boolean; policies: number }>(
       platform(t.database),
       sql`select c.relname as table, c.relrowsecurity as enabled, c.relforcerowsecurity as forced,
                  (select count(*)::int from pg_policy p where p.polrelid = c.oid) as policies
           from pg_class c join pg_namespace n on n.oid = c.relnamespace
           where n.nspname = 'public' and c.relkind = 'r'
-            and exists (select 1 from pg_attribute a where a.attrelid = c.oid and a.attname = 'tenant_id' and not a.attisdropped)
-            and c.relname <> 'login_attempts'`,
+            and exists (select 1 from pg_attribute a where a.attrelid = c.oid and a.attname = 'tenant_id' and a.attnotnull and not a.attisdropped)`,
     );
     expect(tables.map((r) => r.table).sort()).toEqual(expect.arrayContaining(['history', 'refresh_tokens', 'sessions', 'users']));
     for (const row of tables) expect(row, row.table).toMatchObject({ enabled: true, forced: true, policies: 1 });
@@ -93,6 +92,21 @@ describe.each(DATABASE_KINDS)('row-level security on %s', (kind) => {
       sql`select rolsuper, rolbypassrls from pg_roles where rolname = 'frontis_app'`,
     );
     expect(role).toEqual({ rolsuper: false, rolbypassrls: false });
+  });
+
+  it('a new tenant table gets its policy from the migration step, with no SQL of its own', async () => {
+    const table = `rls_probe_${kind}`;
+    await platform(t.database).execute(
+      sql.raw(
+        `create table ${table} (tenant_id int not null references tenants(id), id int generated always as identity, note text, primary key (tenant_id, id))`,
+      ),
+    );
+    await migrate(t.database);
+    await withTenant(t.database, a, (tx) => tx.execute(sql.raw(`insert into ${table} (tenant_id, note) values (${a}, 'mine')`)));
+    const seen = await withTenant(t.database, b, (tx) => queryRows<{ n: number }>(tx, sql.raw(`select count(*)::int as n from ${table}`)));
+    expect(seen[0]?.n).toBe(0);
+    await expect(withTenant(t.database, b, (tx) => tx.execute(sql.raw(`insert into ${table} (tenant_id, note) values (${a}, 'forged')`)))).rejects.toThrow();
+    await platform(t.database).execute(sql.raw(`drop table ${table}`));
   });
 
   it('migrate is idempotent', async () => {
