@@ -8,8 +8,15 @@ import { bootstrap } from '../../server/bootstrap';
 import { loadConfig, type Config } from '../../server/config';
 import { migrate, openDatabase } from '../../server/db/client';
 
-export const DATABASE_KINDS = ['pglite', 'postgres'] as const;
-export type DatabaseKind = (typeof DATABASE_KINDS)[number];
+const ENGINES = ['pglite', 'postgres'] as const;
+export type DatabaseKind = (typeof ENGINES)[number];
+/**
+ * Both engines by default (npm test, CI). `TEST_ENGINES=pglite` runs a file on the embedded
+ * database alone, with no PostgreSQL server needed (docs/testing.md).
+ */
+export const DATABASE_KINDS: readonly DatabaseKind[] = process.env.TEST_ENGINES
+  ? ENGINES.filter((kind) => process.env.TEST_ENGINES!.split(',').includes(kind))
+  : ENGINES;
 
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 export const ROOT = { username: 'root', password: 'root-password-1' } as const;
