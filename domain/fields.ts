@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DomainError, type FieldErrors, zodIssuesToFields } from './errors';
 import type { Area } from './permissions';
+import { labelKey } from './references';
 
 // The field-type registry: a resource declares its fields once;
 // the server's validation and list-query whitelist and the client's columns and inputs are
@@ -330,6 +331,81 @@ export function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.infe
   if (!result.success) throw new DomainError('validation', undefined, zodIssuesToFields(result.error.issues));
   return result.data;
 }
+
+/** A JSON Schema object (what response serializers and OpenAPI read). */
+export type JsonSchema = Record<string, unknown>;
+
+const STRING: JsonSchema = { type: 'string' };
+const INTEGERS: JsonSchema = { type: 'array', items: { type: 'integer' } };
+const STRINGS: JsonSchema = { type: 'array', items: STRING };
+
+/** How each field type travels in an answer. */
+const ANSWER_TYPES: Record<FieldType, JsonSchema> = {
+  TEXT: STRING,
+  LONG_TEXT: STRING,
+  USERNAME: STRING,
+  EMAIL: STRING,
+  PHONE: STRING,
+  PASSWORD: STRING,
+  SLUG: STRING,
+  COLOR: STRING,
+  TIME_ZONE: STRING,
+  DATE: STRING,
+  INSTANT: STRING,
+  TIME: STRING,
+  KEY: STRING,
+  ENUM: STRING,
+  SINGLE_CHOICE: STRING,
+  NUMBER: { type: 'number' },
+  MONEY: { type: 'integer' },
+  REFERENCE: { type: 'integer' },
+  BOOLEAN: { type: 'boolean' },
+  REFERENCES: INTEGERS,
+  WEEKDAYS: INTEGERS,
+  DATES: STRINGS,
+  OPTIONS: STRINGS,
+  MULTIPLE_CHOICE: STRINGS,
+  CUSTOM_VALUES: { type: 'object', additionalProperties: true },
+};
+
+const nullable = (schema: JsonSchema): JsonSchema => ({ ...schema, type: [schema.type as string, 'null'] });
+
+/** `teacher: {id, name, deleted?}` beside `teacher_id`. */
+const LABEL: JsonSchema = {
+  type: ['object', 'null'],
+  properties: { id: { type: ['integer', 'null'] }, name: { type: ['string', 'null'] }, deleted: { type: 'boolean' } },
+};
+
+/**
+ * JSON Schema of one row as the API answers it: the system fields, every declared field that
+ * is not write-only, the labels beside references, and `extra` (values a server adds beside
+ * the declaration). A response serializer built from it writes these names and no other.
+ */
+export function rowJsonSchema(res: ResourceDef, extra: Record<string, JsonSchema> = {}): JsonSchema {
+  const properties: Record<string, JsonSchema> = {
+    id: { type: 'integer' },
+    version: { type: 'integer' },
+    created_at: nullable(STRING),
+    updated_at: nullable(STRING),
+  };
+  for (const f of res.fields) {
+    if (f.writeOnly) continue;
+    const type = f.type === 'NUMBER' && f.integer ? { type: 'integer' } : ANSWER_TYPES[f.type];
+    properties[f.name] = nullable(type);
+    if (f.type === 'REFERENCE' && f.reference) properties[labelKey(f)] = LABEL;
+    if (f.type === 'REFERENCES' && f.reference) properties[labelKey(f)] = { type: 'array', items: LABEL };
+  }
+  return { type: 'object', properties: { ...properties, ...extra } };
+}
+
+/** `{data: [rows], total}` of a list and `{data: row}` of a read or update. */
+export const listJsonSchema = (row: JsonSchema): JsonSchema => ({
+  type: 'object',
+  properties: { data: { type: 'array', items: row }, total: { type: 'integer' } },
+});
+export const oneJsonSchema = (row: JsonSchema): JsonSchema => ({ type: 'object', properties: { data: row } });
+/** `{id, data: row}` of a create. */
+export const createdJsonSchema = (row: JsonSchema): JsonSchema => ({ type: 'object', properties: { id: { type: 'integer' }, data: row } });
 
 export const MAX_PAGE_ROWS = 200;
 export const DEFAULT_PAGE_ROWS = 25;

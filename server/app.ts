@@ -11,11 +11,15 @@ import type { Config } from './config';
 import './context';
 import { platform, type Database } from './db/client';
 import { authRoutes } from './modules/auth/routes';
-import { directoryRoutes } from './modules/directory/routes';
 import { loadJwtKey } from './modules/auth/tokens';
 import { historyRoutes } from './modules/history/routes';
+import { crudRoutes } from './modules/crud/routes';
+import { calendarFeedRoutes } from './modules/lessons/feed';
 import { lessonRoutes } from './modules/lessons/routes';
+import { seriesRoutes } from './modules/lessons/series-routes';
 import { mydataRoutes } from './modules/mydata/routes';
+import { DIRECTORY_SPECS, registry } from './modules/registry';
+import { studentImportRoutes } from './modules/students/import';
 import { tenantRoutes } from './modules/tenants/routes';
 import { userRoutes } from './modules/users/routes';
 import { authPlugin } from './plugins/auth';
@@ -87,13 +91,17 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     }
   });
 
-  await authRoutes(app, { database, config, jwtKey });
-  await userRoutes(app, { database });
-  await tenantRoutes(app, { database });
-  await mydataRoutes(app, { database });
-  await directoryRoutes(app, { database });
-  await lessonRoutes(app, { database });
-  await historyRoutes(app, { database });
+  await app.register(authRoutes, { database, config, jwtKey });
+  await app.register(userRoutes, { prefix: '/api/users', database });
+  await app.register(tenantRoutes, { prefix: '/api/tenants', database });
+  await app.register(mydataRoutes, { prefix: '/api/mydata', database });
+  // The centre's directory: every metadata-driven resource on the generic CRUD engine.
+  for (const spec of DIRECTORY_SPECS) await app.register(crudRoutes, { prefix: `/api/${spec.def.name}`, database, registry, spec });
+  await app.register(async (students) => studentImportRoutes(students, database, registry));
+  await app.register(lessonRoutes, { prefix: '/api/lessons', database });
+  await app.register(seriesRoutes, { prefix: '/api/recurring-lessons', database, registry });
+  await app.register(async (feeds) => calendarFeedRoutes(feeds, database));
+  await app.register(historyRoutes, { prefix: '/api/history', database });
 
   await app.register(clientPlugin, { serveClient: opts.serveClient ?? true, distDir: opts.distDir });
 

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { ResourceDef } from '../../domain/index';
 
 /**
@@ -12,3 +13,6 @@ export function blankToNull(res: ResourceDef, body: unknown): unknown {
   }
   return out;
 }
+
+/** A route's body schema for a resource: blank optional inputs become null, then `schema` decides. */
+export const formBody = <T extends z.ZodType>(res: ResourceDef, schema: T) => z.preprocess((body) => blankToNull(res, body), schema);

@@ -4,15 +4,15 @@
  * the body and send `Authorization: Bearer`.
  */
 import { sql } from 'drizzle-orm';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { DomainError, parseBody } from '../../../domain/index';
+import { DomainError } from '../../../domain/index';
 import type { Config } from '../../config';
 import { actorOf, type Actor } from '../../context';
 import { platform, withTenant, type Database } from '../../db/client';
 import { rootUsers, users } from '../../db/schema/index';
 import { accessTokenOf, ACCESS_COOKIE, REFRESH_COOKIE } from '../../plugins/auth';
-import { jsonSchema } from '../../plugins/openapi';
 import { isHttps } from '../../plugins/security';
 import { checkLoginRate, recordLoginAttempt } from './login-attempts';
 import { verifyPassword } from './passwords';
@@ -25,8 +25,20 @@ const LoginBody = z.strictObject({
   tenant: z.string().trim().max(100).optional(),
 });
 
-const RefreshBody = z.strictObject({ refresh_token: z.string().max(200).optional() });
-const SignOutBody = z.strictObject({ data: z.unknown().optional(), refresh_token: z.string().max(200).optional() });
+/** Bodies are optional on refresh and sign-out: no body, an empty body or a JSON object. */
+const optionalBody = (body: unknown) => (body === undefined || body === null || body === '' ? {} : body);
+const RefreshBody = z.preprocess(optionalBody, z.strictObject({ refresh_token: z.string().max(200).optional() }));
+const SignOutBody = z.preprocess(optionalBody, z.strictObject({ data: z.unknown().optional(), refresh_token: z.string().max(200).optional() }));
+
+/** The session's user, camelCase as the web client stores it. */
+const SessionUserSchema = {
+  type: 'object',
+  properties: { id: { type: 'integer' }, username: { type: 'string' }, role: { type: 'string' }, firstName: { type: 'string' }, lastName: { type: 'string' } },
+};
+const SessionAnswer = {
+  type: 'object',
+  properties: { user: SessionUserSchema, token: { type: 'string' }, refresh_token: { type: 'string' }, exp: { type: 'integer' } },
+};
 
 export const sessionUser = (actor: Actor): SessionUser => ({
   id: actor.id,
@@ -35,9 +47,6 @@ export const sessionUser = (actor: Actor): SessionUser => ({
   firstName: actor.firstName,
   lastName: actor.lastName,
 });
-
-/** Bodies are optional on refresh and sign-out: no body, an empty body or JSON object. */
-const optionalBody = (body: unknown) => (body === undefined || body === null || body === '' ? {} : body);
 
 interface Deps {
   database: Database;
@@ -79,7 +88,7 @@ async function findCandidates(database: Database, tenantId: number, username: st
   return [...tenantUser.map((u) => ({ ...u, kind: 'user' as const })), ...root.map((r) => ({ ...r, kind: 'root' as const, role: 'ROOT' }))];
 }
 
-export async function authRoutes(app: FastifyInstance, deps: Deps) {
+export const authRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
   const { database, config, jwtKey } = deps;
 
   const cookieBase = (request: FastifyRequest) => ({ httpOnly: true, secure: isHttps(request) });
@@ -112,10 +121,10 @@ export async function authRoutes(app: FastifyInstance, deps: Deps) {
     '/login',
     {
       config: { access: 'public' },
-      schema: { tags: ['session'], summary: 'Sign in', body: jsonSchema(LoginBody) },
+      schema: { tags: ['session'], summary: 'Sign in', body: LoginBody, response: { 200: SessionAnswer } },
     },
     async (request, reply) => {
-      const body = parseBody(LoginBody, request.body);
+      const { body } = request;
       const tenant = request.tenant;
       const slug = String(request.headers['x-tenant-id'] ?? '')
         .trim()
@@ -176,19 +185,30 @@ export async function authRoutes(app: FastifyInstance, deps: Deps) {
     },
   );
 
-  app.get('/me', { config: { access: 'signed-in' }, schema: { tags: ['session'], summary: 'The signed-in user' } }, async (request, reply) => {
-    reply.header('cache-control', 'no-store');
-    return { data: { user: sessionUser(actorOf(request)) } };
-  });
+  app.get(
+    '/me',
+    {
+      config: { access: 'signed-in' },
+      schema: {
+        tags: ['session'],
+        summary: 'The signed-in user',
+        response: { 200: { type: 'object', properties: { data: { type: 'object', properties: { user: SessionUserSchema } } } } },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return { data: { user: sessionUser(actorOf(request)) } };
+    },
+  );
 
   app.post(
     '/refresh-token',
     {
       config: { access: 'public' },
-      schema: { tags: ['session'], summary: 'Rotate the refresh token and get a new access token', body: jsonSchema(RefreshBody) },
+      schema: { tags: ['session'], summary: 'Rotate the refresh token and get a new access token', body: RefreshBody, response: { 200: SessionAnswer } },
     },
     async (request, reply) => {
-      const body = parseBody(RefreshBody, optionalBody(request.body));
+      const { body } = request;
       const token = body.refresh_token ?? request.cookies[REFRESH_COOKIE];
       if (!token) throw new DomainError('session-expired');
       const tenantId = refreshTokenTenant(token);
@@ -209,10 +229,10 @@ export async function authRoutes(app: FastifyInstance, deps: Deps) {
     '/sign-out',
     {
       config: { access: 'public' },
-      schema: { tags: ['session'], summary: 'End the session (its whole refresh family)', body: jsonSchema(SignOutBody) },
+      schema: { tags: ['session'], summary: 'End the session (its whole refresh family)', body: SignOutBody },
     },
     async (request, reply) => {
-      const body = parseBody(SignOutBody, optionalBody(request.body));
+      const { body } = request;
       const tenant = request.tenant;
       if (tenant) {
         // Works with an expired access token: the signature still proves which session it was.
@@ -231,4 +251,4 @@ export async function authRoutes(app: FastifyInstance, deps: Deps) {
       return reply.code(204).send();
     },
   );
-}
+};

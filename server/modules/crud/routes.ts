@@ -1,15 +1,28 @@
 /**
- * The five routes of a CRUD resource, the same for every spec: access from RESOURCE_AREA,
- * bodies validated by the zod schemas derived from the domain ResourceDef, every query inside
- * withTenant().
+ * The five routes of a CRUD resource, the same for every spec, as a plugin registered under
+ * `/api/<name>`: access from RESOURCE_AREA, bodies validated by Fastify with the zod schemas
+ * derived from the domain ResourceDef, answers written through the row's JSON Schema, every
+ * query inside withTenant().
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { createSchema, DomainError, parseBody, RESOURCE_AREA, updateSchema, type FieldErrors, type ResourceDef } from '../../../domain/index';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  createdJsonSchema,
+  createSchema,
+  DomainError,
+  listJsonSchema,
+  oneJsonSchema,
+  RESOURCE_AREA,
+  rowJsonSchema,
+  updateSchema,
+  type FieldErrors,
+  type JsonSchema,
+  type ResourceDef,
+} from '../../../domain/index';
 import { actorOf, tenantOf } from '../../context';
 import { withTenant, type Database, type Tx } from '../../db/client';
-import { jsonSchema } from '../../plugins/openapi';
-import { blankToNull } from '../body';
-import { parseId } from '../params';
+import { formBody } from '../body';
+import { IdParams } from '../params';
 import { listRows } from './list';
 import { findRow } from './read';
 import type { Registry } from './registry';
@@ -34,41 +47,65 @@ function refuseClearedDefaults(def: ResourceDef, input: Record<string, unknown>)
   if (Object.keys(fields).length) throw new DomainError('validation', undefined, fields);
 }
 
-/** Parses a create body: blank optional text is null, then the domain schema, then defaults. */
-export function parseCreate(def: ResourceDef, schema: ReturnType<typeof createSchema>, body: unknown): Record<string, unknown> {
-  return withDefaults(def, parseBody(schema, blankToNull(def, body)) as Record<string, unknown>);
+/** The row's answer schema: the declaration plus what the spec shows beside it. */
+export function rowSchemaOf(spec: ResourceSpec): JsonSchema {
+  const declared = new Set(spec.def.fields.map((f) => f.name));
+  const extra: Record<string, JsonSchema> = {};
+  for (const name of [...Object.keys(spec.shown ?? {}), ...Object.keys(spec.join?.fields ?? {})]) if (!declared.has(name)) extra[name] = {};
+  if (spec.deletedAt) extra.deleted = { type: 'boolean' };
+  return rowJsonSchema(spec.def, extra);
 }
 
-export function crudRoutes(app: FastifyInstance, database: Database, registry: Registry, spec: ResourceSpec) {
+export interface CrudOptions {
+  database: Database;
+  registry: Registry;
+  spec: ResourceSpec;
+}
+
+export const crudRoutes: FastifyPluginAsyncZod<CrudOptions> = async (app, { database, registry, spec }) => {
   const { def } = spec;
   const area = RESOURCE_AREA[def.name] ?? def.area;
-  const base = `/api/${def.name}`;
   const tag = { tags: [def.name] };
-  const CreateBody = createSchema(def);
-  const PatchBody = updateSchema(def);
+  const row = rowSchemaOf(spec);
   const inTenant = <T>(ctx: Ctx, fn: (tx: Tx) => Promise<T>) => withTenant(database, ctx.tenantId, fn);
+  // Who may not create or delete at all hears so before anything about the body or the id.
+  const guard = (action: 'create' | 'delete') => async (request: FastifyRequest) => spec.guard?.(ctxOf(request), action);
 
-  app.get(base, { config: { access: { area, action: 'list' } }, schema: { ...tag, summary: `List ${def.name}` } }, async (request, reply) => {
-    const ctx = ctxOf(request);
-    const page = await inTenant(ctx, (tx) => listRows(tx, registry, ctx, spec, request.query as Record<string, string | string[] | undefined>));
-    reply.header('x-total-count', String(page.total));
-    return page;
-  });
+  app.get(
+    '',
+    { config: { access: { area, action: 'list' } }, schema: { ...tag, summary: `List ${def.name}`, response: { 200: listJsonSchema(row) } } },
+    async (request, reply) => {
+      const ctx = ctxOf(request);
+      // The filter names depend on the resource (and, for custom fields, on the tenant): parseListQuery checks them.
+      const page = await inTenant(ctx, (tx) => listRows(tx, registry, ctx, spec, request.query as Record<string, string | string[] | undefined>));
+      reply.header('x-total-count', String(page.total));
+      return page;
+    },
+  );
 
-  app.get(`${base}/:id`, { config: { access: { area, action: 'read' } }, schema: { ...tag, summary: `One of ${def.name}` } }, async (request) => {
-    const id = parseId((request.params as { id?: string }).id);
-    const ctx = ctxOf(request);
-    const data = await inTenant(ctx, (tx) => findRow(tx, registry, ctx, spec, id));
-    if (!data) throw new DomainError('not-found');
-    return { data };
-  });
+  app.get(
+    '/:id',
+    {
+      config: { access: { area, action: 'read' } },
+      schema: { ...tag, summary: `One of ${def.name}`, params: IdParams, response: { 200: oneJsonSchema(row) } },
+    },
+    async (request) => {
+      const ctx = ctxOf(request);
+      const data = await inTenant(ctx, (tx) => findRow(tx, registry, ctx, spec, request.params.id));
+      if (!data) throw new DomainError('not-found');
+      return { data };
+    },
+  );
 
   app.post(
-    base,
-    { config: { access: { area, action: 'create' } }, schema: { ...tag, summary: `Create one of ${def.name}`, body: jsonSchema(CreateBody) } },
+    '',
+    {
+      config: { access: { area, action: 'create' } },
+      preValidation: guard('create'),
+      schema: { ...tag, summary: `Create one of ${def.name}`, body: formBody(def, createSchema(def)), response: { 201: createdJsonSchema(row) } },
+    },
     async (request, reply) => {
-      spec.guard?.(ctxOf(request), 'create');
-      const parsed = parseCreate(def, CreateBody, request.body);
+      const parsed = withDefaults(def, request.body);
       const input = spec.prepareCreate ? await spec.prepareCreate(parsed) : parsed;
       const ctx = ctxOf(request);
       const data = await inTenant(ctx, (tx) => createRow(tx, registry, ctx, spec, input));
@@ -77,29 +114,36 @@ export function crudRoutes(app: FastifyInstance, database: Database, registry: R
   );
 
   app.patch(
-    `${base}/:id`,
+    '/:id',
     {
       config: { access: { area, action: 'update' } },
-      schema: { ...tag, summary: `Update one of ${def.name} (version required)`, body: jsonSchema(PatchBody) },
+      schema: {
+        ...tag,
+        summary: `Update one of ${def.name} (version required)`,
+        params: IdParams,
+        body: formBody(def, updateSchema(def)),
+        response: { 200: oneJsonSchema(row) },
+      },
     },
     async (request) => {
-      const id = parseId((request.params as { id?: string }).id);
-      const { version, ...input } = parseBody(PatchBody, blankToNull(def, request.body)) as Record<string, unknown> & { version: number };
+      const { version, ...input } = request.body as Record<string, unknown> & { version: number };
       refuseClearedDefaults(def, input);
       const ctx = ctxOf(request);
-      return { data: await inTenant(ctx, (tx) => updateRow(tx, registry, ctx, spec, id, input, version)) };
+      return { data: await inTenant(ctx, (tx) => updateRow(tx, registry, ctx, spec, request.params.id, input, version)) };
     },
   );
 
   app.delete(
-    `${base}/:id`,
-    { config: { access: { area, action: 'delete' } }, schema: { ...tag, summary: `Delete one of ${def.name}` } },
+    '/:id',
+    {
+      config: { access: { area, action: 'delete' } },
+      preValidation: guard('delete'),
+      schema: { ...tag, summary: `Delete one of ${def.name}`, params: IdParams },
+    },
     async (request, reply) => {
       const ctx = ctxOf(request);
-      spec.guard?.(ctx, 'delete');
-      const id = parseId((request.params as { id?: string }).id);
-      await inTenant(ctx, (tx) => deleteRow(tx, registry, ctx, spec, id, (request.query ?? {}) as Record<string, unknown>));
+      await inTenant(ctx, (tx) => deleteRow(tx, registry, ctx, spec, request.params.id, (request.query ?? {}) as Record<string, unknown>));
       return reply.code(204).send();
     },
   );
-}
+};

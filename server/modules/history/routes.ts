@@ -4,9 +4,9 @@
  * RESOURCE_AREA); where a role sees only some rows (TEACHER: own notes), only those rows'.
  */
 import { and, desc, eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { can, DomainError, isOwnOnly, MAX_PAGE_ROWS, parseBody, RESOURCE_AREA, type Area } from '../../../domain/index';
+import { can, DomainError, isOwnOnly, MAX_PAGE_ROWS, RESOURCE_AREA, type Area } from '../../../domain/index';
 import { actorOf, tenantOf } from '../../context';
 import { withTenant, type Database } from '../../db/client';
 import { history } from '../../db/schema/index';
@@ -41,12 +41,37 @@ const Query = z
   })
   .refine((q) => (q._end ?? 0) - (q._start ?? 0) <= MAX_PAGE_ROWS, { params: { code: 'too-large' }, path: ['_end'] });
 
-export async function historyRoutes(app: FastifyInstance, { database }: { database: Database }) {
+const LABEL = { type: ['string', 'null'] };
+/** One change as the History tab reads it; `changes` is the recorded before/after per field. */
+const Entry = {
+  type: 'object',
+  properties: {
+    id: { type: 'integer' },
+    entity: { type: 'string' },
+    entity_id: { type: 'integer' },
+    action: { type: 'string' },
+    changes: {},
+    user_id: { type: ['integer', 'null'] },
+    user_name: LABEL,
+    user: { type: ['object', 'null'], properties: { id: { type: 'integer' }, name: LABEL, root: { type: 'boolean' } } },
+    at: LABEL,
+  },
+};
+
+export const historyRoutes: FastifyPluginAsyncZod<{ database: Database }> = async (app, { database }) => {
   app.get(
-    '/api/history',
-    { config: { access: 'signed-in' }, schema: { tags: ['history'], summary: 'Changes of one record, newest first' } },
+    '',
+    {
+      config: { access: 'signed-in' },
+      schema: {
+        tags: ['history'],
+        summary: 'Changes of one record, newest first',
+        querystring: Query,
+        response: { 200: { type: 'object', properties: { data: { type: 'array', items: Entry }, total: { type: 'integer' } } } },
+      },
+    },
     async (request, reply) => {
-      const query = parseBody(Query, request.query);
+      const { query } = request;
       const area = RESOURCE_AREA[query.entity] ?? EXTRA_AREAS[query.entity];
       if (!area) throw new DomainError('validation', 'Unknown entity.', { entity: 'invalid-option' });
       const actor = actorOf(request);
@@ -93,4 +118,4 @@ export async function historyRoutes(app: FastifyInstance, { database }: { databa
       };
     },
   );
-}
+};

@@ -1,25 +1,33 @@
 /**
- * Lessons (issue 4): the CRUD routes of /api/lessons (rules in spec.ts), the calendar's
- * range query, recurring series and the teachers' calendar feeds.
+ * Lessons, registered under /api/lessons: the calendar's range query and the CRUD routes
+ * (rules in spec.ts). Recurring series (series-routes.ts) and the teachers' calendar feeds
+ * (feed.ts) are plugins of their own.
  */
-import type { FastifyInstance } from 'fastify';
-import { RESOURCE_AREA } from '../../../domain/index';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { LESSONS, RESOURCE_AREA } from '../../../domain/index';
 import { withTenant, type Database } from '../../db/client';
-import { crudRoutes, ctxOf } from '../crud/routes';
+import { crudRoutes, ctxOf, rowSchemaOf } from '../crud/routes';
 import { registry } from '../registry';
 import { calendarLessons, parseCalendarQuery } from './calendar';
-import { calendarFeedRoutes } from './feed';
-import { seriesRoutes } from './series-routes';
 import { lessonsSpec } from './spec';
 
-export async function lessonRoutes(app: FastifyInstance, { database }: { database: Database }) {
-  const area = RESOURCE_AREA.lessons!;
+export const lessonRoutes: FastifyPluginAsyncZod<{ database: Database }> = async (app, { database }) => {
+  const area = RESOURCE_AREA[LESSONS.name] ?? LESSONS.area;
+  const row = rowSchemaOf(lessonsSpec);
   // A static segment: find-my-way prefers it to /api/lessons/:id whatever the order.
   app.get(
-    '/api/lessons/calendar',
+    '/calendar',
     {
       config: { access: { area, action: 'list' } },
-      schema: { tags: ['lessons'], summary: 'Every lesson from `from` to `to` (at most 42 days), unpaged, in time order' },
+      schema: {
+        tags: ['lessons'],
+        summary: 'Every lesson from `from` to `to` (at most 42 days), unpaged, in time order',
+        // The database writes this answer as JSON itself (see calendar.ts): the schema documents it.
+        response: {
+          200: { type: 'object', properties: { data: { type: 'array', items: row }, total: { type: 'integer' } } },
+          304: { description: 'Unchanged since the ETag sent in If-None-Match', type: 'null' },
+        },
+      },
     },
     async (request, reply) => {
       const query = parseCalendarQuery((request.query ?? {}) as Record<string, string | string[] | undefined>);
@@ -34,7 +42,5 @@ export async function lessonRoutes(app: FastifyInstance, { database }: { databas
       return reply.send(range.body);
     },
   );
-  crudRoutes(app, database, registry, lessonsSpec);
-  seriesRoutes(app, database, registry);
-  calendarFeedRoutes(app, database);
-}
+  await app.register(crudRoutes, { database, registry, spec: lessonsSpec });
+};

@@ -2,88 +2,102 @@
  * /api/recurring-lessons: reads through the generic engine; create, change and delete are
  * the series operations of series.ts. A TEACHER reads own series and writes none.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   createSchema,
   DomainError,
   fieldSchema,
-  isRealDate,
-  parseBody,
+  listJsonSchema,
+  oneJsonSchema,
   RECURRING_LESSONS,
   RESOURCE_AREA,
   updateSchema,
   type FieldErrors,
+  type JsonSchema,
 } from '../../../domain/index';
 import { withTenant, type Database } from '../../db/client';
-import { jsonSchema } from '../../plugins/openapi';
-import { blankToNull } from '../body';
+import { formBody } from '../body';
 import { listRows } from '../crud/list';
 import { findRow } from '../crud/read';
 import type { Registry } from '../crud/registry';
-import { ctxOf, withDefaults } from '../crud/routes';
-import { parseId } from '../params';
+import { ctxOf, rowSchemaOf, withDefaults } from '../crud/routes';
+import { IdParams } from '../params';
 import { createSeries, deleteSeries, patchSeries } from './series';
 import { recurringLessonsSpec as spec } from './spec';
 
 const def = RECURRING_LESSONS;
 const dates = fieldSchema({ name: 'skip_dates', type: 'DATES', max: 500 });
-const CreateBody = (createSchema(def) as z.ZodObject).extend({ skip_dates: dates.nullable().optional() });
-const PatchBody = (updateSchema(def) as z.ZodObject).extend({
-  scope: z.enum(['all', 'following']).optional(),
+const CreateBody = formBody(def, (createSchema(def) as z.ZodObject).extend({ skip_dates: dates.nullable().optional() }));
+const PatchBody = formBody(
+  def,
+  (updateSchema(def) as z.ZodObject).extend({
+    scope: z.enum(['all', 'following']).optional(),
+    from_date: fieldSchema({ name: 'from_date', type: 'DATE' }).optional(),
+    include_changed: z.boolean().optional(),
+  }),
+);
+/** ?from_date=YYYY-MM-DD&include_changed=true|false, nothing else. */
+const DeleteQuery = z.strictObject({
   from_date: fieldSchema({ name: 'from_date', type: 'DATE' }).optional(),
-  include_changed: z.boolean().optional(),
+  include_changed: z.enum(['true', 'false']).optional(),
 });
 
 type RawQuery = Record<string, string | string[] | undefined>;
 
-/** ?from_date=YYYY-MM-DD&include_changed=true|false, nothing else. */
-function deleteOptions(raw: RawQuery) {
-  const fields: FieldErrors = {};
-  const one = (key: string) => {
-    const v = raw[key];
-    if (Array.isArray(v)) fields[key] = 'invalid';
-    return typeof v === 'string' ? v : undefined;
-  };
-  for (const key of Object.keys(raw)) if (key !== 'from_date' && key !== 'include_changed') fields[key.slice(0, 64)] = 'unknown-field';
-  const fromDate = one('from_date');
-  if (fromDate !== undefined && !isRealDate(fromDate)) fields.from_date = 'invalid-format';
-  const include = one('include_changed');
-  if (include !== undefined && include !== 'true' && include !== 'false') fields.include_changed = 'invalid-option';
-  if (Object.keys(fields).length) throw new DomainError('validation', 'The query is not valid.', fields);
-  return { fromDate: fromDate || undefined, includeChanged: include === 'true' };
-}
+/** A series with its lessons' ids: what a create or a change answers. */
+const withLessons = (row: JsonSchema): JsonSchema => ({
+  type: 'object',
+  properties: { id: { type: 'integer' }, data: row, lesson_ids: { type: 'array', items: { type: 'integer' } } },
+});
 
-export function seriesRoutes(app: FastifyInstance, database: Database, registry: Registry) {
+export const seriesRoutes: FastifyPluginAsyncZod<{ database: Database; registry: Registry }> = async (app, { database, registry }) => {
   const area = RESOURCE_AREA[def.name] ?? def.area;
-  const base = `/api/${def.name}`;
   const tag = { tags: [def.name] };
+  const row = rowSchemaOf(spec);
+  const guard = (action: 'create' | 'update' | 'delete') => async (request: FastifyRequest) => spec.guard?.(ctxOf(request), action);
 
-  app.get(base, { config: { access: { area, action: 'list' } }, schema: { ...tag, summary: 'List recurring lessons' } }, async (request, reply) => {
-    const ctx = ctxOf(request);
-    const page = await withTenant(database, ctx.tenantId, (tx) => listRows(tx, registry, ctx, spec, request.query as RawQuery));
-    reply.header('x-total-count', String(page.total));
-    return page;
-  });
+  app.get(
+    '',
+    { config: { access: { area, action: 'list' } }, schema: { ...tag, summary: 'List recurring lessons', response: { 200: listJsonSchema(row) } } },
+    async (request, reply) => {
+      const ctx = ctxOf(request);
+      const page = await withTenant(database, ctx.tenantId, (tx) => listRows(tx, registry, ctx, spec, request.query as RawQuery));
+      reply.header('x-total-count', String(page.total));
+      return page;
+    },
+  );
 
-  app.get(`${base}/:id`, { config: { access: { area, action: 'read' } }, schema: { ...tag, summary: 'One recurring lesson' } }, async (request) => {
-    const id = parseId((request.params as { id?: string }).id);
-    const ctx = ctxOf(request);
-    const data = await withTenant(database, ctx.tenantId, (tx) => findRow(tx, registry, ctx, spec, id));
-    if (!data) throw new DomainError('not-found');
-    return { data };
-  });
+  app.get(
+    '/:id',
+    {
+      config: { access: { area, action: 'read' } },
+      schema: { ...tag, summary: 'One recurring lesson', params: IdParams, response: { 200: oneJsonSchema(row) } },
+    },
+    async (request) => {
+      const ctx = ctxOf(request);
+      const data = await withTenant(database, ctx.tenantId, (tx) => findRow(tx, registry, ctx, spec, request.params.id));
+      if (!data) throw new DomainError('not-found');
+      return { data };
+    },
+  );
 
   app.post(
-    base,
+    '',
     {
       config: { access: { area, action: 'create' } },
-      schema: { ...tag, summary: 'Create a series and all its lessons (all or nothing; 409 names every conflict)', body: jsonSchema(CreateBody) },
+      preValidation: guard('create'),
+      schema: {
+        ...tag,
+        summary: 'Create a series and all its lessons (all or nothing; 409 names every conflict)',
+        body: CreateBody,
+        response: { 201: withLessons(row) },
+      },
     },
     async (request, reply) => {
       const ctx = ctxOf(request);
-      spec.guard?.(ctx, 'create');
-      const { skip_dates, ...body } = parseBody(CreateBody, blankToNull(def, request.body)) as Record<string, unknown>;
+      const { skip_dates, ...body } = request.body as Record<string, unknown>;
       const input = withDefaults(def, body);
       const result = await withTenant(database, ctx.tenantId, (tx) => createSeries(tx, registry, ctx, input, (skip_dates as string[] | null) ?? []));
       return reply.code(201).send({ id: result.data.id, ...result });
@@ -91,16 +105,21 @@ export function seriesRoutes(app: FastifyInstance, database: Database, registry:
   );
 
   app.patch(
-    `${base}/:id`,
+    '/:id',
     {
       config: { access: { area, action: 'update' } },
-      schema: { ...tag, summary: 'Change a series: all its lessons or the following ones (version required)', body: jsonSchema(PatchBody) },
+      preValidation: guard('update'),
+      schema: {
+        ...tag,
+        summary: 'Change a series: all its lessons or the following ones (version required)',
+        params: IdParams,
+        body: PatchBody,
+        response: { 200: withLessons(row) },
+      },
     },
     async (request) => {
       const ctx = ctxOf(request);
-      spec.guard?.(ctx, 'update');
-      const id = parseId((request.params as { id?: string }).id);
-      const { version, scope, from_date, include_changed, ...input } = parseBody(PatchBody, blankToNull(def, request.body)) as Record<string, unknown> & {
+      const { version, scope, from_date, include_changed, ...input } = request.body as Record<string, unknown> & {
         version: number;
         scope?: 'all' | 'following';
         from_date?: string;
@@ -111,21 +130,29 @@ export function seriesRoutes(app: FastifyInstance, database: Database, registry:
       if ((scope ?? 'all') === 'following' && !from_date) cleared.from_date = 'required';
       if (Object.keys(cleared).length) throw new DomainError('validation', undefined, cleared);
       return withTenant(database, ctx.tenantId, (tx) =>
-        patchSeries(tx, registry, ctx, id, input, version, { scope: scope ?? 'all', fromDate: from_date, includeChanged: include_changed ?? false }),
+        patchSeries(tx, registry, ctx, request.params.id, input, version, {
+          scope: scope ?? 'all',
+          fromDate: from_date,
+          includeChanged: include_changed ?? false,
+        }),
       );
     },
   );
 
   app.delete(
-    `${base}/:id`,
-    { config: { access: { area, action: 'delete' } }, schema: { ...tag, summary: 'Delete a series, or its lessons from from_date on' } },
+    '/:id',
+    {
+      config: { access: { area, action: 'delete' } },
+      preValidation: guard('delete'),
+      schema: { ...tag, summary: 'Delete a series, or its lessons from from_date on', params: IdParams, querystring: DeleteQuery },
+    },
     async (request, reply) => {
       const ctx = ctxOf(request);
-      spec.guard?.(ctx, 'delete');
-      const id = parseId((request.params as { id?: string }).id);
-      const { fromDate, includeChanged } = deleteOptions((request.query ?? {}) as RawQuery);
-      await withTenant(database, ctx.tenantId, (tx) => deleteSeries(tx, registry, ctx, id, fromDate, includeChanged));
+      const { from_date, include_changed } = request.query;
+      await withTenant(database, ctx.tenantId, (tx) =>
+        deleteSeries(tx, registry, ctx, request.params.id, (from_date as string | undefined) || undefined, include_changed === 'true'),
+      );
       return reply.code(204).send();
     },
   );
-}
+};

@@ -3,29 +3,31 @@
  * row; a tenant user its users row. Changing the password ends every other session.
  */
 import { and, eq, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { DomainError, fieldSchema, parseBody, USERS, type FieldErrors } from '../../../domain/index';
+import { DomainError, fieldSchema, oneJsonSchema, rowJsonSchema, USERS, type FieldErrors } from '../../../domain/index';
 import { actorOf, tenantOf, type Actor } from '../../context';
 import { enterTenant, platform, withPlatform, withTenant, type Database, type Queryable } from '../../db/client';
 import { rootUsers, users } from '../../db/schema/index';
-import { jsonSchema } from '../../plugins/openapi';
 import { hashPassword, verifyPassword } from '../auth/passwords';
 import { revokeRootSessionsEverywhere, revokeUserSessions } from '../auth/sessions';
-import { blankToNull } from '../body';
+import { formBody } from '../body';
 import { recordHistory } from '../history/record';
 import { getUser, updateUser, type UserPatch } from '../users/repository';
 
 const def = (name: string) => USERS.fields.find((f) => f.name === name)!;
 const optionalText = (name: string) => fieldSchema(def(name)).nullable().optional();
 
-const PatchBody = z.strictObject({
-  first_name: fieldSchema(def('first_name')).optional(),
-  last_name: fieldSchema(def('last_name')).optional(),
-  email: optionalText('email'),
-  phone: optionalText('phone'),
-  version: z.number().int().min(0).max(2_147_483_647),
-});
+const PatchBody = formBody(
+  USERS,
+  z.strictObject({
+    first_name: fieldSchema(def('first_name')).optional(),
+    last_name: fieldSchema(def('last_name')).optional(),
+    email: optionalText('email'),
+    phone: optionalText('phone'),
+    version: z.number().int().min(0).max(2_147_483_647),
+  }),
+);
 const PasswordBody = z.strictObject({
   current_password: z.string().min(1).max(1024),
   password: fieldSchema(def('password')),
@@ -75,21 +77,26 @@ async function readMine(database: Database, actor: Actor): Promise<MyData> {
   return myView(await withTenant(database, actor.tenantId, (tx) => getUser(tx, actor.tenantId, actor.id)));
 }
 
-export async function mydataRoutes(app: FastifyInstance, { database }: { database: Database }) {
+/** The account as My data shows it: the users row's fields but status, and the role. */
+const MyRow = rowJsonSchema({ ...USERS, fields: USERS.fields.filter((f) => f.name !== 'status') });
+
+export const mydataRoutes: FastifyPluginAsyncZod<{ database: Database }> = async (app, { database }) => {
   const tag = { tags: ['mydata'] };
 
-  app.get('/api/mydata', { config: { access: { area: 'mydata', action: 'read' } }, schema: { ...tag, summary: 'My account' } }, async (request) => ({
-    data: await readMine(database, actorOf(request)),
-  }));
+  app.get(
+    '',
+    { config: { access: { area: 'mydata', action: 'read' } }, schema: { ...tag, summary: 'My account', response: { 200: oneJsonSchema(MyRow) } } },
+    async (request) => ({ data: await readMine(database, actorOf(request)) }),
+  );
 
   app.patch(
-    '/api/mydata',
+    '',
     {
       config: { access: { area: 'mydata', action: 'update' } },
-      schema: { ...tag, summary: 'Change my names and contact details', body: jsonSchema(PatchBody) },
+      schema: { ...tag, summary: 'Change my names and contact details', body: PatchBody, response: { 200: oneJsonSchema(MyRow) } },
     },
     async (request) => {
-      const { version, ...patch } = parseBody(PatchBody, blankToNull(USERS, request.body));
+      const { version, ...patch } = request.body;
       const actor = actorOf(request);
       const tenantId = tenantOf(request).id;
       if (actor.kind === 'user') {
@@ -120,13 +127,13 @@ export async function mydataRoutes(app: FastifyInstance, { database }: { databas
   );
 
   app.post(
-    '/api/mydata/password',
+    '/password',
     {
       config: { access: { area: 'mydata', action: 'update' } },
-      schema: { ...tag, summary: 'Change my password (ends my other sessions)', body: jsonSchema(PasswordBody) },
+      schema: { ...tag, summary: 'Change my password (ends my other sessions)', body: PasswordBody },
     },
     async (request, reply) => {
-      const body = parseBody(PasswordBody, request.body);
+      const { body } = request;
       if (body.confirm_password !== body.password) {
         throw new DomainError('validation', 'The passwords do not match.', { confirm_password: 'mismatch' } as FieldErrors);
       }
@@ -173,4 +180,4 @@ export async function mydataRoutes(app: FastifyInstance, { database }: { databas
       return reply.code(204).send();
     },
   );
-}
+};

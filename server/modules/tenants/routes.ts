@@ -2,17 +2,28 @@
  * /api/tenants: the centres on this platform, for ROOT only. Creating one creates its first
  * ADMIN in the same transaction; deactivating one ends all its sessions at once.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { createSchema, DomainError, fieldSchema, parseBody, parseListQuery, TENANTS, updateSchema, USERS } from '../../../domain/index';
+import {
+  createdJsonSchema,
+  createSchema,
+  DomainError,
+  fieldSchema,
+  listJsonSchema,
+  oneJsonSchema,
+  parseListQuery,
+  rowJsonSchema,
+  TENANTS,
+  updateSchema,
+  USERS,
+} from '../../../domain/index';
 import { actorOf } from '../../context';
 import { enterTenant, platform, withPlatform, type Database } from '../../db/client';
-import { jsonSchema } from '../../plugins/openapi';
 import { hashPassword } from '../auth/passwords';
 import { forgetTenants } from '../../plugins/tenancy';
 import { revokeTenantSessions } from '../auth/sessions';
-import { blankToNull } from '../body';
-import { parseId } from '../params';
+import { formBody } from '../body';
+import { IdParams } from '../params';
 import { insertUser } from '../users/repository';
 import { findTenant, insertTenantAndEnter, listTenants, updateTenantAndEnter, type TenantPatch } from './repository';
 
@@ -28,34 +39,45 @@ const AdminBody = z.strictObject({
   first_name: userField('first_name'),
   last_name: userField('last_name'),
 });
-const CreateBody = createSchema(TENANTS).extend({ admin: AdminBody });
-const PatchBody = updateSchema(TENANTS);
+const CreateBody = formBody(TENANTS, createSchema(TENANTS).extend({ admin: AdminBody }));
+const PatchBody = formBody(TENANTS, updateSchema(TENANTS));
 
-export async function tenantRoutes(app: FastifyInstance, { database }: { database: Database }) {
+export const tenantRoutes: FastifyPluginAsyncZod<{ database: Database }> = async (app, { database }) => {
   const tag = { tags: ['tenants'] };
+  const row = rowJsonSchema(TENANTS);
 
-  app.get('/api/tenants', { config: { access: { area: 'tenants', action: 'list' } }, schema: { ...tag, summary: 'List tenants' } }, async (request, reply) => {
-    const query = parseListQuery(TENANTS, request.query as Record<string, string | string[] | undefined>);
-    const page = await listTenants(platform(database), query);
-    reply.header('x-total-count', String(page.total));
-    return page;
-  });
+  app.get(
+    '',
+    { config: { access: { area: 'tenants', action: 'list' } }, schema: { ...tag, summary: 'List tenants', response: { 200: listJsonSchema(row) } } },
+    async (request, reply) => {
+      const query = parseListQuery(TENANTS, request.query as Record<string, string | string[] | undefined>);
+      const page = await listTenants(platform(database), query);
+      reply.header('x-total-count', String(page.total));
+      return page;
+    },
+  );
 
-  app.get('/api/tenants/:id', { config: { access: { area: 'tenants', action: 'read' } }, schema: { ...tag, summary: 'One tenant' } }, async (request) => {
-    const id = parseId((request.params as { id?: string }).id);
-    const data = await findTenant(platform(database), id);
-    if (!data) throw new DomainError('not-found');
-    return { data };
-  });
+  app.get(
+    '/:id',
+    {
+      config: { access: { area: 'tenants', action: 'read' } },
+      schema: { ...tag, summary: 'One tenant', params: IdParams, response: { 200: oneJsonSchema(row) } },
+    },
+    async (request) => {
+      const data = await findTenant(platform(database), request.params.id);
+      if (!data) throw new DomainError('not-found');
+      return { data };
+    },
+  );
 
   app.post(
-    '/api/tenants',
+    '',
     {
       config: { access: { area: 'tenants', action: 'create' } },
-      schema: { ...tag, summary: 'Create a tenant with its first ADMIN', body: jsonSchema(CreateBody) },
+      schema: { ...tag, summary: 'Create a tenant with its first ADMIN', body: CreateBody, response: { 201: createdJsonSchema(row) } },
     },
     async (request, reply) => {
-      const body = parseBody(CreateBody, blankToNull(TENANTS, request.body)) as {
+      const body = request.body as {
         slug: string;
         name: string;
         status?: string | null;
@@ -77,14 +99,20 @@ export async function tenantRoutes(app: FastifyInstance, { database }: { databas
   );
 
   app.patch(
-    '/api/tenants/:id',
+    '/:id',
     {
       config: { access: { area: 'tenants', action: 'update' } },
-      schema: { ...tag, summary: 'Update a tenant (version required; the slug never changes)', body: jsonSchema(PatchBody) },
+      schema: {
+        ...tag,
+        summary: 'Update a tenant (version required; the slug never changes)',
+        params: IdParams,
+        body: PatchBody,
+        response: { 200: oneJsonSchema(row) },
+      },
     },
     async (request) => {
-      const id = parseId((request.params as { id?: string }).id);
-      const { version, ...rest } = parseBody(PatchBody, blankToNull(TENANTS, request.body)) as unknown as TenantPatch & { version: number };
+      const { id } = request.params;
+      const { version, ...rest } = request.body as unknown as TenantPatch & { version: number };
       for (const key of ['name', 'status', 'time_zone', 'language'] as const) {
         if ((rest as Record<string, unknown>)[key] === null) throw new DomainError('validation', undefined, { [key]: 'required' });
       }
@@ -102,10 +130,10 @@ export async function tenantRoutes(app: FastifyInstance, { database }: { databas
   );
 
   app.delete(
-    '/api/tenants/:id',
-    { config: { access: { area: 'tenants', action: 'delete' } }, schema: { ...tag, summary: 'Deactivate a tenant (rows are kept)' } },
+    '/:id',
+    { config: { access: { area: 'tenants', action: 'delete' } }, schema: { ...tag, summary: 'Deactivate a tenant (rows are kept)', params: IdParams } },
     async (request, reply) => {
-      const id = parseId((request.params as { id?: string }).id);
+      const { id } = request.params;
       const actor = actorOf(request);
       await withPlatform(database, async (tx) => {
         const current = await findTenant(tx, id, true);
@@ -118,4 +146,4 @@ export async function tenantRoutes(app: FastifyInstance, { database }: { databas
       return reply.code(204).send();
     },
   );
-}
+};

@@ -3,24 +3,46 @@
  * give only the roles MANAGEABLE_ROLES_BY allows (ADMIN, SECRETARY); TEACHER accounts come
  * with teachers. Nobody deactivates or demotes their own account.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { createSchema, DomainError, MANAGEABLE_ROLES_BY, parseBody, parseListQuery, updateSchema, USERS } from '../../../domain/index';
+import {
+  createdJsonSchema,
+  createSchema,
+  DomainError,
+  listJsonSchema,
+  MANAGEABLE_ROLES_BY,
+  oneJsonSchema,
+  parseListQuery,
+  rowJsonSchema,
+  updateSchema,
+  USERS,
+} from '../../../domain/index';
 import { actorOf, tenantOf, type Actor } from '../../context';
 import { and, eq, isNotNull } from 'drizzle-orm';
 import { withTenant, type Database, type Tx } from '../../db/client';
 import { teachers } from '../../db/schema/index';
-import { jsonSchema } from '../../plugins/openapi';
 import { hashPassword } from '../auth/passwords';
 import { revokeUserSessions } from '../auth/sessions';
-import { blankToNull } from '../body';
-import { parseId } from '../params';
+import { blankToNull, formBody } from '../body';
+import { IdParams } from '../params';
 import { getUser, insertUser, listUsers, updateUser, type UserPatch } from './repository';
 
 const CreateBody = createSchema(USERS);
 const PatchBody = updateSchema(USERS);
 // POST /api/users with an id updates; the version is checked when given.
 const PostUpdateBody = updateSchema(USERS, { versionRequired: false }).extend({ id: z.number().int().positive().max(2_147_483_647) });
+/** Which of the two a POST is decides by the presence of `id`; the field codes are that schema's. */
+const PostBody = z.preprocess(
+  (body) => blankToNull(USERS, body),
+  z.unknown().transform((body, ctx) => {
+    const schema = body !== null && typeof body === 'object' && 'id' in body ? PostUpdateBody : CreateBody;
+    const result = schema.safeParse(body, { reportInput: true });
+    if (result.success) return result.data as Record<string, unknown>;
+    ctx.issues.push(...(result.error.issues as typeof ctx.issues));
+    return z.NEVER;
+  }),
+);
 
 type PatchInput = z.infer<typeof PatchBody>;
 
@@ -37,8 +59,9 @@ async function isDeletedTeacher(tx: Tx, tenantId: number, userId: number) {
 const manageable = (actor: Actor, role: unknown) => (MANAGEABLE_ROLES_BY[actor.role] as readonly unknown[]).includes(role);
 const isSelf = (actor: Actor, id: number) => actor.kind === 'user' && actor.id === id;
 
-export async function userRoutes(app: FastifyInstance, { database }: { database: Database }) {
+export const userRoutes: FastifyPluginAsyncZod<{ database: Database }> = async (app, { database }) => {
   const tag = { tags: ['users'] };
+  const row = rowJsonSchema(USERS);
 
   async function update(request: FastifyRequest, id: number, input: Record<string, unknown>, version: number | undefined) {
     const actor = actorOf(request);
@@ -76,9 +99,9 @@ export async function userRoutes(app: FastifyInstance, { database }: { database:
   }
 
   app.get(
-    '/api/users',
-    { config: { access: { area: 'users', action: 'list' } }, schema: { ...tag, summary: 'List users' } },
-    async (request, reply: FastifyReply) => {
+    '',
+    { config: { access: { area: 'users', action: 'list' } }, schema: { ...tag, summary: 'List users', response: { 200: listJsonSchema(row) } } },
+    async (request, reply) => {
       const query = parseListQuery(USERS, request.query as Record<string, string | string[] | undefined>);
       const tenantId = tenantOf(request).id;
       const page = await withTenant(database, tenantId, (tx) => listUsers(tx, tenantId, query));
@@ -87,27 +110,34 @@ export async function userRoutes(app: FastifyInstance, { database }: { database:
     },
   );
 
-  app.get('/api/users/:id', { config: { access: { area: 'users', action: 'read' } }, schema: { ...tag, summary: 'One user' } }, async (request) => {
-    const id = parseId((request.params as { id?: string }).id);
-    const tenantId = tenantOf(request).id;
-    return { data: await withTenant(database, tenantId, (tx) => getUser(tx, tenantId, id)) };
-  });
+  app.get(
+    '/:id',
+    { config: { access: { area: 'users', action: 'read' } }, schema: { ...tag, summary: 'One user', params: IdParams, response: { 200: oneJsonSchema(row) } } },
+    async (request) => {
+      const { id } = request.params;
+      const tenantId = tenantOf(request).id;
+      return { data: await withTenant(database, tenantId, (tx) => getUser(tx, tenantId, id)) };
+    },
+  );
 
   app.post(
-    '/api/users',
+    '',
     {
       config: { access: { area: 'users', action: 'create' } },
-      schema: { ...tag, summary: 'Create a user (or update one when the body has an id)', body: jsonSchema(CreateBody) },
+      schema: {
+        ...tag,
+        summary: 'Create a user (or update one when the body has an id)',
+        body: PostBody,
+        response: { 200: createdJsonSchema(row), 201: createdJsonSchema(row) },
+      },
     },
     async (request, reply) => {
-      const raw = blankToNull(USERS, request.body);
-      if (raw && typeof raw === 'object' && 'id' in raw) {
-        const body = parseBody(PostUpdateBody, raw);
-        const { id, version, ...rest } = body as { id: number; version?: number } & Record<string, unknown>;
+      if ('id' in request.body) {
+        const { id, version, ...rest } = request.body as { id: number; version?: number } & Record<string, unknown>;
         const data = await update(request, id, rest, version);
         return { id, data };
       }
-      const body = parseBody(CreateBody, raw) as z.infer<typeof CreateBody> & {
+      const body = request.body as {
         username: string;
         password: string;
         role: string;
@@ -129,24 +159,29 @@ export async function userRoutes(app: FastifyInstance, { database }: { database:
   );
 
   app.patch(
-    '/api/users/:id',
+    '/:id',
     {
       config: { access: { area: 'users', action: 'update' } },
-      schema: { ...tag, summary: 'Update a user (version required)', body: jsonSchema(PatchBody) },
+      schema: {
+        ...tag,
+        summary: 'Update a user (version required)',
+        params: IdParams,
+        body: formBody(USERS, PatchBody),
+        response: { 200: oneJsonSchema(row) },
+      },
     },
     async (request) => {
-      const id = parseId((request.params as { id?: string }).id);
-      const body = parseBody(PatchBody, blankToNull(USERS, request.body));
-      const { version, ...rest } = body as PatchInput & { version: number };
+      const { id } = request.params;
+      const { version, ...rest } = request.body as PatchInput & { version: number };
       return { data: await update(request, id, rest, version) };
     },
   );
 
   app.delete(
-    '/api/users/:id',
-    { config: { access: { area: 'users', action: 'delete' } }, schema: { ...tag, summary: 'Deactivate a user (the row is kept)' } },
+    '/:id',
+    { config: { access: { area: 'users', action: 'delete' } }, schema: { ...tag, summary: 'Deactivate a user (the row is kept)', params: IdParams } },
     async (request, reply) => {
-      const id = parseId((request.params as { id?: string }).id);
+      const { id } = request.params;
       const actor = actorOf(request);
       const tenantId = tenantOf(request).id;
       if (isSelf(actor, id)) throw new DomainError('conflict', 'You cannot deactivate your own account.');
@@ -160,4 +195,4 @@ export async function userRoutes(app: FastifyInstance, { database }: { database:
       return reply.code(204).send();
     },
   );
-}
+};
