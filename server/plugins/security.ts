@@ -1,10 +1,12 @@
 /**
- * Security headers on every answer, and the Origin check that (with SameSite cookies and the
- * custom x-client-type header) keeps other sites from calling the API with our cookies.
- * No CORS headers are ever sent: the client is served from the same origin.
+ * Security headers on every answer (by @fastify/helmet), and the Origin check that (with
+ * SameSite cookies and the custom x-client-type header) keeps other sites from calling the
+ * API with our cookies. No CORS headers are ever sent: the client is served from the same origin.
  */
+import helmet from '@fastify/helmet';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import type { IncomingMessage } from 'node:http';
 import { DomainError } from '../../domain/index';
 import type { Config } from '../config';
 import { isApiPath, pathOf } from '../context';
@@ -18,27 +20,37 @@ function sentryOrigin(dsn: string | undefined): string {
   }
 }
 
-export function contentSecurityPolicy(config: Config, docs: boolean): string {
-  return [
-    "default-src 'self'",
-    // The OpenAPI UI runs inline scripts; only its pages get this relaxation.
-    docs ? "script-src 'self' 'unsafe-inline'" : "script-src 'self'",
-    "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data: blob:",
-    "font-src 'self' data:",
-    `connect-src 'self'${sentryOrigin(config.sentryDsn)}`,
-    "frame-ancestors 'none'",
-    "object-src 'none'",
-    "base-uri 'self'",
-    "form-action 'self'",
-  ].join('; ');
+const isDocs = (url: string | undefined) => {
+  const path = pathOf(url ?? '');
+  return path === '/api/docs' || path.startsWith('/api/docs/');
+};
+
+/** The policy's directives; the OpenAPI UI runs inline scripts, so only its pages get that relaxation. */
+export function contentSecurityPolicy(config: Config): Record<string, Array<string | ((req: IncomingMessage) => string)>> {
+  return {
+    'default-src': ["'self'"],
+    'script-src': [(req) => (isDocs(req.url) ? "'self' 'unsafe-inline'" : "'self'")],
+    'style-src': ["'self'", "'unsafe-inline'"],
+    'img-src': ["'self'", 'data:', 'blob:'],
+    'font-src': ["'self'", 'data:'],
+    'connect-src': [`'self'${sentryOrigin(config.sentryDsn)}`],
+    'frame-ancestors': ["'none'"],
+    'object-src': ["'none'"],
+    'base-uri': ["'self'"],
+    'form-action': ["'self'"],
+  };
 }
 
 const isHttps = (request: FastifyRequest) => request.protocol === 'https';
 
 export const securityPlugin = fp(async (app: FastifyInstance, opts: { config: Config }) => {
-  const strict = contentSecurityPolicy(opts.config, false);
-  const relaxed = contentSecurityPolicy(opts.config, true);
+  await app.register(helmet, {
+    contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy(opts.config) },
+    referrerPolicy: { policy: 'same-origin' },
+    xFrameOptions: { action: 'deny' },
+    // Only an answer that came over HTTPS may pin the browser to HTTPS (see below).
+    strictTransportSecurity: false,
+  });
 
   app.addHook('onRequest', async (request) => {
     const origin = request.headers.origin;
@@ -48,15 +60,8 @@ export const securityPlugin = fp(async (app: FastifyInstance, opts: { config: Co
   });
 
   app.addHook('onSend', async (request, reply, payload) => {
-    const path = pathOf(request.url);
-    const docs = path === '/api/docs' || path.startsWith('/api/docs/');
-    reply.header('content-security-policy', docs ? relaxed : strict);
-    reply.header('x-content-type-options', 'nosniff');
-    reply.header('referrer-policy', 'same-origin');
-    reply.header('x-frame-options', 'DENY');
-    reply.header('cross-origin-opener-policy', 'same-origin');
     // API answers are per user and per moment: never cached by browsers or proxies.
-    if (isApiPath(request.method, path) && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+    if (isApiPath(request.method, pathOf(request.url)) && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
     if (isHttps(request)) reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
     return payload;
   });
