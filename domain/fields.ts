@@ -74,12 +74,61 @@ export interface SortSpec {
   order: 'asc' | 'desc';
 }
 
+/** The drawers a screen opens from its `?mode=` search parameter. */
+export type ScreenMode = 'create' | 'update' | 'view';
+
+/** Sidebar groups (Refine's `meta.parent`); a screen without one sits at the top level. */
+export const SIDEBAR_GROUPS = ['settings'] as const;
+export type SidebarGroup = (typeof SIDEBAR_GROUPS)[number];
+
+/**
+ * How the web client shows a resource. Plain data (names, never components), so a declaration
+ * can also arrive as JSON at run time and be shown by the same code.
+ */
+export interface ScreenDef {
+  /** The list's route as users see it: `/rooms/`; a query picks a tab of a shared page (`/lessons/settings?type=lesson-tag`). */
+  route: string;
+  /** Search parameter holding the open row's id: `/rooms/?mode=update&room=3`. */
+  entity: string;
+  modes: readonly ScreenMode[];
+  /** Icon name; the client turns names into icons. */
+  icon?: string;
+  group?: SidebarGroup;
+  /** Not a sidebar entry of its own (reached from another screen). */
+  hidden?: boolean;
+  /**
+   * Who may open the route: whoever may read the area (default), or only who may change it
+   * (settings pages: everyone reads the categories a form offers, managers keep them).
+   */
+  opensFor?: 'readers' | 'writers';
+  /** A page of the client's page map, when the generic screen is not enough. */
+  page?: string;
+  /** Fields that name a row in titles and confirmations, joined by a space; `name` by default. */
+  titleFields?: readonly string[];
+  /** Columns of the list; readable short fields when omitted. */
+  listFields?: readonly string[];
+  /** Fields of the form and their order; every writable one when omitted. */
+  formFields?: readonly string[];
+  /** Tabs of the detail view after Details (History is always last), by name. */
+  tabs?: readonly DetailTab[];
+  /** For roles limited to their own rows: the field holding the owner's user id. */
+  ownerField?: string;
+}
+
+/** Detail tabs a declaration may ask for; each lists rows of another resource pointing at this one. */
+export const DETAIL_TABS = ['lessons', 'recurring-lessons'] as const;
+export type DetailTab = (typeof DETAIL_TABS)[number];
+
 export interface ResourceDef {
   /** API name: kebab-case plural, as in `/api/<name>`. */
   name: string;
   area: Area;
   fields: readonly FieldDef[];
   defaultSort: readonly SortSpec[];
+  /** Where its rows live: a tenant's table (row-level security) or the platform's (tenants). */
+  scope?: 'tenant' | 'platform';
+  /** How the web client shows it. */
+  screen: ScreenDef;
 }
 
 interface FieldTypeSpec {

@@ -1,4 +1,5 @@
 import type { Role } from './enums';
+import { RESOURCES, routePath, SCREENS } from './resources/index';
 
 // The permission matrix, as data. The server checks it on every route;
 // the client's accessControlProvider reads the same table, so the two never disagree.
@@ -72,55 +73,55 @@ export function can(role: Role, area: Area, action: Action): boolean {
 /** True when the server must limit `role` to its own rows in `area`. */
 export const isOwnOnly = (role: Role, area: Area): boolean => PERMISSIONS[area].ownOnly?.includes(role) ?? false;
 
-/** Which area each API resource belongs to. */
-export const RESOURCE_AREA: Record<string, Area> = {
-  tenants: 'tenants',
+/** API resources not declared in domain/resources yet; their routes check these areas. */
+const UNDECLARED_AREAS: Record<string, Area> = {
   'custom-entities': 'customEntityDefinitions',
-  users: 'users',
-  'student-custom-fields': 'customFields',
-  'class-categories': 'categories',
-  'contract-categories': 'categories',
   folders: 'files',
   files: 'files',
   analytics: 'analytics',
   account: 'account',
   expenses: 'expenses',
-  students: 'students',
-  teachers: 'teachers',
   contracts: 'contracts',
   payments: 'payments',
-  lessons: 'lessons',
-  'recurring-lessons': 'lessons',
-  subjects: 'directory',
-  rooms: 'directory',
-  classes: 'directory',
-  'lesson-types': 'directory',
-  'lesson-tags': 'directory',
-  notes: 'notes',
   notifications: 'notifications',
   mydata: 'mydata',
   'custom-entity-records': 'customEntityRecords',
 };
 
-/** Route guards of the client; the most specific prefix wins, '/' matches everything. */
-export const ROUTE_ROLES: ReadonlyArray<{ path: string; exact?: boolean; roles: readonly Role[] }> = [
-  { path: '/tenants', roles: ROOT_ONLY },
+/** Which area each API resource belongs to: a declaration's own area, so it is said once. */
+export const RESOURCE_AREA: Record<string, Area> = {
+  ...UNDECLARED_AREAS,
+  ...Object.fromEntries(Object.values(RESOURCES).map((r) => [r.name, r.area])),
+};
+
+export interface RouteGuard {
+  path: string;
+  exact?: boolean;
+  roles: readonly Role[];
+}
+
+/** Who opens a declared screen: whoever reads its area, or only who may change it (settings pages). */
+export function routeGuardOf(def: { area: Area; screen: { route: string; opensFor?: 'readers' | 'writers' } }): RouteGuard {
+  const grant = PERMISSIONS[def.area];
+  return { path: routePath(def.screen.route), roles: def.screen.opensFor === 'writers' ? grant.write : grant.read };
+}
+
+/** Screens not declared yet. */
+const UNDECLARED_ROUTES: readonly RouteGuard[] = [
   { path: '/custom-entities', exact: true, roles: ROOT_ONLY },
-  { path: '/students/settings', roles: MANAGERS },
-  { path: '/contracts/settings', roles: MANAGERS },
-  { path: '/classes/settings', roles: MANAGERS },
-  { path: '/teachers', roles: STAFF },
-  { path: '/students', roles: STAFF },
   { path: '/contracts', roles: STAFF },
-  { path: '/settings', roles: MANAGERS },
   { path: '/file-management', roles: MANAGERS },
   { path: '/analytics', roles: MANAGERS },
   { path: '/account', roles: MANAGERS },
 ];
 
-export function canOpenRoute(role: Role, pathname: string): boolean {
+/** Route guards of the client; the most specific prefix wins, '/' matches only itself. */
+export const ROUTE_ROLES: readonly RouteGuard[] = [...SCREENS.map(routeGuardOf), ...UNDECLARED_ROUTES];
+
+/** May `role` open `pathname`? `extra` adds guards of screens declared at run time. */
+export function canOpenRoute(role: Role, pathname: string, extra: readonly RouteGuard[] = []): boolean {
   const path = pathname.replace(/\/+$/, '') || '/';
-  const matches = ROUTE_ROLES.filter((r) => (r.exact ? path === r.path : path === r.path || path.startsWith(`${r.path}/`)));
+  const matches = [...ROUTE_ROLES, ...extra].filter((r) => (r.exact ? path === r.path : path === r.path || path.startsWith(`${r.path}/`)));
   if (matches.length === 0) return true;
   const best = matches.reduce((a, b) => (b.path.length > a.path.length ? b : a));
   return best.roles.includes(role);

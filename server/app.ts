@@ -20,6 +20,7 @@ import { seriesRoutes } from './modules/lessons/series-routes';
 import { mydataRoutes } from './modules/mydata/routes';
 import { DIRECTORY_SPECS, registry } from './modules/registry';
 import { studentImportRoutes } from './modules/students/import';
+import { runtimeResourceRoutes } from './modules/runtime-resources/routes';
 import { tenantRoutes } from './modules/tenants/routes';
 import { userRoutes } from './modules/users/routes';
 import { authPlugin } from './plugins/auth';
@@ -102,6 +103,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(seriesRoutes, { prefix: '/api/recurring-lessons', database, registry });
   await app.register(async (feeds) => calendarFeedRoutes(feeds, database));
   await app.register(historyRoutes, { prefix: '/api/history', database });
+  await app.register(runtimeResourceRoutes, { prefix: '/api/resources' });
 
   await app.register(clientPlugin, { serveClient: opts.serveClient ?? true, distDir: opts.distDir });
 

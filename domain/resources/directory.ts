@@ -1,5 +1,5 @@
 import { LESSON_TYPE_VALUES } from '../enums';
-import type { FieldDef, ResourceDef } from '../fields';
+import type { FieldDef, ResourceDef, ScreenDef } from '../fields';
 
 // The plain entities of a centre: each is a name (and a few details) that lessons, classes,
 // students and contracts point to.
@@ -7,18 +7,47 @@ const name = (max = 100): FieldDef => ({ name: 'name', type: 'TEXT', required: t
 const color: FieldDef = { name: 'color', type: 'COLOR', filterable: true };
 const byName = [{ field: 'name', order: 'asc' }] as const;
 
-export const SUBJECTS: ResourceDef = { name: 'subjects', area: 'directory', fields: [name(), color], defaultSort: byName };
+export const SUBJECTS: ResourceDef = {
+  name: 'subjects',
+  area: 'directory',
+  fields: [name(), color],
+  defaultSort: byName,
+  screen: { route: '/subjects/', entity: 'subject', modes: ['create', 'update'], icon: 'book' },
+};
 
 export const ROOMS: ResourceDef = {
   name: 'rooms',
   area: 'directory',
   fields: [name(), { name: 'capacity', type: 'NUMBER', integer: true, min: 1, max: 1000, sortable: true, filterable: true }],
   defaultSort: byName,
+  screen: { route: '/rooms/', entity: 'room', modes: ['create', 'update'], icon: 'home' },
 };
 
-export const CLASS_CATEGORIES: ResourceDef = { name: 'class-categories', area: 'categories', fields: [name()], defaultSort: byName };
+/** A settings page: everyone reads the categories a form offers, only managers open the page. */
+const categoryScreen = (route: string, icon: string): ScreenDef => ({
+  route,
+  entity: 'category',
+  modes: ['create', 'update'],
+  icon,
+  group: 'settings',
+  opensFor: 'writers',
+});
 
-export const CONTRACT_CATEGORIES: ResourceDef = { name: 'contract-categories', area: 'categories', fields: [name()], defaultSort: byName };
+export const CLASS_CATEGORIES: ResourceDef = {
+  name: 'class-categories',
+  area: 'categories',
+  fields: [name()],
+  defaultSort: byName,
+  screen: categoryScreen('/classes/settings', 'appstore'),
+};
+
+export const CONTRACT_CATEGORIES: ResourceDef = {
+  name: 'contract-categories',
+  area: 'categories',
+  fields: [name()],
+  defaultSort: byName,
+  screen: categoryScreen('/contracts/settings', 'container'),
+};
 
 export const CLASSES: ResourceDef = {
   name: 'classes',
@@ -31,6 +60,14 @@ export const CLASSES: ResourceDef = {
     { name: 'information', type: 'LONG_TEXT', searchable: true },
   ],
   defaultSort: byName,
+  screen: {
+    route: '/classes/',
+    entity: 'class',
+    modes: ['create', 'update', 'view'],
+    icon: 'read',
+    listFields: ['name', 'category_id', 'subject_ids', 'student_ids'],
+    tabs: ['lessons', 'recurring-lessons'],
+  },
 };
 
 export const LESSON_TYPES: ResourceDef = {
@@ -38,6 +75,21 @@ export const LESSON_TYPES: ResourceDef = {
   area: 'directory',
   fields: [name(), color, { name: 'entity', type: 'ENUM', options: LESSON_TYPE_VALUES, default: 'NORMAL', sortable: true, filterable: true }],
   defaultSort: byName,
+  // Lesson types and tags share one page, a tab each.
+  screen: { route: '/lessons/settings', entity: 'lesson_type', modes: ['create', 'update'], icon: 'tags', group: 'settings', page: 'lesson-settings' },
 };
 
-export const LESSON_TAGS: ResourceDef = { name: 'lesson-tags', area: 'directory', fields: [name(), color], defaultSort: byName };
+export const LESSON_TAGS: ResourceDef = {
+  name: 'lesson-tags',
+  area: 'directory',
+  fields: [name(), color],
+  defaultSort: byName,
+  screen: {
+    route: '/lessons/settings?type=lesson-tag',
+    entity: 'lesson_tag',
+    modes: ['create', 'update'],
+    icon: 'tags',
+    group: 'settings',
+    page: 'lesson-settings',
+  },
+};

@@ -1,4 +1,5 @@
-import type { ResourceDef } from '../fields';
+import type { ResourceDef, ScreenDef } from '../fields';
+import type { Area } from '../permissions';
 import { CLASS_CATEGORIES, CLASSES, CONTRACT_CATEGORIES, LESSON_TAGS, LESSON_TYPES, ROOMS, SUBJECTS } from './directory';
 import { LESSONS, RECURRING_LESSONS } from './lessons';
 import { NOTES, STUDENT_CUSTOM_FIELDS, STUDENTS, TEACHERS } from './people';
@@ -25,22 +26,46 @@ export {
   USERS,
 };
 
+/** Every declared resource by API name, in the order of the sidebar. */
 export const RESOURCES: Record<string, ResourceDef> = Object.fromEntries(
   [
-    USERS,
-    TENANTS,
-    SUBJECTS,
-    ROOMS,
-    CLASS_CATEGORIES,
-    CONTRACT_CATEGORIES,
-    CLASSES,
-    LESSON_TYPES,
-    LESSON_TAGS,
-    TEACHERS,
-    STUDENTS,
-    STUDENT_CUSTOM_FIELDS,
-    NOTES,
     LESSONS,
     RECURRING_LESSONS,
+    CLASSES,
+    STUDENTS,
+    TEACHERS,
+    SUBJECTS,
+    ROOMS,
+    NOTES,
+    CLASS_CATEGORIES,
+    CONTRACT_CATEGORIES,
+    LESSON_TYPES,
+    LESSON_TAGS,
+    STUDENT_CUSTOM_FIELDS,
+    USERS,
+    TENANTS,
   ].map((r) => [r.name, r]),
 );
+
+/** A screen that is not one resource (the calendar, my data): a route, a page, an area. */
+export interface PageDef {
+  name: string;
+  area: Area;
+  screen: Pick<ScreenDef, 'route' | 'icon' | 'group' | 'hidden' | 'opensFor'> & { page: string };
+}
+
+export const CALENDAR_PAGE: PageDef = { name: 'calendar', area: 'lessons', screen: { route: '/', icon: 'calendar', page: 'calendar' } };
+export const MYDATA_PAGE: PageDef = { name: 'mydata', area: 'mydata', screen: { route: '/mydata/', page: 'mydata', hidden: true } };
+
+/** Everything the client routes to, in sidebar order. */
+export const SCREENS: readonly (ResourceDef | PageDef)[] = [CALENDAR_PAGE, ...Object.values(RESOURCES), MYDATA_PAGE];
+
+/** The route's path without its query and trailing slash ('/' stays '/'). */
+export const routePath = (route: string) => route.split('?')[0]!.replace(/\/+$/, '') || '/';
+
+/** Where a row of a resource with a view is shown: its screen's view drawer. */
+export function viewRoutesOf(defs: readonly ResourceDef[]): Record<string, { path: string; param: string }> {
+  return Object.fromEntries(defs.filter((d) => d.screen.modes.includes('view')).map((d) => [d.name, { path: d.screen.route, param: d.screen.entity }]));
+}
+
+export const VIEW_ROUTES = viewRoutesOf(Object.values(RESOURCES));

@@ -45,6 +45,14 @@ export const LESSONS: ResourceDef = {
     { field: 'date', order: 'asc' },
     { field: 'start_time', order: 'asc' },
   ],
+  screen: {
+    route: '/lessons/',
+    entity: 'lesson',
+    modes: ['create', 'update', 'view'],
+    icon: 'schedule',
+    page: 'lessons',
+    listFields: ['date', 'start_time', 'teacher_id', 'subject_id', 'class_id', 'room_id', 'lesson_type_id', 'status', 'tag_ids'],
+  },
 };
 
 export const RECURRING_LESSONS: ResourceDef = {
@@ -66,4 +74,6 @@ export const RECURRING_LESSONS: ResourceDef = {
     { name: 'last_date', type: 'DATE', readOnly: true, sortable: true, filterable: true },
   ],
   defaultSort: [{ field: 'start_date', order: 'desc' }],
+  // The second list of the lessons page; a series is changed through its lessons' drawers.
+  screen: { route: '/lessons/?list=recurring', entity: 'recurring_lesson', modes: [], page: 'lessons', hidden: true },
 };

@@ -13,6 +13,7 @@ const byName = [
   { field: 'last_name', order: 'asc' },
   { field: 'first_name', order: 'asc' },
 ] as const;
+const personTitle = ['first_name', 'last_name'] as const;
 
 /** A teacher is also a TEACHER sign-in: creating one takes its username and password. */
 export const TEACHERS: ResourceDef = {
@@ -28,6 +29,31 @@ export const TEACHERS: ResourceDef = {
     { name: 'color', type: 'COLOR' },
   ],
   defaultSort: byName,
+  screen: {
+    route: '/teachers/',
+    entity: 'teacher',
+    modes: ['create', 'update', 'view'],
+    icon: 'solution',
+    // the view also offers the teacher's calendar link
+    page: 'teachers',
+    titleFields: personTitle,
+    listFields: ['last_name', 'first_name', 'username', 'email', 'phone', 'subject_ids', 'color'],
+    formFields: [
+      'username',
+      'password',
+      'confirm_password',
+      'first_name',
+      'last_name',
+      'email',
+      'phone',
+      'birth_date',
+      'gender',
+      'subject_ids',
+      'color',
+      'information',
+    ],
+    tabs: ['lessons', 'recurring-lessons'],
+  },
 };
 
 export const STUDENTS: ResourceDef = {
@@ -48,6 +74,16 @@ export const STUDENTS: ResourceDef = {
     { name: 'last_contract_date', type: 'DATE', readOnly: true, sortable: true, filterable: true },
   ],
   defaultSort: byName,
+  screen: {
+    route: '/students/',
+    entity: 'student',
+    modes: ['create', 'update', 'view'],
+    icon: 'user',
+    // custom fields, import from CSV, "mark inactive" when a delete is refused
+    page: 'students',
+    titleFields: personTitle,
+    listFields: ['last_name', 'first_name', 'phone', 'guardian_name', 'guardian_phone', 'class_ids', 'status', 'number_of_contracts'],
+  },
 };
 
 /** The definitions behind each student's `custom_fields`; the key never changes once created. */
@@ -66,6 +102,18 @@ export const STUDENT_CUSTOM_FIELDS: ResourceDef = {
     { field: 'position', order: 'asc' },
     { field: 'label', order: 'asc' },
   ],
+  screen: {
+    route: '/students/settings',
+    entity: 'custom_field',
+    modes: ['create', 'update'],
+    icon: 'form',
+    group: 'settings',
+    opensFor: 'writers',
+    // options only for choices, and the explanations of a refused change
+    page: 'student-custom-fields',
+    titleFields: ['label'],
+    listFields: ['label', 'key', 'type', 'options', 'required', 'position'],
+  },
 };
 
 export const NOTES: ResourceDef = {
@@ -80,4 +128,13 @@ export const NOTES: ResourceDef = {
     { name: 'author_id', type: 'REFERENCE', reference: 'users', readOnly: true, filterable: true },
   ],
   defaultSort: [{ field: 'updated_at', order: 'desc' }],
+  screen: {
+    route: '/notes/',
+    entity: 'note',
+    modes: ['create', 'update', 'view'],
+    icon: 'notes',
+    titleFields: ['title'],
+    listFields: ['title', 'student_id', 'teacher_id', 'class_id', 'author_id', 'updated_at'],
+    ownerField: 'author_id',
+  },
 };

@@ -13,4 +13,7 @@ export const TENANTS: ResourceDef = {
     { name: 'language', type: 'ENUM', options: LANGUAGES, default: 'el', sortable: true, filterable: true },
   ],
   defaultSort: [{ field: 'name', order: 'asc' }],
+  scope: 'platform',
+  // the first administrator is created with the centre
+  screen: { route: '/tenants/', entity: 'tenant', modes: ['create', 'update'], icon: 'shop', page: 'tenants' },
 };

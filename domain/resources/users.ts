@@ -19,4 +19,14 @@ export const USERS: ResourceDef = {
     { field: 'last_name', order: 'asc' },
     { field: 'first_name', order: 'asc' },
   ],
+  screen: {
+    route: '/settings/',
+    entity: 'user',
+    modes: ['create', 'update'],
+    icon: 'team',
+    group: 'settings',
+    // roles a manager may give, and a new password instead of the old one
+    page: 'users',
+    titleFields: ['first_name', 'last_name'],
+  },
 };

@@ -1,17 +1,15 @@
-import { DeleteOutlined, EditOutlined, EyeOutlined, PlusOutlined } from '@ant-design/icons';
-import { getDefaultSortOrder, List } from '@refinedev/antd';
-import { useInvalidate, useOne, type BaseRecord } from '@refinedev/core';
-import { Alert, App, Button, Descriptions, Form, Input, Popconfirm, Space, Spin, Tabs, Tooltip, type TabsProps } from 'antd';
+import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
+import { CreateButton, EditButton, getDefaultSortOrder, List, ShowButton } from '@refinedev/antd';
+import { CanAccess, useInvalidate, useOne, type BaseRecord } from '@refinedev/core';
+import { Alert, App, Button, Descriptions, Form, Input, Popconfirm, Space, Spin, Tabs, type TabsProps } from 'antd';
 import type { TableColumnsType } from 'antd';
 import { useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { customFieldDef, type CustomFieldDefinition } from '../../domain/custom-fields';
-import { SYSTEM_FIELDS, type FieldDef, type ResourceDef } from '../../domain/fields';
-import { can, isOwnOnly } from '../../domain/permissions';
-import type { Role } from '../../domain/enums';
+import { SYSTEM_FIELDS, type FieldDef, type ResourceDef, type ScreenMode } from '../../domain/fields';
 import { http, toApiError, type ApiError } from '../providers/http';
 import { errorText } from '../providers/errors';
-import { session } from '../providers/session';
+import { declaredTabs } from './detail-tabs';
 import { ExportCsvButton, resourceCsvColumns, type CsvColumn } from './export-csv';
 import { FieldDisplay } from './fields/display';
 import { fieldText, labelOf, type Translate } from './fields/format';
@@ -22,30 +20,34 @@ import { ListTable, type ListState } from './list-table';
 import { ModeDrawer, useModeParams } from './mode-drawer';
 import { FormButtons, useDrawerForm } from './drawer-form';
 
-export type Mode = 'create' | 'update' | 'view';
+export type Mode = ScreenMode;
 export type Row = BaseRecord & { id: number; version?: number } & Record<string, unknown>;
 
-/** How one screen uses the generic list, drawer form and show view. */
+/**
+ * How one screen uses the generic list, drawer form and show view. The declaration's screen
+ * (def.screen) says most of it; a page adds what a declaration cannot (components, hooks).
+ */
 export interface ScreenConfig {
   def: ResourceDef;
-  /** The entity search parameter: /subjects/?mode=update&subject=3. */
-  entity: string;
-  modes: readonly Mode[];
+  /** The entity search parameter: /subjects/?mode=update&subject=3; the declaration's by default. */
+  entity?: string;
+  /** The declaration's by default. */
+  modes?: readonly Mode[];
   /** i18n key of the title; `<resource>.title` by default. */
   title?: string;
-  /** Columns of the list (field names, also created_at/updated_at); derived when omitted. */
+  /** Columns of the list (field names, also created_at/updated_at); the declaration's, else derived. */
   listFields?: readonly string[];
-  /** Fields of the form; all writable ones when omitted. */
+  /** Fields of the form; the declaration's, else all writable ones. */
   formFields?: readonly string[];
   /** The tenant's custom field definitions (students). */
   customFields?: readonly CustomFieldDefinition[];
   /** Whether a field is shown, given the form's values or the record (status -> inactive_reason). */
   visible?(field: string, values: Record<string, unknown>): boolean;
-  /** What a row is called in titles and confirmations. */
-  rowName(row: Row): string;
+  /** What a row is called in titles and confirmations; the declaration's title fields by default. */
+  rowName?(row: Row): string;
   /** Extra content of the Details tab, under the fields (a teacher's calendar feed). */
   viewExtra?(row: Row): ReactNode;
-  /** Extra tabs of the view, after Details (History is always last). */
+  /** Extra tabs of the view, after the declared ones (History is always last). */
   viewTabs?(row: Row): TabsProps['items'];
   /** Extra buttons beside Export (a function gets the list's sorters and filters). */
   toolbar?: ReactNode | ((state: ListState) => ReactNode);
@@ -53,7 +55,7 @@ export interface ScreenConfig {
   columns?: Record<string, { title?: string; render?(row: Row): ReactNode }>;
   /** The screen's own drawers instead of the generic form and view (lessons). */
   drawers?: ReactNode;
-  /** Per row: may the edit / delete buttons show (beyond the role's rights)? */
+  /** Per row: may the edit / delete buttons show (beyond the role's rights, which the access control decides)? */
   canEdit?(row: Row): boolean;
   canDelete?(row: Row): boolean;
   /** Extra buttons of a row, before edit and delete. */
@@ -64,8 +66,6 @@ export interface ScreenConfig {
   deletedMessage?(row: Row): string;
   /** Shown above the list (tabs of a settings page). */
   header?: ReactNode;
-  /** Whether the signed-in user may change this row (TEACHER: own notes). */
-  ownsRow?(row: Row, me: { id: string | number; role: Role }): boolean;
   /** Delete text per row; `directory.deleteConfirm` by default. */
   deleteConfirm?(row: Row): string;
   /** Handles a refused delete (409 in-use); return true when handled. */
@@ -100,32 +100,42 @@ export function defaultListFields(def: ResourceDef): string[] {
   return def.fields.filter((f) => !f.writeOnly && !['LONG_TEXT', 'CUSTOM_VALUES', 'PASSWORD'].includes(f.type)).map((f) => f.name);
 }
 
-/** The signed-in user's rights on this resource, from the permission matrix in domain/. */
-export function useRights(def: ResourceDef) {
-  const user = session.get();
-  const role = user?.role ?? 'TEACHER';
-  return {
-    role,
-    me: user ? { id: user.id, role } : null,
-    create: can(role, def.area, 'create'),
-    update: can(role, def.area, 'update'),
-    delete: can(role, def.area, 'delete'),
-    ownOnly: isOwnOnly(role, def.area),
-  };
-}
+/** What a row is called: its declared title fields joined by a space (`name` by default). */
+export const rowTitle = (def: ResourceDef) => (row: Row) =>
+  (def.screen.titleFields ?? ['name'])
+    .map((f) => row[f])
+    .filter((v) => v !== null && v !== undefined && v !== '')
+    .map(String)
+    .join(' ');
 
-/** The generic screen: list with filters, search, sort and CSV export; drawer form; show view. */
-export function ResourceScreen(config: ScreenConfig) {
+/** A config with the declaration's defaults filled in. */
+type Resolved = ScreenConfig & Required<Pick<ScreenConfig, 'entity' | 'modes' | 'rowName'>>;
+const resolve = (config: ScreenConfig): Resolved => {
+  const screen = config.def.screen;
+  return {
+    ...config,
+    entity: config.entity ?? screen.entity,
+    modes: config.modes ?? screen.modes,
+    rowName: config.rowName ?? rowTitle(config.def),
+    listFields: config.listFields ?? screen.listFields,
+    formFields: config.formFields ?? screen.formFields,
+  };
+};
+
+/**
+ * The generic screen: list with filters, search, sort and CSV export; drawer form; show view.
+ * Which buttons show is the access control's answer (Refine's buttons and CanAccess), given
+ * the row for roles limited to their own rows.
+ */
+export function ResourceScreen(props: ScreenConfig) {
+  const config = resolve(props);
   const { def, entity, modes } = config;
   const { t: translate } = useTranslation();
   const t = translate as Translate;
   const { modal, message } = App.useApp();
   const { mode, id, open, close } = useModeParams(entity, modes);
-  const rights = useRights(def);
   const invalidate = useInvalidate();
   const customFields = config.customFields;
-
-  const mayChange = (row: Row) => !rights.ownOnly || !config.ownsRow || (rights.me !== null && config.ownsRow(row, rights.me));
 
   const helpers: ScreenHelpers = {
     t,
@@ -189,25 +199,41 @@ export function ResourceScreen(config: ScreenConfig) {
         <Space size={4}>
           {config.rowActions?.(row)}
           {modes.includes('view') && (
-            <Tooltip title={t('buttons.show')}>
-              <Button size="small" icon={<EyeOutlined />} aria-label={t('buttons.show')} onClick={() => open('view', row.id)} />
-            </Tooltip>
+            <ShowButton
+              resource={def.name}
+              recordItemId={row.id}
+              hideText
+              size="small"
+              title={t('buttons.show')}
+              aria-label={t('buttons.show')}
+              onClick={() => open('view', row.id)}
+            />
           )}
-          {rights.update && mayChange(row) && !row.deleted && modes.includes('update') && (config.canEdit?.(row) ?? true) && (
-            <Tooltip title={t('buttons.edit')}>
-              <Button size="small" icon={<EditOutlined />} aria-label={t('buttons.edit')} onClick={() => open('update', row.id)} />
-            </Tooltip>
+          {!row.deleted && modes.includes('update') && (config.canEdit?.(row) ?? true) && (
+            <EditButton
+              resource={def.name}
+              recordItemId={row.id}
+              meta={{ record: row }}
+              hideText
+              size="small"
+              title={t('buttons.edit')}
+              aria-label={t('buttons.edit')}
+              onClick={() => open('update', row.id)}
+            />
           )}
-          {rights.delete && mayChange(row) && !row.deleted && (config.canDelete?.(row) ?? true) && (
-            <Popconfirm
-              title={config.deleteConfirm?.(row) ?? t('directory.deleteConfirm', { name: config.rowName(row) })}
-              okText={t('buttons.delete')}
-              okButtonProps={{ danger: true }}
-              cancelText={t('buttons.cancel')}
-              onConfirm={() => remove(row)}
-            >
-              <Button size="small" danger icon={<DeleteOutlined />} aria-label={t('buttons.delete')} />
-            </Popconfirm>
+          {!row.deleted && (config.canDelete?.(row) ?? true) && (
+            // Our own delete (not Refine's DeleteButton): a refused delete (409 in-use) is explained or handled by the screen.
+            <CanAccess resource={def.name} action="delete" params={{ id: row.id, meta: { record: row } }}>
+              <Popconfirm
+                title={config.deleteConfirm?.(row) ?? t('directory.deleteConfirm', { name: config.rowName(row) })}
+                okText={t('buttons.delete')}
+                okButtonProps={{ danger: true }}
+                cancelText={t('buttons.cancel')}
+                onConfirm={() => remove(row)}
+              >
+                <Button size="small" danger icon={<DeleteOutlined />} title={t('buttons.delete')} aria-label={t('buttons.delete')} />
+              </Popconfirm>
+            </CanAccess>
           )}
         </Space>
       ),
@@ -234,10 +260,10 @@ export function ResourceScreen(config: ScreenConfig) {
       title={title}
       breadcrumb={false}
       headerButtons={
-        modes.includes('create') && rights.create && (config.canCreate ?? true) ? (
-          <Button type="primary" icon={<PlusOutlined />} onClick={() => open('create')}>
+        modes.includes('create') && (config.canCreate ?? true) ? (
+          <CreateButton resource={def.name} type="primary" icon={<PlusOutlined />} onClick={() => open('create')}>
             {t(`${def.name}.create`)}
-          </Button>
+          </CreateButton>
         ) : null
       }
     >
@@ -265,7 +291,7 @@ export function ResourceScreen(config: ScreenConfig) {
                 key={id}
                 config={config}
                 id={id}
-                onEdit={(row) => (rights.update && mayChange(row) && !row.deleted && modes.includes('update') ? () => open('update', id) : undefined)}
+                onEdit={(row) => (!row.deleted && modes.includes('update') && (config.canEdit?.(row) ?? true) ? () => open('update', id) : undefined)}
               />
             )}
           </ModeDrawer>
@@ -308,7 +334,7 @@ export function cleanBody(fields: readonly FieldDef[], values: Record<string, un
   return body;
 }
 
-function ResourceForm({ config, mode, id, onDone }: { config: ScreenConfig; mode: 'create' | 'update'; id: number | null; onDone(): void }) {
+function ResourceForm({ config, mode, id, onDone }: { config: Resolved; mode: 'create' | 'update'; id: number | null; onDone(): void }) {
   const { def } = config;
   const { t: translate } = useTranslation();
   const t = translate as Translate;
@@ -372,7 +398,7 @@ function ResourceForm({ config, mode, id, onDone }: { config: ScreenConfig; mode
 }
 
 /** The detail view: Details (every readable field through the display registry) and History. */
-function ResourceView({ config, id, onEdit }: { config: ScreenConfig; id: number; onEdit(row: Row): (() => void) | undefined }) {
+function ResourceView({ config, id, onEdit }: { config: Resolved; id: number; onEdit(row: Row): (() => void) | undefined }) {
   const { def } = config;
   const { t: translate } = useTranslation();
   const t = translate as Translate;
@@ -407,9 +433,9 @@ function ResourceView({ config, id, onEdit }: { config: ScreenConfig; id: number
         ))}
       </Descriptions>
       {edit && (
-        <Button icon={<EditOutlined />} onClick={edit}>
+        <EditButton resource={def.name} recordItemId={row.id} meta={{ record: row }} onClick={edit}>
           {t('buttons.edit')}
-        </Button>
+        </EditButton>
       )}
       {config.viewExtra?.(row)}
     </Space>
@@ -421,6 +447,7 @@ function ResourceView({ config, id, onEdit }: { config: ScreenConfig; id: number
       <Tabs
         items={[
           { key: 'details', label: t('directory.tabs.details'), children: details },
+          ...declaredTabs(def, row.id, t),
           ...(config.viewTabs?.(row) ?? []),
           { key: 'history', label: t('directory.tabs.history'), children: <HistoryTab def={def} id={id} customFields={config.customFields} /> },
         ]}

@@ -1,10 +1,12 @@
 import { ThemedLayout, ThemedTitle } from '@refinedev/antd';
 import { CanAccess, useIsAuthenticated } from '@refinedev/core';
-import { Suspense } from 'react';
+import { Suspense, useEffect } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { ROUTE_RESOURCE } from '../providers/accessControlProvider';
+import { useRuntimeResources } from '../resources/runtime';
 import { FullPageSpin } from './full-page-spin';
 import { Header } from './header';
+import './shell.css';
 
 const Logo = () => <img src="/favicon.svg" alt="" width={24} height={24} />;
 
@@ -15,9 +17,15 @@ const Logo = () => <img src="/favicon.svg" alt="" width={24} height={24} />;
 export default function Shell() {
   const location = useLocation();
   const { data, isLoading } = useIsAuthenticated();
+  const { load } = useRuntimeResources();
+  const authenticated = data?.authenticated === true;
+  // Resources declared at run time come from the server once someone is signed in.
+  useEffect(() => {
+    if (authenticated) load();
+  }, [authenticated, load]);
 
   if (isLoading) return <FullPageSpin />;
-  if (!data?.authenticated) {
+  if (!authenticated) {
     const here = location.pathname + location.search;
     return <Navigate to={here === '/' ? '/login' : `/login?redirect=${encodeURIComponent(here)}`} replace />;
   }

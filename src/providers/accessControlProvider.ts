@@ -1,5 +1,7 @@
 import type { AccessControlProvider } from '@refinedev/core';
-import { can, canOpenRoute, RESOURCE_AREA, type Action } from '../../domain/permissions';
+import { can, canOpenRoute, isOwnOnly, type Action, type Area } from '../../domain/permissions';
+import { SCREENS } from '../../domain/resources/index';
+import { areaOf, declarationOf, runtimeDeclarations, runtimeRouteGuards } from '../resources/registry';
 import { session } from './session';
 
 /** A pseudo resource: `<CanAccess resource="route" params={{pathname}}>` guards a screen. */
@@ -16,23 +18,48 @@ const ACTIONS: Record<string, Action> = {
   delete: 'delete',
 };
 
-// Synchronous: the matrix lives in domain/permissions, so no call goes out per row or button.
+interface Params {
+  pathname?: string;
+  /** The resource item Refine passes (sidebar entries, buttons): its route and area travel in meta. */
+  resource?: { meta?: { route?: unknown; area?: unknown; group?: unknown } };
+  /** The row a button acts on, for roles limited to their own rows. */
+  meta?: { record?: Record<string, unknown> };
+}
+
+const opens = (role: Parameters<typeof canOpenRoute>[0], route: string) => canOpenRoute(role, route.split('?')[0]!, runtimeRouteGuards());
+
+const groupRoutes = (group: string) => [...SCREENS, ...runtimeDeclarations()].filter((s) => s.screen.group === group).map((s) => s.screen.route);
+
+/**
+ * The one permission path of the client: route guards, the sidebar, every button and every
+ * `useCan` ask here, and the answer comes from the domain's matrix, synchronously, so no call
+ * goes out per row or button.
+ */
 export const accessControlProvider: AccessControlProvider = {
   can: async ({ resource, action, params }) => {
     const user = session.get();
     if (!user) return { can: false };
-    if (resource === ROUTE_RESOURCE) {
-      const pathname = String((params as { pathname?: string } | undefined)?.pathname ?? '/');
-      return { can: canOpenRoute(user.role, pathname) };
+    const p = (params ?? {}) as Params;
+    if (resource === ROUTE_RESOURCE) return { can: opens(user.role, String(p.pathname ?? '/')) };
+    // A sidebar group shows when one of its entries opens.
+    if (p.resource?.meta?.group === true && resource) {
+      return { can: groupRoutes(resource).some((route) => opens(user.role, route)) };
     }
     // A sidebar entry (action list with the resource item) shows only when its route opens:
     // everyone reads class categories, but only ROOT and ADMIN open /classes/settings.
-    const route = (params as { resource?: { meta?: { route?: unknown } } } | undefined)?.resource?.meta?.route;
-    if (action === 'list' && typeof route === 'string' && !canOpenRoute(user.role, route.split('?')[0]!)) return { can: false };
-    const area = resource ? RESOURCE_AREA[resource] : undefined;
+    const route = p.resource?.meta?.route;
+    if (action === 'list' && typeof route === 'string' && !opens(user.role, route)) return { can: false };
+    const area = (typeof p.resource?.meta?.area === 'string' ? (p.resource.meta.area as Area) : undefined) ?? (resource ? areaOf(resource) : undefined);
     const mapped = ACTIONS[action];
     if (!area || !mapped) return { can: true };
-    return { can: can(user.role, area, mapped) };
+    if (!can(user.role, area, mapped)) return { can: false };
+    // TEACHER changes only the notes they wrote: the row's owner field says whose it is.
+    const record = p.meta?.record;
+    const owner = resource ? declarationOf(resource)?.screen.ownerField : undefined;
+    if (record && owner && mapped !== 'read' && mapped !== 'list' && isOwnOnly(user.role, area)) {
+      return { can: record[owner] != null && String(record[owner]) === String(user.id) };
+    }
+    return { can: true };
   },
   options: {
     buttons: { enableAccessControl: true, hideIfUnauthorized: true },

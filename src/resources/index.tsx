@@ -9,6 +9,7 @@ import {
   IdcardOutlined,
   ReadOutlined,
   ScheduleOutlined,
+  SettingOutlined,
   ShopOutlined,
   SolutionOutlined,
   TagsOutlined,
@@ -18,9 +19,11 @@ import {
 } from '@ant-design/icons';
 import type { ResourceProps } from '@refinedev/core';
 import type { ReactNode } from 'react';
+import type { ResourceDef } from '../../domain/fields';
+import { SCREENS, type PageDef } from '../../domain/resources/index';
 
-// Icons are names in the resource list (cheap to compare, also for runtime resources) and
-// become components only here.
+// Icons are names in the declarations (cheap to compare, and a runtime declaration can name
+// one) and become components only here.
 const ICONS: Record<string, ReactNode> = {
   calendar: <CalendarOutlined />,
   schedule: <ScheduleOutlined />,
@@ -37,34 +40,43 @@ const ICONS: Record<string, ReactNode> = {
   tags: <TagsOutlined />,
   form: <FormOutlined />,
   idcard: <IdcardOutlined />,
+  setting: <SettingOutlined />,
 };
 
-/**
- * The sidebar and Refine's resource list. Names are the API's (`/api/<name>`), so the access
- * check reads domain/permissions for them; labels come from i18n (`<name>.<name>`); each list
- * path is a route of the client (the sidebar also hides routes the role may not open).
- */
-const RESOURCES: ResourceProps[] = [
-  { name: 'calendar', list: '/', meta: { iconName: 'calendar' } },
-  { name: 'lessons', list: '/lessons/', meta: { iconName: 'schedule' } },
-  { name: 'classes', list: '/classes/', meta: { iconName: 'read' } },
-  { name: 'students', list: '/students/', meta: { iconName: 'user' } },
-  { name: 'teachers', list: '/teachers/', meta: { iconName: 'solution' } },
-  { name: 'subjects', list: '/subjects/', meta: { iconName: 'book' } },
-  { name: 'rooms', list: '/rooms/', meta: { iconName: 'home' } },
-  { name: 'notes', list: '/notes/', meta: { iconName: 'notes' } },
-  { name: 'class-categories', list: '/classes/settings', meta: { iconName: 'appstore' } },
-  { name: 'contract-categories', list: '/contracts/settings', meta: { iconName: 'container' } },
-  { name: 'lesson-types', list: '/lessons/settings', meta: { iconName: 'tags' } },
-  { name: 'lesson-tags', list: '/lessons/settings?type=lesson-tag', meta: { iconName: 'tags' } },
-  { name: 'student-custom-fields', list: '/students/settings', meta: { iconName: 'form' } },
-  { name: 'users', list: '/settings/', meta: { iconName: 'team' } },
-  { name: 'tenants', list: '/tenants/', meta: { iconName: 'shop' } },
-  { name: 'mydata', list: '/mydata/', meta: { hide: true } },
-];
+const GROUP_ICONS: Record<string, string> = { settings: 'setting' };
 
-export const resources: ResourceProps[] = RESOURCES.map((resource) => ({
-  ...resource,
-  // Refine hands the access check the resource without `list`: the route travels in meta.
-  meta: { ...resource.meta, route: resource.list, icon: ICONS[String(resource.meta?.iconName)] ?? <UnorderedListOutlined /> },
-}));
+export const iconOf = (name: string | undefined): ReactNode => (name && ICONS[name]) || <UnorderedListOutlined />;
+
+/** A screen that came as a declaration at run time: its slug in `/custom-entities/entity/<slug>/`. */
+export const runtimeIdentifier = (def: ResourceDef) => `runtime:${def.screen.route}`;
+
+/**
+ * The sidebar and Refine's resource list, derived from the declarations. Names are the API's
+ * (`/api/<name>`); labels come from i18n (`<name>.<name>`); the area and the route travel in
+ * meta, because Refine hands the access check the resource without `list`.
+ */
+export function refineResources(screens: readonly (ResourceDef | PageDef)[], runtime: readonly ResourceDef[] = []): ResourceProps[] {
+  const list: ResourceProps[] = [];
+  const add = (def: ResourceDef | PageDef, identifier?: string) => {
+    const group = def.screen.group;
+    // a group is an entry of its own, placed where its first member would be
+    if (group && !list.some((r) => r.name === group)) list.push({ name: group, meta: { group: true, icon: iconOf(GROUP_ICONS[group]) } });
+    list.push({
+      name: def.name,
+      ...(identifier ? { identifier } : {}),
+      list: def.screen.route,
+      meta: {
+        route: def.screen.route,
+        area: def.area,
+        icon: iconOf(def.screen.icon),
+        ...(group ? { parent: group } : {}),
+        ...(def.screen.hidden ? { hide: true } : {}),
+      },
+    });
+  };
+  for (const screen of screens) add(screen);
+  for (const def of runtime) add(def, runtimeIdentifier(def));
+  return list;
+}
+
+export const resources: ResourceProps[] = refineResources(SCREENS);

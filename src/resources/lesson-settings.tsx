@@ -2,7 +2,7 @@ import { Tabs } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { LESSON_TAGS, LESSON_TYPES } from '../../domain/resources/directory';
-import { ResourceScreen, type Row } from '../components/resource-screen';
+import { ResourceScreen } from '../components/resource-screen';
 
 const TYPES = ['lesson-type', 'lesson-tag'] as const;
 type LessonSetting = (typeof TYPES)[number];
@@ -28,8 +28,8 @@ export default function LessonSettingsPage() {
     />
   );
   return type === 'lesson-tag' ? (
-    <ResourceScreen key="tags" def={LESSON_TAGS} entity="lesson_tag" modes={['create', 'update']} header={tabs} rowName={(row: Row) => String(row.name)} />
+    <ResourceScreen key="tags" def={LESSON_TAGS} header={tabs} />
   ) : (
-    <ResourceScreen key="types" def={LESSON_TYPES} entity="lesson_type" modes={['create', 'update']} header={tabs} rowName={(row: Row) => String(row.name)} />
+    <ResourceScreen key="types" def={LESSON_TYPES} header={tabs} />
   );
 }

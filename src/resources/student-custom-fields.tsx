@@ -1,7 +1,7 @@
 import { Alert } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { STUDENT_CUSTOM_FIELDS } from '../../domain/resources/people';
-import { inUseText, ResourceScreen, type Row } from '../components/resource-screen';
+import { inUseText, ResourceScreen } from '../components/resource-screen';
 import { toApiError } from '../providers/http';
 import { errorText } from '../providers/errors';
 import { App } from 'antd';
@@ -26,10 +26,6 @@ export default function StudentCustomFieldsPage() {
   return (
     <ResourceScreen
       def={STUDENT_CUSTOM_FIELDS}
-      entity="custom_field"
-      modes={['create', 'update']}
-      listFields={['label', 'key', 'type', 'options', 'required', 'position']}
-      rowName={(row: Row) => String(row.label)}
       visible={(field, values) => field !== 'options' || CHOICE.includes(String(values.type))}
       toBody={(body) => (CHOICE.includes(String(body.type)) ? body : { ...body, options: body.options === undefined ? undefined : null })}
       fieldExtra={(field, mode) =>

@@ -1,15 +1,16 @@
 import { ImportOutlined } from '@ant-design/icons';
-import { App, Button } from 'antd';
+import { CreateButton } from '@refinedev/antd';
+import { App } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { STUDENTS } from '../../domain/resources/people';
-import { ResourceScreen, useRights, type Row } from '../components/resource-screen';
+import { ResourceScreen, rowTitle } from '../components/resource-screen';
 import { http } from '../providers/http';
 import { errorText } from '../providers/errors';
 import { StudentImport } from './students-import';
 import { useStudentCustomFields } from './use-custom-fields';
 
-const name = (row: Row) => `${String(row.first_name ?? '')} ${String(row.last_name ?? '')}`.trim();
+const name = rowTitle(STUDENTS);
 
 /**
  * /students/: `?mode=create|update|view&student=<id>`, with the centre's custom fields, the
@@ -20,24 +21,18 @@ export default function StudentsPage() {
   const { modal, message } = App.useApp();
   const { definitions } = useStudentCustomFields();
   const [importing, setImporting] = useState(false);
-  const rights = useRights(STUDENTS);
 
   return (
     <>
       <ResourceScreen
         def={STUDENTS}
-        entity="student"
-        modes={['create', 'update', 'view']}
-        listFields={['last_name', 'first_name', 'phone', 'guardian_name', 'guardian_phone', 'class_ids', 'status', 'number_of_contracts']}
         customFields={definitions}
-        rowName={name}
         visible={(field, values) => field !== 'inactive_reason' || values.status === 'INACTIVE'}
         toolbar={
-          rights.create ? (
-            <Button icon={<ImportOutlined />} onClick={() => setImporting(true)}>
-              {t('import.open')}
-            </Button>
-          ) : null
+          // importing creates students: shown to whoever may create one
+          <CreateButton resource={STUDENTS.name} icon={<ImportOutlined />} onClick={() => setImporting(true)}>
+            {t('import.open')}
+          </CreateButton>
         }
         onDeleteRefused={(row, _error, helpers) => {
           // a student others point at (notes, contracts) stays, marked inactive

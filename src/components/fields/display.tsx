@@ -3,23 +3,18 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { canOpenRoute } from '../../../domain/permissions';
+import { VIEW_ROUTES } from '../../../domain/resources/index';
+import { runtimeRouteGuards, runtimeViewRoute } from '../../resources/registry';
 import type { FieldDef, FieldType } from '../../../domain/fields';
 import { customFieldDef, type CustomFieldDefinition } from '../../../domain/custom-fields';
 import { session } from '../../providers/session';
 import { fieldText, labelKeyOf, refName, valueText, type RefLabel, type Translate } from './format';
 
-/** Where a referenced row is shown: its screen's view drawer. */
-export const VIEW_ROUTES: Record<string, { path: string; param: string }> = {
-  students: { path: '/students/', param: 'student' },
-  teachers: { path: '/teachers/', param: 'teacher' },
-  classes: { path: '/classes/', param: 'class' },
-  notes: { path: '/notes/', param: 'note' },
-};
-
 export function viewLink(reference: string | undefined, id: number): string | null {
-  const route = reference ? VIEW_ROUTES[reference] : undefined;
+  // where a referenced row is shown: the view drawer its declaration names
+  const route = reference ? (VIEW_ROUTES[reference] ?? runtimeViewRoute(reference)) : undefined;
   const role = session.get()?.role;
-  if (!route || !role || !canOpenRoute(role, route.path)) return null;
+  if (!route || !role || !canOpenRoute(role, route.path, runtimeRouteGuards())) return null;
   return `${route.path}?mode=view&${route.param}=${id}`;
 }
 

@@ -1,0 +1,21 @@
+import { useLocation } from 'react-router';
+import { RESOURCES, routePath } from '../../domain/resources/index';
+import { ResourceScreen } from '../components/resource-screen';
+import NotFoundPage from '../pages/not-found';
+import { useRuntimeResources } from './runtime';
+
+/** Declarations shown by the generic screen: those without a page of their own. */
+export const PLAIN_RESOURCES = Object.values(RESOURCES).filter((d) => !d.screen.page);
+
+/**
+ * The screen of a declaration without a page of its own, built-in or arrived at run time:
+ * the route's path says which, and the generic screen shows it.
+ */
+export default function ResourceRoute() {
+  const { pathname } = useLocation();
+  const { declarations } = useRuntimeResources();
+  const path = routePath(pathname);
+  const def = [...PLAIN_RESOURCES, ...declarations].find((d) => routePath(d.screen.route) === path);
+  if (!def) return <NotFoundPage />;
+  return <ResourceScreen key={def.screen.route} def={def} />;
+}
