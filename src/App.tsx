@@ -4,7 +4,7 @@ import routerProvider, { DocumentTitleHandler } from '@refinedev/react-router';
 import { Suspense, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Route, Routes } from 'react-router';
-import { routePath, SCREENS } from '../domain/resources/index';
+import { SCREENS } from '../domain/resources/index';
 import { FullPageSpin } from './components/full-page-spin';
 import { SessionNavigator } from './components/session-navigator';
 import { lazyPage } from './lazy';
@@ -14,7 +14,7 @@ import { dataProvider } from './providers/dataProvider';
 import { createI18nProvider, i18n } from './providers/i18nProvider';
 import { TOASTS, useNotificationProvider } from './providers/notificationProvider';
 import { refineResources } from './resources';
-import { PAGES } from './resources/pages';
+import { PAGES, routeTable } from './resources/pages';
 import { fetchRuntimeDeclarations, RUNTIME_ROUTE, RuntimeResourcesProvider, useRuntimeResourcesState } from './resources/runtime';
 import './locales/screens';
 
@@ -25,7 +25,7 @@ const ResourceRoute = lazyPage(() => import('./resources/resource-route'));
 const NotFoundPage = lazyPage(() => import('./pages/not-found'));
 
 /** One route per declared path: a page when the declaration names one, else the generic screen. */
-const ROUTES = [...new Map(SCREENS.map((s) => [routePath(s.screen.route), s.screen.page])).entries()].map(([path, page]) => {
+const ROUTES = routeTable(SCREENS).map(({ path, page }) => {
   const Page = (page && PAGES[page]) || ResourceRoute;
   return path === '/' ? <Route key="/" index element={<Page />} /> : <Route key={path} path={path} element={<Page />} />;
 });
