@@ -1,4 +1,4 @@
-import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { z } from 'zod';
 import { DETAIL_TABS, FIELD_TYPES, SIDEBAR_GROUPS, type ResourceDef } from '../../domain/fields';
 import { PERMISSIONS, type Area } from '../../domain/permissions';
@@ -101,6 +101,8 @@ const RuntimeContext = createContext<RuntimeResources>({ declarations: [], load:
 export function useRuntimeResourcesState(source: () => Promise<unknown>): RuntimeResources {
   const [declarations, setDeclarations] = useState<readonly ResourceDef[]>([]);
   const started = useRef(false);
+  // The next sign-in mounts a new App: nothing of this user's declarations stays behind.
+  useEffect(() => () => setRuntimeDeclarations([]), []);
   const load = useCallback(() => {
     if (started.current) return;
     started.current = true;

@@ -49,6 +49,7 @@ describe('the directory', () => {
     await signIn(admin.username, admin.password);
 
     // Student Custom Fields: a text field "Σχολείο"
+    await page.getByRole('menuitem', { name: 'Ρυθμίσεις' }).click();
     await page.getByRole('link', { name: 'Πρόσθετα πεδία μαθητών' }).click();
     await page.waitForURL(/\/students\/settings/);
     await heading('Πρόσθετα πεδία μαθητών');

@@ -77,8 +77,9 @@ describe('the shell', () => {
     await signIn(root.username, root.password);
     await page.waitForURL(`${baseUrl}/`);
     await heading('Ημερολόγιο');
-    await text('Χρήστες/Διαχειριστές');
     await text('Φροντιστήρια');
+    await page.getByRole('menuitem', { name: 'Ρυθμίσεις' }).click();
+    await text('Χρήστες/Διαχειριστές');
     const stored = await page.evaluate(() => ({ token: localStorage.getItem('token'), user: localStorage.getItem('user') }));
     expect(stored.token).toBeTruthy();
     const user = JSON.parse(stored.user ?? '{}') as { username: string; role: string; exp: number };
@@ -110,6 +111,7 @@ describe('the shell', () => {
     await page.waitForURL(`${baseUrl}/`);
     await page.locator('header').getByText('EN', { exact: true }).click();
     await heading('Calendar');
+    await page.getByRole('menuitem', { name: 'Settings' }).click();
     await text('Users/Admins');
     await page.reload();
     await heading('Calendar');
