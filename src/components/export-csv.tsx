@@ -113,7 +113,7 @@ export function ExportCsvButton({ resource, fileName, columns, filters, sorters 
         }}
       >
         <Progress percent={percent} status="active" />
-        <Typography.Text type="secondary">{t('directory.exportProgress', { done: progress?.done ?? 0, total: progress?.total ?? 0 })}</Typography.Text>
+        <Typography.Text type="secondary">{t('directory.exportProgress', { done: progress?.done ?? 0, count: progress?.total ?? 0 })}</Typography.Text>
       </Modal>
     </>
   );

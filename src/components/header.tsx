@@ -1,6 +1,7 @@
-import { DownOutlined, LogoutOutlined, MoonOutlined, SunOutlined, UserOutlined } from '@ant-design/icons';
+import { DownOutlined, LogoutOutlined, MenuOutlined, MoonOutlined, SunOutlined, UserOutlined } from '@ant-design/icons';
+import { useThemedLayoutContext } from '@refinedev/antd';
 import { useGetIdentity, useLogout } from '@refinedev/core';
-import { Avatar, Button, Dropdown, Layout, Segmented, Space, Switch, theme, Tooltip, Typography } from 'antd';
+import { Avatar, Button, Dropdown, Grid, Layout, Segmented, Space, Switch, theme, Tooltip, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { LANGUAGES } from '../../domain/enums';
@@ -15,15 +16,22 @@ export function Header() {
   const { mutate: logout } = useLogout();
   const navigate = useNavigate();
   const name = user ? `${user.firstName} ${user.lastName}`.trim() || user.username : '';
+  const screens = Grid.useBreakpoint();
+  const { setMobileSiderOpen } = useThemedLayoutContext();
+  // Below lg the sider is a drawer (as Refine's sider decides); its toggle lives here, where a
+  // thumb expects it, instead of floating over the page. On a phone the name gives way to the avatar.
+  const drawerSider = screens.lg === false;
+  const phone = screens.sm === false;
 
   return (
     <Layout.Header
       style={{
         backgroundColor: token.colorBgElevated,
         display: 'flex',
-        justifyContent: 'flex-end',
+        justifyContent: drawerSider ? 'space-between' : 'flex-end',
         alignItems: 'center',
-        padding: '0 24px',
+        gap: 8,
+        padding: phone ? '0 8px' : '0 24px',
         height: 64,
         position: 'sticky',
         top: 0,
@@ -31,7 +39,17 @@ export function Header() {
         borderBottom: `1px solid ${token.colorBorderSecondary}`,
       }}
     >
-      <Space size="middle">
+      {drawerSider && (
+        <Button
+          type="text"
+          size="large"
+          icon={<MenuOutlined />}
+          aria-label={t('header.menu')}
+          data-testid="menu-toggle"
+          onClick={() => setMobileSiderOpen(true)}
+        />
+      )}
+      <Space size={phone ? 'small' : 'middle'}>
         <Segmented
           aria-label={t('header.language')}
           size="small"
@@ -52,23 +70,26 @@ export function Header() {
           trigger={['click']}
           menu={{
             items: [
+              ...(phone ? [{ key: 'me', label: name, disabled: true }, { type: 'divider' as const }] : []),
               { key: 'mydata', icon: <UserOutlined />, label: t('header.myData'), onClick: () => navigate('/mydata/') },
               { type: 'divider' },
               { key: 'logout', icon: <LogoutOutlined />, label: t('header.signOut'), onClick: () => logout() },
             ],
           }}
         >
-          <Button type="text" data-testid="user-menu" style={{ height: 48 }}>
-            <Space>
+          <Button type="text" data-testid="user-menu" aria-label={name} style={{ height: 48, paddingInline: phone ? 4 : undefined }}>
+            <Space size={phone ? 4 : 'small'}>
               <Avatar size="small" icon={<UserOutlined />} />
-              <span style={{ display: 'inline-flex', flexDirection: 'column', lineHeight: 1.2, textAlign: 'left' }}>
-                <Typography.Text strong>{name}</Typography.Text>
-                {user && (
-                  <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                    {t(`roles.${user.role}`)}
-                  </Typography.Text>
-                )}
-              </span>
+              {!phone && (
+                <span style={{ display: 'inline-flex', flexDirection: 'column', lineHeight: 1.2, textAlign: 'left' }}>
+                  <Typography.Text strong>{name}</Typography.Text>
+                  {user && (
+                    <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                      {t(`roles.${user.role}`)}
+                    </Typography.Text>
+                  )}
+                </span>
+              )}
               <DownOutlined style={{ fontSize: 10 }} />
             </Space>
           </Button>

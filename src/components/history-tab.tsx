@@ -1,11 +1,12 @@
-import { useList } from '@refinedev/core';
+import { useList, useMany } from '@refinedev/core';
 import { Alert, Empty, Space, Spin, Table, Tag, Timeline, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { CustomFieldDefinition } from '../../domain/custom-fields';
 import { customFieldDef } from '../../domain/custom-fields';
 import type { FieldDef, ResourceDef } from '../../domain/fields';
 import { errorText } from '../providers/errors';
-import { formatInstant, labelOf, valueText, type Translate } from './fields/format';
+import { formatInstant, labelOf, refName, valueText, type RefLabel, type Translate } from './fields/format';
+import { rowLabel } from './fields/reference-select';
 
 export interface HistoryEntry {
   id: number;
@@ -16,14 +17,35 @@ export interface HistoryEntry {
   at: string;
 }
 
+/** Rows of another resource, named once their names arrive (the history keeps only their ids). */
+export interface ReferencedRows {
+  reference: string;
+  ids: number[];
+}
+
+/** A value as the History tab shows it: text, or rows of another resource to name. */
+export type Shown = string | ReferencedRows;
+
 interface Change {
   key: string;
   label: string;
-  old: string;
-  new: string;
+  old: Shown;
+  new: Shown;
 }
 
 const empty = '—';
+
+const isLabel = (value: unknown): value is RefLabel => typeof value === 'object' && value !== null && 'id' in value && 'name' in value;
+
+/** A reference's value: names when the server sent labels, otherwise the ids to look up. */
+function referenceValue(t: Translate, field: FieldDef, value: unknown): Shown {
+  const items = Array.isArray(value) ? value : [value];
+  if (items.every(isLabel)) return items.map((label) => refName(t, label, field.reference)).join(', ') || empty;
+  const ids = items.map((item) => (isLabel(item) ? item.id : Number(item))).filter((id) => Number.isInteger(id) && id > 0);
+  return ids.length && field.reference ? { reference: field.reference, ids } : empty;
+}
+
+const isBlank = (value: unknown) => value === null || value === undefined || value === '' || (Array.isArray(value) && value.length === 0);
 
 /** One field's change, or one per custom value when the field is the custom-values object. */
 export function describeChanges(
@@ -34,13 +56,9 @@ export function describeChanges(
 ): Change[] {
   const fields = new Map<string, FieldDef>(def.fields.map((f) => [f.name, f]));
   const text = (field: FieldDef | undefined, value: unknown) =>
-    value === null || value === undefined || value === '' || (Array.isArray(value) && value.length === 0)
-      ? empty
-      : field
-        ? valueText(t, field, value) || empty
-        : typeof value === 'object'
-          ? JSON.stringify(value)
-          : String(value);
+    isBlank(value) ? empty : field ? valueText(t, field, value) || empty : typeof value === 'object' ? JSON.stringify(value) : String(value);
+  const shown = (field: FieldDef | undefined, value: unknown): Shown =>
+    !isBlank(value) && (field?.type === 'REFERENCE' || field?.type === 'REFERENCES') ? referenceValue(t, field, value) : text(field, value);
   const out: Change[] = [];
   for (const [name, change] of Object.entries(changes ?? {})) {
     const field = fields.get(name);
@@ -57,12 +75,50 @@ export function describeChanges(
       }
       continue;
     }
-    const before = text(field, change.old);
-    const after = text(field, change.new);
-    if (before === after) continue; // null -> [] says nothing to a reader
+    const before = shown(field, change.old);
+    const after = shown(field, change.new);
+    if (JSON.stringify(before) === JSON.stringify(after)) continue; // null -> [] says nothing to a reader
     out.push({ key: name, label: field ? labelOf(t, def, field) : t(`${def.name}.fields.${name}`, { defaultValue: name }), old: before, new: after });
   }
   return out;
+}
+
+/** Every id of each referenced resource in the changes, so each resource is asked for once. */
+function idsByReference(changes: Change[]): Map<string, number[]> {
+  const ids = new Map<string, Set<number>>();
+  for (const change of changes)
+    for (const value of [change.old, change.new])
+      if (typeof value !== 'string') for (const id of value.ids) ids.set(value.reference, (ids.get(value.reference) ?? new Set()).add(id));
+  return new Map([...ids].map(([reference, set]) => [reference, [...set].sort((a, b) => a - b)]));
+}
+
+/** Names of referenced rows; cells of one resource share one request (same ids, same query). */
+function ReferenceNames({ value, all }: { value: ReferencedRows; all: number[] }) {
+  const { t } = useTranslation();
+  const { result, query } = useMany<Record<string, unknown> & { id: number }>({
+    resource: value.reference,
+    ids: all,
+    errorNotification: false,
+    queryOptions: { staleTime: 60_000 },
+  });
+  if (query.isLoading) return <Spin size="small" />;
+  const rows = new Map((result.data ?? []).map((row) => [Number(row.id), row]));
+  return value.ids
+    .map((id) => {
+      const row = rows.get(id);
+      return row ? rowLabel(value.reference, row) : t(value.reference === 'teachers' ? 'directory.deletedTeacher' : 'directory.deletedRow');
+    })
+    .join(', ');
+}
+
+function ShownValue({ value, ids, old }: { value: Shown; ids: Map<string, number[]>; old?: boolean }) {
+  const content = typeof value === 'string' ? value : <ReferenceNames value={value} all={ids.get(value.reference) ?? value.ids} />;
+  if (!old) return content;
+  return (
+    <Typography.Text delete={value !== empty} type="secondary">
+      {content}
+    </Typography.Text>
+  );
 }
 
 const ACTION_COLOR = { create: 'green', update: 'blue', delete: 'red' } as const;
@@ -83,11 +139,13 @@ export function HistoryTab({ def, id, customFields }: { def: ResourceDef; id: nu
   if (query.isError) return <Alert type="error" message={errorText(query.error)} />;
   if (!result.data.length) return <Empty description={t('history.empty')} />;
 
+  const described = result.data.map((entry) => ({ entry, changes: describeChanges(t as Translate, def, entry.changes, customFields) }));
+  const ids = idsByReference(described.flatMap((d) => d.changes));
   return (
     <Timeline
-      items={result.data.map((entry) => {
-        const changes = describeChanges(t as Translate, def, entry.changes, customFields);
-        const who = entry.user_name || (entry.user?.root ? t('roles.ROOT') : t('history.system'));
+      items={described.map(({ entry, changes }) => {
+        // No user: the centre's own jobs and set-up, named in the reader's language.
+        const who = entry.user ? entry.user_name || (entry.user.root ? t('roles.ROOT') : t('history.system')) : t('history.system');
         return {
           key: entry.id,
           color: ACTION_COLOR[entry.action] ?? 'gray',
@@ -106,17 +164,9 @@ export function HistoryTab({ def, id, customFields }: { def: ResourceDef; id: nu
                   dataSource={changes}
                   columns={[
                     { dataIndex: 'label', title: t('history.field') },
-                    {
-                      dataIndex: 'old',
-                      title: t('history.old'),
-                      render: (v: string) => (
-                        <Typography.Text delete={v !== empty} type="secondary">
-                          {v}
-                        </Typography.Text>
-                      ),
-                    },
+                    { dataIndex: 'old', title: t('history.old'), render: (v: Shown) => <ShownValue value={v} ids={ids} old /> },
                     { key: 'arrow', render: () => '→', width: 24 },
-                    { dataIndex: 'new', title: t('history.new') },
+                    { dataIndex: 'new', title: t('history.new'), render: (v: Shown) => <ShownValue value={v} ids={ids} /> },
                   ]}
                 />
               )}

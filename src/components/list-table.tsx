@@ -5,13 +5,13 @@ import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Translate } from './fields/format';
 
-/** What columns and toolbars may read and change of the list's state. */
 /** The footer every list shows: 'Show {from} to {to} from {count} total entries'. */
 export const footerOf =
   (t: Translate) =>
   (total: number, [from, to]: [number, number]) =>
     t('table.footer', { from: total ? from : 0, to, count: total });
 
+/** What columns and toolbars may read and change of the list's state. */
 export interface ListState {
   sorters: CrudSorting;
   filters: CrudFilters;
@@ -33,6 +33,29 @@ export interface ListTableProps<T extends BaseRecord> {
   pageSize?: number;
   /** Columns set filters themselves (setFilters) with their own operators, not antd's 'in'. */
   manualFilters?: boolean;
+}
+
+const columnName = <T,>(column: TableColumnsType<T>[number]): string =>
+  String(column.key ?? ('dataIndex' in column ? [column.dataIndex].flat().join('.') : ''));
+
+/**
+ * One sort at a time: a click on a header sorts by that column alone (a second click reverses
+ * it, never back to "unsorted"), and the arrow shows the sort the list was asked for, which the
+ * URL keeps. antd's multi-column sorting would only append the click behind the default order.
+ */
+export function singleSort<T>(columns: TableColumnsType<T>, sorters: CrudSorting): TableColumnsType<T> {
+  const [first] = sorters;
+  return columns.map((column) => {
+    if (!column.sorter) return column;
+    const sorted = first !== undefined && first.field === columnName(column);
+    return {
+      ...column,
+      sorter: true,
+      defaultSortOrder: undefined,
+      sortOrder: sorted ? (first.order === 'desc' ? 'descend' : 'ascend') : null,
+      sortDirections: ['ascend', 'descend', 'ascend'],
+    };
+  });
 }
 
 /**
@@ -107,7 +130,7 @@ export function ListTable<T extends BaseRecord>({
         {...tableProps}
         onChange={onChange}
         rowKey="id"
-        columns={typeof columns === 'function' ? columns(state) : columns}
+        columns={singleSort(typeof columns === 'function' ? columns(state) : columns, sorters)}
         scroll={{ x: 'max-content' }}
         locale={{ emptyText: t('table.empty') }}
         pagination={

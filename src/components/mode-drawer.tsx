@@ -1,6 +1,7 @@
-import { Drawer } from 'antd';
+import { Drawer, Grid } from 'antd';
 import { useCallback, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
+import './mode-drawer.css';
 
 /**
  * The URL is the state: `?mode=update&user=5` opens the drawer of user 5,
@@ -37,6 +38,17 @@ export function useModeParams<M extends string>(entity: string, modes: readonly 
   return { mode, id, open, close };
 }
 
+/**
+ * The whole screen on a phone; on wider screens room for a form's two-word labels and for a
+ * view's tabs (details, lessons, history…) side by side without folding them into "more".
+ */
+export function drawerWidth(screens: Partial<Record<'sm' | 'md' | 'lg' | 'xl', boolean>>): number | string {
+  if (screens.sm === false) return '100%';
+  if (screens.xl) return 760;
+  if (screens.lg) return 680;
+  return screens.md ? 600 : '100%';
+}
+
 export function ModeDrawer({
   open,
   title,
@@ -50,8 +62,9 @@ export function ModeDrawer({
   children: ReactNode;
   footer?: ReactNode;
 }) {
+  const screens = Grid.useBreakpoint();
   return (
-    <Drawer open={open} title={title} onClose={onClose} width={480} destroyOnHidden footer={footer}>
+    <Drawer open={open} title={title} onClose={onClose} width={drawerWidth(screens)} rootClassName="frontis-drawer" destroyOnHidden footer={footer}>
       {children}
     </Drawer>
   );

@@ -301,10 +301,9 @@ export function ResourceScreen(props: ScreenConfig) {
   );
 }
 
-/** "in use" with the server's word on what uses it. */
-export function inUseText(t: Translate, error: ApiError): string {
-  const detail = error.message && error.message !== error.code ? error.message : '';
-  return `${t('directory.inUse')}${detail ? ` (${detail})` : ''}`;
+/** "in use", saying in the user's language what uses it (from the error's details). */
+export function inUseText(_t: Translate, error: ApiError): string {
+  return errorText(error);
 }
 
 function formFieldsOf(config: ScreenConfig, mode: 'create' | 'update'): FieldDef[] {

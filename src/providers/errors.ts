@@ -1,27 +1,87 @@
 import type { HttpError } from '@refinedev/core';
 import { type ApiError, toApiError } from './http';
-import { i18n } from './i18nProvider';
+import { currentLanguage, i18n } from './i18nProvider';
 
-/** The translated text of a server error code (`errors.<code>`), falling back to its message. */
-export function errorText(error: unknown): string {
+/**
+ * What the server says beside an error code, for the client to phrase in the user's language:
+ * `uses` counts the rows (by resource) that keep a record from being deleted.
+ */
+export interface ErrorDetails {
+  uses?: Record<string, number>;
+  reason?: string;
+  [key: string]: unknown;
+}
+
+/** An error already through toHttpError (what Refine's hooks hold in `query.error`). */
+export interface TranslatedError extends HttpError {
+  code: string;
+  sessionCleared: boolean;
+  details?: ErrorDetails;
+}
+
+const isTranslated = (error: unknown): error is TranslatedError =>
+  typeof error === 'object' && error !== null && 'code' in error && 'statusCode' in error && !(error instanceof Error);
+
+/** "347 lessons" (older servers name the users in words, not in `details.uses`) -> {lessons: 347}. */
+function usesFromWords(words: unknown): Record<string, number> | undefined {
+  if (!Array.isArray(words)) return undefined;
+  const uses: Record<string, number> = {};
+  for (const word of words) {
+    const match = typeof word === 'string' ? /^(\d+) ([a-z-]+)$/.exec(word) : null;
+    if (match) uses[match[2]!] = Number(match[1]);
+  }
+  return Object.keys(uses).length ? uses : undefined;
+}
+
+function detailsOf(apiError: ApiError): ErrorDetails | undefined {
+  const body = (apiError.body as { error?: { details?: ErrorDetails; used_by?: unknown } } | undefined)?.error;
+  if (body?.details && typeof body.details === 'object') return body.details;
+  const uses = usesFromWords(body?.used_by);
+  return uses ? { uses } : undefined;
+}
+
+/** "347 lessons and 8 recurring lessons", in the user's language and plural forms. */
+export function usesText(uses: Record<string, number>): string {
+  const parts = Object.entries(uses)
+    .filter(([, count]) => count > 0)
+    .map(([resource, count]) =>
+      i18n.exists(`errors.uses.${resource}`, { count }) ? i18n.t(`errors.uses.${resource}`, { count }) : i18n.t('errors.uses.records', { count }),
+    );
+  return new Intl.ListFormat(currentLanguage(), { type: 'conjunction' }).format(parts);
+}
+
+function codeAndDetails(error: unknown): { code: string; details?: ErrorDetails } {
+  if (isTranslated(error)) return error;
   const apiError = toApiError(error);
-  return i18n.t(`errors.${apiError.code}`, { defaultValue: apiError.message || i18n.t('errors.internal') });
+  return { code: apiError.code, details: detailsOf(apiError) };
+}
+
+/**
+ * The text of a server error in the user's language, from its code and structured details;
+ * the server's own (English) message is never shown, an unknown code gets a generic text.
+ */
+export function errorText(error: unknown): string {
+  const { code, details } = codeAndDetails(error);
+  if (code === 'in-use' && details?.uses && Object.values(details.uses).some((n) => n > 0)) {
+    return i18n.t('errors.inUseBy', { list: usesText(details.uses) });
+  }
+  if (details?.reason && i18n.exists(`errors.reasons.${details.reason}`)) return i18n.t(`errors.reasons.${details.reason}`);
+  return i18n.exists(`errors.${code}`) ? i18n.t(`errors.${code}`) : i18n.t('errors.unknown');
 }
 
 /** Field codes translated (`fields.<code>`), keyed by field name, for antd forms. */
 export function fieldErrors(error: unknown): Record<string, string> {
+  if (isTranslated(error)) return Object.fromEntries(Object.entries(error.errors ?? {}).map(([k, v]) => [k, String(v)]));
   const apiError = toApiError(error);
-  return Object.fromEntries(Object.entries(apiError.fields).map(([field, code]) => [field, i18n.t(`fields.${code}`, { defaultValue: code })]));
+  return Object.fromEntries(
+    Object.entries(apiError.fields).map(([field, code]) => [field, i18n.exists(`fields.${code}`) ? i18n.t(`fields.${code}`) : i18n.t('fields.invalid')]),
+  );
 }
 
 /** What Refine expects from a data provider: translated message, status, field errors. */
-export interface TranslatedError extends HttpError {
-  code: string;
-  sessionCleared: boolean;
-}
-
 export function toHttpError(error: unknown): TranslatedError {
   const apiError: ApiError = toApiError(error);
+  const details = detailsOf(apiError);
   return {
     name: apiError.code,
     message: errorText(apiError),
@@ -29,5 +89,6 @@ export function toHttpError(error: unknown): TranslatedError {
     code: apiError.code,
     sessionCleared: apiError.sessionCleared,
     errors: fieldErrors(apiError),
+    ...(details ? { details } : {}),
   };
 }

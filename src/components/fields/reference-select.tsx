@@ -2,13 +2,14 @@ import { useList } from '@refinedev/core';
 import { Select } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { refName, type RefLabel, type Translate } from './format';
+import { formatDate, refName, type RefLabel, type Translate } from './format';
 
 /** How a row of a referenced resource is named in a select. */
 export function rowLabel(resource: string, row: Record<string, unknown>): string {
   if (resource === 'students' || resource === 'teachers' || resource === 'users')
     return `${String(row.first_name ?? '')} ${String(row.last_name ?? '')}`.trim();
   if (resource === 'notes') return String(row.title ?? '');
+  if (resource === 'lessons') return `${formatDate(String(row.date ?? ''))} ${String(row.start_time ?? '')}`.trim();
   return String(row.name ?? row.label ?? row.id);
 }
 
