@@ -159,13 +159,14 @@ export function HistoryTab({ def, id, customFields }: { def: ResourceDef; id: nu
               {changes.length > 0 && (
                 <Table<Change>
                   size="small"
+                  tableLayout="fixed"
                   pagination={false}
                   rowKey="key"
                   dataSource={changes}
                   columns={[
-                    { dataIndex: 'label', title: t('history.field') },
-                    { dataIndex: 'old', title: t('history.old'), render: (v: Shown) => <ShownValue value={v} ids={ids} old /> },
-                    { key: 'arrow', render: () => '→', width: 24 },
+                    { dataIndex: 'label', title: t('history.field'), width: '28%' },
+                    { dataIndex: 'old', title: t('history.old'), width: '34%', render: (v: Shown) => <ShownValue value={v} ids={ids} old /> },
+                    { key: 'arrow', render: () => '→', width: 32 },
                     { dataIndex: 'new', title: t('history.new'), render: (v: Shown) => <ShownValue value={v} ids={ids} /> },
                   ]}
                 />
