@@ -119,7 +119,7 @@ describe('lists', () => {
     const row = change.locator('.ant-table-row', { hasText: 'Κατηγορία' });
     await row.getByText(after, { exact: true }).waitFor();
     await row.getByText(before, { exact: true }).waitFor();
-    expect(await row.innerText()).not.toMatch(/#\d/);
+    expect(await row.textContent()).not.toMatch(/#\d/);
 
     // the category still used by one class cannot go, and the dialog says so in Greek
     await openSearched('/classes/settings');
@@ -127,7 +127,7 @@ describe('lists', () => {
     await page.locator('.ant-popconfirm').getByRole('button', { name: 'Διαγραφή' }).click();
     const dialog = page.locator('.ant-modal-confirm');
     await dialog.getByText('Χρησιμοποιείται από 1 τμήμα, γι’ αυτό δεν μπορεί να διαγραφεί.').waitFor();
-    expect(await dialog.innerText()).not.toMatch(/used by|classes/);
+    expect(await dialog.textContent()).not.toMatch(/used by|classes/);
   });
 
   it('an unknown id in the link says plainly that the record does not exist', async () => {
