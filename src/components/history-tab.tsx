@@ -11,7 +11,8 @@ import { rowLabel } from './fields/reference-select';
 export interface HistoryEntry {
   id: number;
   action: 'create' | 'update' | 'delete';
-  changes: Record<string, { old: unknown; new: unknown }>;
+  /** `labels` name the records a REFERENCE or REFERENCES change points to, on each side. */
+  changes: Record<string, { old: unknown; new: unknown; labels?: { old: unknown; new: unknown } }>;
   user_name: string | null;
   user: { id: number; name: string; root: boolean } | null;
   at: string;
@@ -75,8 +76,9 @@ export function describeChanges(
       }
       continue;
     }
-    const before = shown(field, change.old);
-    const after = shown(field, change.new);
+    // Labels sent with the change come first; ids without them are looked up (ReferenceNames).
+    const before = shown(field, change.labels?.old ?? change.old);
+    const after = shown(field, change.labels?.new ?? change.new);
     if (JSON.stringify(before) === JSON.stringify(after)) continue; // null -> [] says nothing to a reader
     out.push({ key: name, label: field ? labelOf(t, def, field) : t(`${def.name}.fields.${name}`, { defaultValue: name }), old: before, new: after });
   }

@@ -50,6 +50,12 @@ export function usesText(uses: Record<string, number>): string {
   return new Intl.ListFormat(currentLanguage(), { type: 'conjunction' }).format(parts);
 }
 
+/** A reason's parameters: counts as they are, a lesson's statuses in the user's words. */
+function reasonParams(details: ErrorDetails): Record<string, unknown> {
+  const status = (value: unknown) => (typeof value === 'string' ? i18n.t(`enums.${value}`, { defaultValue: value }) : undefined);
+  return { ...details, from: status(details.from), to: status(details.to), status: status(details.status) };
+}
+
 function codeAndDetails(error: unknown): { code: string; details?: ErrorDetails } {
   if (isTranslated(error)) return error;
   const apiError = toApiError(error);
@@ -65,7 +71,11 @@ export function errorText(error: unknown): string {
   if (code === 'in-use' && details?.uses && Object.values(details.uses).some((n) => n > 0)) {
     return i18n.t('errors.inUseBy', { list: usesText(details.uses) });
   }
-  if (details?.reason && i18n.exists(`errors.reasons.${details.reason}`)) return i18n.t(`errors.reasons.${details.reason}`);
+  if (details?.reason) {
+    const key = `errors.reasons.${details.reason}`;
+    const params = reasonParams(details);
+    if (i18n.exists(key, params)) return i18n.t(key, params);
+  }
   return i18n.exists(`errors.${code}`) ? i18n.t(`errors.${code}`) : i18n.t('errors.unknown');
 }
 
