@@ -66,7 +66,8 @@ describe('at 390 px', () => {
     await page.getByTestId('menu-toggle').click();
     const classes = page.locator('.ant-drawer').getByRole('link', { name: 'Τμήματα' });
     await classes.waitFor();
-    expect(await withinWidth(classes)).toBe(true);
+    // the drawer slides in from the left
+    await expect.poll(() => withinWidth(classes), { timeout: 5_000 }).toBe(true);
     await classes.click();
     await page.waitForURL(/\/classes\//);
 
