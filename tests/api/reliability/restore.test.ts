@@ -79,7 +79,7 @@ describe('npm run restore', () => {
     await database.close();
     live = join(tmp, 'live');
     await addSubject(live, LIVE);
-  }, 180_000);
+  }, 300_000);
 
   afterAll(() => {
     if (tmp) rmSync(tmp, { recursive: true, force: true });
@@ -117,6 +117,8 @@ describe('npm run restore', () => {
   it('refuses while the server runs on the data directory, which keeps serving its data', async () => {
     const frontis = await startFrontis({ DATA_DIR: live });
     try {
+      // A second server on the same files is refused too.
+      await expect(startFrontis({ DATA_DIR: live })).rejects.toThrow(`in use by the Frontis server (process ${frontis.child.pid})`);
       const { code, out } = await runRestore(backup, live);
       expect(code, out).toBe(1);
       expect(out).toContain(`in use by the Frontis server (process ${frontis.child.pid})`);

@@ -37,7 +37,7 @@ describe('two processes on one PostgreSQL', () => {
     a = await startFrontis(env);
     b = await startFrontis(env);
     admin = (await signIn(a.base, ROOT.username, ROOT.password)).token;
-  }, 180_000);
+  }, 300_000);
 
   afterAll(async () => {
     await Promise.all([a?.stop(), b?.stop()]);
