@@ -19,6 +19,7 @@ export const ERROR_CODES = [
   'in-use',
   'too-large',
   'internal',
+  'unavailable',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -62,6 +63,7 @@ const DEFAULT_MESSAGES: Record<ErrorCode, string> = {
   'in-use': 'This is in use and cannot be changed this way.',
   'too-large': 'The request is too large.',
   internal: 'Something went wrong on our side.',
+  unavailable: 'The service is briefly unavailable. Please try again in a few seconds.',
 };
 
 export const ERROR_STATUS: Record<ErrorCode, number> = {
@@ -81,6 +83,7 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   'in-use': 409,
   'too-large': 413,
   internal: 500,
+  unavailable: 503,
 };
 
 /** An expected failure with a code; the server turns it into `{error: {...}}`. */

@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 import type { Config } from './config';
 import './context';
 import { platform, type Database } from './db/client';
+import { RETRY_AFTER_SECONDS } from './db/unavailable';
 import { authRoutes } from './modules/auth/routes';
 import { loadJwtKey } from './modules/auth/tokens';
 import { historyRoutes } from './modules/history/routes';
@@ -88,7 +89,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await platform(database).execute(sql`select 1`);
       return { status: 'ok' };
     } catch {
-      return reply.code(503).send({ status: 'unavailable' });
+      return reply.code(503).header('retry-after', String(RETRY_AFTER_SECONDS)).send({ status: 'unavailable' });
     }
   });
 

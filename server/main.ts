@@ -1,18 +1,46 @@
 /**
  * The process: configuration, database, migrations, first-start data, HTTP, jobs; and an
  * orderly stop on SIGTERM/SIGINT (finish in-flight requests, then close the database so
- * PGlite flushes its files).
+ * PGlite flushes its files). With the embedded database the process holds DATA_DIR's lock
+ * for its whole life, so a second server or a restore cannot touch the files under it.
  */
 import { buildApp } from './app';
 import { bootstrap } from './bootstrap';
 import { loadConfig } from './config';
 import { migrate, openDatabase } from './db/client';
+import { acquireDataLock, DataDirLockedError, type DataLock } from './db/data-lock';
+import { isDatabaseUnavailable } from './db/unavailable';
 import { scheduleBackups } from './jobs/backup';
 import { scheduleCleanup } from './jobs/cleanup';
 
+/**
+ * A database connection dying outside any request (an idle client, a job between queries)
+ * must not end the process: requests get 503 meanwhile and service resumes when the database
+ * is back. Anything else thrown where nobody catches it is a bug: log it and stop.
+ */
+function surviveDatabaseOutages() {
+  const onStray = (error: unknown) => {
+    if (isDatabaseUnavailable(error)) {
+      console.warn(`database unavailable: ${error instanceof Error ? error.message : String(error)}`);
+      return;
+    }
+    console.error(error);
+    process.exit(1);
+  };
+  process.on('uncaughtException', onStray);
+  process.on('unhandledRejection', onStray);
+}
+
 async function main() {
   const config = loadConfig();
-  const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+  surviveDatabaseOutages();
+  let lock: DataLock | undefined;
+  if (!config.databaseUrl) lock = acquireDataLock(config.dataDir, 'the Frontis server');
+  const database = await openDatabase({
+    url: config.databaseUrl,
+    dataDir: config.dataDir,
+    onConnectionError: (error) => console.warn(`database connection lost: ${error.message}`),
+  });
   await migrate(database);
   const { demoLogins } = await bootstrap(database, config);
   const app = await buildApp({ database, config });
@@ -35,6 +63,7 @@ async function main() {
       for (const s of stopJobs) s();
       await app.close();
       await database.close();
+      lock?.release();
     } finally {
       clearTimeout(force);
       process.exit(0);
@@ -49,6 +78,6 @@ async function main() {
 }
 
 main().catch((error: unknown) => {
-  console.error(error);
+  console.error(error instanceof DataDirLockedError ? error.message : error);
   process.exit(1);
 });

@@ -16,6 +16,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg, NodePgSession, NodePgTransaction } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import * as schema from './schema/index';
+import { isDatabaseUnavailable } from './unavailable';
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
@@ -40,6 +41,32 @@ export interface OpenOptions {
   dataDir?: string;
   /** Pool size for PostgreSQL. */
   maxConnections?: number;
+  /** Told when a PostgreSQL connection breaks (the request using it gets 503; the pool replaces it). */
+  onConnectionError?: (error: Error) => void;
+}
+
+/** How long a request waits for a connection before it is answered 503 rather than hanging. */
+const CONNECT_TIMEOUT_MS = 5000;
+
+/**
+ * A node-postgres pool that survives the server going away. A client emits 'error' when its
+ * connection dies; the pool listens only while the client is idle, and an 'error' event
+ * nobody listens to ends the process. So every client gets a listener of its own for its
+ * whole life; the query in flight fails on its own (and its request gets 503), and the pool
+ * drops the broken client on release. New connections are made as requests come, so service
+ * resumes as soon as the server accepts connections again.
+ */
+function resilientPool(opts: OpenOptions & { url: string }): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: opts.url,
+    max: opts.maxConnections ?? 10,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    keepAlive: true,
+  });
+  const report = (error: Error) => opts.onConnectionError?.(error);
+  pool.on('error', report);
+  pool.on('connect', (client) => client.on('error', report));
+  return pool;
 }
 
 export const pgliteDir = (dataDir: string) => join(dataDir, 'pgdata');
@@ -49,9 +76,7 @@ export const PGLITE_EXTENSIONS = { btree_gist };
 
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
   if (opts.url) {
-    const pool = new pg.Pool({ connectionString: opts.url, max: opts.maxConnections ?? 10 });
-    // An idle client losing its connection must not crash the process.
-    pool.on('error', () => undefined);
+    const pool = resilientPool({ ...opts, url: opts.url });
     const db = drizzlePg({ client: pool, schema }) as unknown as Db;
     return { kind: 'postgres', db, pool, close: () => pool.end() };
   }
@@ -127,8 +152,11 @@ async function pgTenantTransaction<T>(pool: pg.Pool, db: Db, tenantId: number, f
       await client.query('rollback').catch((e: Error) => (broken = e));
       throw error;
     }
+  } catch (error) {
+    if (isDatabaseUnavailable(error)) broken ??= error as Error;
+    throw error;
   } finally {
-    // A connection whose rollback failed is discarded rather than handed to the next request.
+    // A connection that failed (or whose rollback failed) is discarded, never handed to the next request.
     client.release(broken);
   }
 }

@@ -6,6 +6,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { DomainError, type ErrorCode, type FieldErrors } from '../../domain/index';
+import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from '../db/unavailable';
 
 /** PostgreSQL error code of a driver error, also when drizzle wraps it. */
 export function pgCode(error: unknown): string | undefined {
@@ -26,8 +27,16 @@ export function pgConstraint(error: unknown): string | undefined {
   return undefined;
 }
 
+/** A database that is away for now is the client's cue to retry, not a bug: 503 with Retry-After. */
+export function unavailableError(error: unknown): DomainError | null {
+  if (!isDatabaseUnavailable(error)) return null;
+  return new DomainError('unavailable', undefined, undefined, { retryAfter: RETRY_AFTER_SECONDS });
+}
+
 function translate(error: unknown): DomainError | null {
   if (error instanceof DomainError) return error;
+  const unavailable = unavailableError(error);
+  if (unavailable) return unavailable;
   const code = pgCode(error);
   if (code) {
     // Constraint violations that a module did not turn into a field error itself.
@@ -55,7 +64,7 @@ function translate(error: unknown): DomainError | null {
 }
 
 export function sendError(reply: FastifyReply, error: DomainError) {
-  if (error.code === 'rate-limited' && typeof error.extra?.retryAfter === 'number') {
+  if ((error.code === 'rate-limited' || error.code === 'unavailable') && typeof error.extra?.retryAfter === 'number') {
     reply.header('retry-after', String(error.extra.retryAfter));
     const body = error.toBody();
     delete (body.error as Record<string, unknown>).retryAfter;
@@ -68,7 +77,8 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
   app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
     const known = translate(error);
     if (known) {
-      if (known.status >= 500) request.log.error({ err: error }, 'request failed');
+      if (known.code === 'unavailable') request.log.warn({ err: error }, 'database unavailable');
+      else if (known.status >= 500) request.log.error({ err: error }, 'request failed');
       return sendError(reply, known);
     }
     request.log.error({ err: error, reqId: request.id }, 'unexpected error');
