@@ -17,8 +17,7 @@ export const MAX_REPORT_MONTHS = 36;
 const MONTH_RE = /^(\d{4})-(0[1-9]|1[0-2])$/;
 
 /** A real YYYY-MM within the books' range. */
-export const isMonth = (s: unknown): s is string =>
-  typeof s === 'string' && MONTH_RE.test(s) && s >= MONEY_DATE_MIN.slice(0, 7) && s <= MONEY_DATE_MAX.slice(0, 7);
+export const isMonth = (s: unknown): boolean => typeof s === 'string' && MONTH_RE.test(s) && s >= MONEY_DATE_MIN.slice(0, 7) && s <= MONEY_DATE_MAX.slice(0, 7);
 
 export const monthOf = (date: string) => date.slice(0, 7);
 
@@ -122,7 +121,13 @@ export interface StatusLine {
 export function contractLines(terms: ContractTerms, payments: readonly PaymentLine[]): StatusLine[] {
   const registerPaid = sum(payments, (p) => p.kind === 'REGISTER');
   const lines: StatusLine[] = [
-    { kind: 'REGISTER', month: monthOf(terms.start_date), owed: terms.register_cost, paid: registerPaid, left: Math.max(0, terms.register_cost - registerPaid) },
+    {
+      kind: 'REGISTER',
+      month: monthOf(terms.start_date),
+      owed: terms.register_cost,
+      paid: registerPaid,
+      left: Math.max(0, terms.register_cost - registerPaid),
+    },
   ];
   for (const month of contractMonths(terms)) {
     const paid = paidForMonth(payments, month);

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contractFigures, type PaymentKind } from '../../domain/index';
 import { DATABASE_KINDS, startApp, type TestApp } from './harness';
-import { expectError, expectStatus, json, show } from './api-helpers';
+import { expectError, expectStatus, json } from './api-helpers';
 import { contractBody, created, makeMoneyWorld, paymentBody, type MoneyWorld, type Row } from './money-helpers';
 
 describe.each(DATABASE_KINDS)('contracts and payments on %s', (kind) => {
@@ -180,8 +180,14 @@ describe.each(DATABASE_KINDS)('contracts and payments on %s', (kind) => {
       Array.from({ length: 20 }, (_, i) => send('POST', '/api/payments', paymentBody(c.id, { month: '2026-12', amount: 1000, bill_number: `C${kind}${i}` }))),
     );
     const codes = results.map((r) => r.statusCode);
-    expect(codes.filter((s) => s === 201), codes.join(',')).toHaveLength(12);
-    expect(codes.filter((s) => s === 409), codes.join(',')).toHaveLength(8);
+    expect(
+      codes.filter((s) => s === 201),
+      codes.join(','),
+    ).toHaveLength(12);
+    expect(
+      codes.filter((s) => s === 409),
+      codes.join(','),
+    ).toHaveLength(8);
     for (const r of results.filter((x) => x.statusCode === 409)) expectError(r, 409, 'conflict', { amount: 'too-large' });
     const now = await expectFiguresAsDomain(c.id);
     expect(now.total_paid).toBe(12000);

@@ -23,7 +23,11 @@ export function readQuery<K extends string>(raw: unknown, names: readonly K[], c
   return out;
 }
 
-export const monthCode = (value: string) => (isMonth(value) ? undefined : /^\d{4}-\d{2}$/.test(value) ? ('invalid' as const) : ('invalid-format' as const));
+export function monthCode(value: string) {
+  if (isMonth(value)) return undefined;
+  if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(value)) return 'invalid-format' as const;
+  return value < MONEY_DATE_MIN ? ('too-small' as const) : ('too-large' as const);
+}
 
 export function yearCode(value: string) {
   if (!/^\d{4}$/.test(value)) return 'invalid-format' as const;

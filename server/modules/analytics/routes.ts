@@ -11,7 +11,10 @@ export async function analyticsRoutes(app: FastifyInstance, { database }: { data
     '/api/analytics/contracts',
     {
       config: { access: { area: RESOURCE_AREA.analytics!, action: 'read' } },
-      schema: { tags: ['analytics'], summary: 'Per month from..to: new and active contracts, expected vs collected, collection rate; outstanding by category and class' },
+      schema: {
+        tags: ['analytics'],
+        summary: 'Per month from..to: new and active contracts, expected vs collected, collection rate; outstanding by category and class',
+      },
     },
     async (request) => {
       const { from, to } = readRange(request.query);

@@ -49,7 +49,7 @@ function extraWhere(ctx: Ctx, query: ListQuery): SQL[] {
         out.push(sql`${contracts.startDate} <= ${value} and ${contracts.endDate} >= ${value}`);
         continue;
       }
-      if (!isMonth(value)) throw new DomainError('validation', 'The list query is not valid.', { [filter.field]: 'invalid' });
+      if (typeof value !== 'string' || !isMonth(value)) throw new DomainError('validation', 'The list query is not valid.', { [filter.field]: 'invalid' });
       const month = sql`array[${value}]::text[]`;
       if (filter.field === 'unpaid_month') out.push(sql`${contracts.unpaidMonths} @> ${month}`);
       else {
@@ -81,7 +81,14 @@ export async function lockContract(tx: Tx, tenantId: number, id: number): Promis
 /** The payments of one contract, as the money rules read them. */
 export async function contractPayments(tx: Tx, tenantId: number, contractId: number) {
   const rows = await tx
-    .select({ id: payments.id, kind: payments.kind, month: payments.month, amount: payments.amount, bill_number: payments.billNumber, paid_on: payments.paidOn })
+    .select({
+      id: payments.id,
+      kind: payments.kind,
+      month: payments.month,
+      amount: payments.amount,
+      bill_number: payments.billNumber,
+      paid_on: payments.paidOn,
+    })
     .from(payments)
     .where(and(eq(payments.tenantId, tenantId), eq(payments.contractId, contractId)))
     .orderBy(payments.paidOn, payments.id);

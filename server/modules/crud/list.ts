@@ -28,7 +28,13 @@ function filterColumns(spec: ResourceSpec): ColumnMap {
   return map;
 }
 
-export async function listRows(tx: Tx, registry: Registry, ctx: Ctx, spec: ResourceSpec, raw: RawQuery): Promise<{ data: Data[]; total: number; totals?: Record<string, number> }> {
+export async function listRows(
+  tx: Tx,
+  registry: Registry,
+  ctx: Ctx,
+  spec: ResourceSpec,
+  raw: RawQuery,
+): Promise<{ data: Data[]; total: number; totals?: Record<string, number> }> {
   const cols = tableColumns(spec.table);
   const extras = spec.listExtras ? await spec.listExtras(tx, ctx) : undefined;
   const query = parseListQuery(spec.def, raw, extras?.fields ?? []);

@@ -5,16 +5,7 @@
  * succeed. The contract's figures follow in the same statement (a database trigger).
  */
 import { and, eq, ne, sql, type SQL } from 'drizzle-orm';
-import {
-  checkPaymentShape,
-  contractMonths,
-  DomainError,
-  PAYMENTS,
-  stillOwed,
-  type FieldDef,
-  type ListQuery,
-  type PaymentKind,
-} from '../../../domain/index';
+import { checkPaymentShape, contractMonths, DomainError, PAYMENTS, stillOwed, type FieldDef, type ListQuery, type PaymentKind } from '../../../domain/index';
 import type { Tx } from '../../db/client';
 import { payments } from '../../db/schema/index';
 import { lockContract } from '../contracts/spec';
