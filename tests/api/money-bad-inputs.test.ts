@@ -19,7 +19,10 @@ const badDate = fc.oneof(
   fc.constantFrom('1999-12-31', '2100-01-01', '0001-01-01', '9999-12-31', '2026-02-30', '2026-13-01', '26-01-01', '2026/01/01', '', 20260101, null),
   fc.string({ maxLength: 12 }).filter((s) => !/^\d{4}-\d{2}-\d{2}$/.test(s)),
 );
-const badMonth = fc.oneof(fc.constantFrom('2026-13', '2026-00', '2026-1', '1999-12', '2100-01', '2026-09-01', 202609, true), fc.string({ minLength: 1, maxLength: 7 }).filter((s) => !/^\d{4}-\d{2}$/.test(s)));
+const badMonth = fc.oneof(
+  fc.constantFrom('2026-13', '2026-00', '2026-1', '1999-12', '2100-01', '2026-09-01', 202609, true),
+  fc.string({ minLength: 1, maxLength: 7 }).filter((s) => !/^\d{4}-\d{2}$/.test(s)),
+);
 
 describe.each(DATABASE_KINDS)('money bad inputs on %s', (kind) => {
   let t: TestApp;
@@ -51,7 +54,12 @@ describe.each(DATABASE_KINDS)('money bad inputs on %s', (kind) => {
   });
 
   const cases: Array<{ name: string; field: string; arb: fc.Arbitrary<unknown>; send: (v: unknown) => Promise<import('light-my-request').Response> }> = [
-    { name: 'contract register_cost', field: 'register_cost', arb: badMoney, send: (v) => send('POST', '/api/contracts', contractBody(w, { register_cost: v })) },
+    {
+      name: 'contract register_cost',
+      field: 'register_cost',
+      arb: badMoney,
+      send: (v) => send('POST', '/api/contracts', contractBody(w, { register_cost: v })),
+    },
     { name: 'contract month_cost', field: 'month_cost', arb: badMoney, send: (v) => send('POST', '/api/contracts', contractBody(w, { month_cost: v })) },
     { name: 'contract start_date', field: 'start_date', arb: badDate, send: (v) => send('POST', '/api/contracts', contractBody(w, { start_date: v })) },
     { name: 'contract end_date', field: 'end_date', arb: badDate, send: (v) => send('POST', '/api/contracts', contractBody(w, { end_date: v })) },
@@ -61,8 +69,18 @@ describe.each(DATABASE_KINDS)('money bad inputs on %s', (kind) => {
       arb: badMoney,
       send: (v) => send('PATCH', `/api/contracts/${contract.id}`, { month_cost: v, version: contract.version }),
     },
-    { name: 'payment amount', field: 'amount', arb: fc.oneof(badMoney, fc.constant(0)), send: (v) => send('POST', '/api/payments', paymentBody(contract.id, { amount: v })) },
-    { name: 'payment paid_on', field: 'paid_on', arb: badDate, send: (v) => send('POST', '/api/payments', paymentBody(contract.id, { amount: 1, paid_on: v })) },
+    {
+      name: 'payment amount',
+      field: 'amount',
+      arb: fc.oneof(badMoney, fc.constant(0)),
+      send: (v) => send('POST', '/api/payments', paymentBody(contract.id, { amount: v })),
+    },
+    {
+      name: 'payment paid_on',
+      field: 'paid_on',
+      arb: badDate,
+      send: (v) => send('POST', '/api/payments', paymentBody(contract.id, { amount: 1, paid_on: v })),
+    },
     { name: 'payment month', field: 'month', arb: badMonth, send: (v) => send('POST', '/api/payments', paymentBody(contract.id, { amount: 1, month: v })) },
     {
       name: 'payment kind',
@@ -76,7 +94,12 @@ describe.each(DATABASE_KINDS)('money bad inputs on %s', (kind) => {
       arb: badMoney,
       send: (v) => send('PATCH', `/api/payments/${payment.id}`, { amount: v, version: payment.version }),
     },
-    { name: 'expense amount', field: 'amount', arb: fc.oneof(badMoney, fc.constant(0)), send: (v) => send('POST', '/api/expenses', { date: '2026-11-02', amount: v }) },
+    {
+      name: 'expense amount',
+      field: 'amount',
+      arb: fc.oneof(badMoney, fc.constant(0)),
+      send: (v) => send('POST', '/api/expenses', { date: '2026-11-02', amount: v }),
+    },
     { name: 'expense date', field: 'date', arb: badDate, send: (v) => send('POST', '/api/expenses', { date: v, amount: 100 }) },
     {
       name: 'expense update date',

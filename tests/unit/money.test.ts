@@ -55,7 +55,15 @@ describe('rule 5: contract figures', () => {
     { name: 'nothing paid', payments: [], total_cost: 125000, total_paid: 0, register: false, unpaid: 10, rest: 125000 },
     { name: 'registration in two parts', payments: [R(2000), R(3000, '7')], total_cost: 125000, total_paid: 5000, register: true, unpaid: 10, rest: 120000 },
     { name: 'a partial month stays unpaid', payments: [M('2026-09', 11999)], total_cost: 125000, total_paid: 11999, register: false, unpaid: 10, rest: 113001 },
-    { name: 'a month in two parts is paid', payments: [M('2026-09', 6000), M('2026-09', 6000, '8')], total_cost: 125000, total_paid: 12000, register: false, unpaid: 9, rest: 113000 },
+    {
+      name: 'a month in two parts is paid',
+      payments: [M('2026-09', 6000), M('2026-09', 6000, '8')],
+      total_cost: 125000,
+      total_paid: 12000,
+      register: false,
+      unpaid: 9,
+      rest: 113000,
+    },
     { name: 'an extra charge raises total and paid', payments: [X(3000)], total_cost: 128000, total_paid: 3000, register: false, unpaid: 10, rest: 125000 },
     {
       name: 'everything paid',
@@ -131,7 +139,11 @@ describe('rule 6: expected income and receipts', () => {
   });
 
   it('income and expenses split by whether a receipt number was given (blank is none)', () => {
-    expect(splitByReceipt([M('2026-09', 100, '1'), M('2026-09', 250), R(50, '  '), X(7, 'Α-2')])).toEqual({ with_receipt: 107, without_receipt: 300, total: 407 });
+    expect(splitByReceipt([M('2026-09', 100, '1'), M('2026-09', 250), R(50, '  '), X(7, 'Α-2')])).toEqual({
+      with_receipt: 107,
+      without_receipt: 300,
+      total: 407,
+    });
   });
 });
 
