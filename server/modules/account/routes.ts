@@ -1,19 +1,27 @@
 /**
- * The centre's account: one month (income, expenses, expected, each split by receipt, and the
- * net result) and one year (twelve months side by side with their totals).
+ * The centre's account, registered under /api/account: one month (income, expenses, expected,
+ * each split by receipt, and the net result) and one year (twelve months with their totals).
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { RESOURCE_AREA } from '../../../domain/index';
 import { withTenant, type Database } from '../../db/client';
 import { ctxOf } from '../crud/routes';
+import { data, MONTH_FIGURES, YEAR_FIGURES } from '../money-schemas';
 import { monthFigures, totalOf } from './figures';
 import { monthCode, readQuery, yearCode } from './query';
 
-export async function accountRoutes(app: FastifyInstance, { database }: { database: Database }) {
+export const accountRoutes: FastifyPluginAsyncZod<{ database: Database }> = async (app, { database }) => {
   const access = { area: RESOURCE_AREA.account!, action: 'read' as const };
   app.get(
-    '/api/account/month',
-    { config: { access }, schema: { tags: ['account'], summary: 'One month: income (by paid_on), expenses, expected; each with and without receipt; net' } },
+    '/month',
+    {
+      config: { access },
+      schema: {
+        tags: ['account'],
+        summary: 'One month (?month=YYYY-MM): income (by paid_on), expenses, expected; each with and without receipt; net',
+        response: { 200: data(MONTH_FIGURES) },
+      },
+    },
     async (request) => {
       const { month } = readQuery(request.query, ['month'] as const, (_n, v) => monthCode(v));
       const ctx = ctxOf(request);
@@ -22,8 +30,11 @@ export async function accountRoutes(app: FastifyInstance, { database }: { databa
     },
   );
   app.get(
-    '/api/account/year',
-    { config: { access }, schema: { tags: ['account'], summary: 'Twelve months of the account side by side, with their totals' } },
+    '/year',
+    {
+      config: { access },
+      schema: { tags: ['account'], summary: 'Twelve months (?year=YYYY) side by side, with their totals', response: { 200: data(YEAR_FIGURES) } },
+    },
     async (request) => {
       const { year } = readQuery(request.query, ['year'] as const, (_n, v) => yearCode(v));
       const ctx = ctxOf(request);
@@ -31,4 +42,4 @@ export async function accountRoutes(app: FastifyInstance, { database }: { databa
       return { data: { year: Number(year), months, totals: totalOf(months) } };
     },
   );
-}
+};

@@ -1,26 +1,33 @@
 /**
- * Contracts: the CRUD routes (figures and filters in spec.ts) and the month-by-month status of
- * one contract: the registration and each month with what is owed, paid and left.
+ * Contracts, registered under /api/contracts: the CRUD routes (figures and filters in spec.ts)
+ * and the month-by-month status of one contract: the registration and each month with what is
+ * owed, paid and left.
  */
-import type { FastifyInstance } from 'fastify';
-import { contractFigures, contractLines, DomainError, RESOURCE_AREA, type ContractTerms } from '../../../domain/index';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { CONTRACTS, contractFigures, contractLines, DomainError, RESOURCE_AREA, type ContractTerms } from '../../../domain/index';
 import { withTenant, type Database } from '../../db/client';
 import { findRow } from '../crud/read';
-import { crudRoutes, ctxOf } from '../crud/routes';
-import { parseId } from '../params';
+import { crudRoutes, ctxOf, rowSchemaOf } from '../crud/routes';
+import { contractStatusSchema, data } from '../money-schemas';
+import { IdParams } from '../params';
 import { registry } from '../registry';
 import { contractPayments, contractsSpec } from './spec';
 
-export async function contractRoutes(app: FastifyInstance, { database }: { database: Database }) {
-  const area = RESOURCE_AREA.contracts!;
+export const contractRoutes: FastifyPluginAsyncZod<{ database: Database }> = async (app, { database }) => {
+  const area = RESOURCE_AREA[CONTRACTS.name] ?? CONTRACTS.area;
   app.get(
-    '/api/contracts/:id/status',
+    '/:id/status',
     {
       config: { access: { area, action: 'read' } },
-      schema: { tags: ['contracts'], summary: 'The contract month by month: registration and each month with owed, paid and left; the extra charges' },
+      schema: {
+        tags: ['contracts'],
+        summary: 'The contract month by month: registration and each month with owed, paid and left; the extra charges',
+        params: IdParams,
+        response: { 200: data(contractStatusSchema(rowSchemaOf(contractsSpec))) },
+      },
     },
     async (request) => {
-      const id = parseId((request.params as { id?: string }).id);
+      const id = request.params.id;
       const ctx = ctxOf(request);
       return withTenant(database, ctx.tenantId, async (tx) => {
         const contract = await findRow(tx, registry, ctx, contractsSpec, id);
@@ -42,5 +49,5 @@ export async function contractRoutes(app: FastifyInstance, { database }: { datab
       });
     },
   );
-  crudRoutes(app, database, registry, contractsSpec);
-}
+  await app.register(crudRoutes, { database, registry, spec: contractsSpec });
+};

@@ -1,20 +1,26 @@
-/** Payments: the CRUD routes (rules in spec.ts) and the receipt number the form offers next. */
+/** Payments, registered under /api/payments: the CRUD routes (rules in spec.ts) and the receipt number the form offers next. */
 import { sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import { RESOURCE_AREA } from '../../../domain/index';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { PAYMENTS, RESOURCE_AREA } from '../../../domain/index';
 import { withTenant, type Database } from '../../db/client';
 import { payments } from '../../db/schema/index';
 import { crudRoutes, ctxOf } from '../crud/routes';
+import { data } from '../money-schemas';
 import { registry } from '../registry';
 import { paymentsSpec } from './spec';
 
-export async function paymentRoutes(app: FastifyInstance, { database }: { database: Database }) {
-  const area = RESOURCE_AREA.payments!;
+export const paymentRoutes: FastifyPluginAsyncZod<{ database: Database }> = async (app, { database }) => {
+  const area = RESOURCE_AREA[PAYMENTS.name] ?? PAYMENTS.area;
+  // A static segment: find-my-way prefers it to /:id whatever the order.
   app.get(
-    '/api/payments/next-bill-number',
+    '/next-bill-number',
     {
       config: { access: { area, action: 'read' } },
-      schema: { tags: ['payments'], summary: 'One more than the highest numeric receipt number of the centre' },
+      schema: {
+        tags: ['payments'],
+        summary: 'One more than the highest numeric receipt number of the centre',
+        response: { 200: data({ type: 'object', properties: { bill_number: { type: 'string' } } }) },
+      },
     },
     async (request) => {
       const ctx = ctxOf(request);
@@ -30,5 +36,5 @@ export async function paymentRoutes(app: FastifyInstance, { database }: { databa
       return { data: { bill_number: row?.next ?? '1' } };
     },
   );
-  crudRoutes(app, database, registry, paymentsSpec);
-}
+  await app.register(crudRoutes, { database, registry, spec: paymentsSpec });
+};
