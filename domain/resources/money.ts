@@ -64,7 +64,14 @@ export const PAYMENTS: ResourceDef = {
     { field: 'id', order: 'desc' },
   ],
   // Listed inside a contract, a student and the account rather than on a page of their own.
-  screen: { route: '/contracts/payments', entity: 'payment', modes: ['create', 'update', 'view'], icon: 'euro', hidden: true, titleFields: ['bill_number', 'paid_on'] },
+  screen: {
+    route: '/contracts/payments',
+    entity: 'payment',
+    modes: ['create', 'update', 'view'],
+    icon: 'euro',
+    hidden: true,
+    titleFields: ['bill_number', 'paid_on'],
+  },
 };
 
 export const EXPENSE_CATEGORIES: ResourceDef = {
