@@ -1,14 +1,18 @@
 import { Alert, Button, Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { LessonConflict } from '../../domain/lessons';
-import { toApiError, type ApiErrorBody } from '../providers/http';
+import type { ApiErrorBody } from '../providers/http';
 import { formatDate, type Translate } from './fields/format';
 
-/** The lessons in the way of a 409 `conflict` answer, or null when the error is something else. */
+/**
+ * The lessons in the way of a 409 `conflict` answer, or null when the error is something else.
+ * Reads the server's answer that the data provider's errors carry in `body`.
+ */
 export function conflictsOf(error: unknown): LessonConflict[] | null {
-  const apiError = toApiError(error);
-  if (apiError.code !== 'conflict') return null;
-  const lessons = (apiError.body as ApiErrorBody | undefined)?.error?.lessons;
+  if (typeof error !== 'object' || error === null) return null;
+  const body = (error as { body?: ApiErrorBody }).body;
+  if (body?.error?.code !== 'conflict') return null;
+  const lessons = body.error.lessons;
   return Array.isArray(lessons) ? (lessons as LessonConflict[]) : null;
 }
 

@@ -1,7 +1,7 @@
 import type { BaseRecord, DataProvider } from '@refinedev/core';
 import simpleRest, { generateFilter, generateSort, stringify } from '@refinedev/simple-rest';
-import { http } from './http';
-import { toHttpError } from './errors';
+import { http, toApiError, type ApiErrorBody } from './http';
+import { toHttpError, type TranslatedError } from './errors';
 
 export const API_URL = '/api';
 
@@ -9,11 +9,25 @@ interface Row extends BaseRecord {
   version?: number;
 }
 
+/**
+ * What every data hook rejects with: Refine's HttpError (translated `message`, `statusCode`,
+ * field `errors`) plus the server's own answer in `body`, for errors that carry more than a
+ * message (a 409 conflict names the lessons in the way in `body.error.lessons`).
+ */
+export interface ProviderError extends TranslatedError {
+  body: ApiErrorBody | undefined;
+}
+
+export function toProviderError(error: unknown): ProviderError {
+  const apiError = toApiError(error);
+  return { ...toHttpError(apiError), body: apiError.body as ApiErrorBody | undefined };
+}
+
 async function translated<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    throw toHttpError(error);
+    throw toProviderError(error);
   }
 }
 

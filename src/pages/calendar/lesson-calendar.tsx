@@ -1,5 +1,4 @@
-import { useList } from '@refinedev/core';
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useList, useUpdate } from '@refinedev/core';
 import { App, Spin } from 'antd';
 import dayjs from 'dayjs';
 import { useCallback, useMemo, useState } from 'react';
@@ -9,9 +8,10 @@ import type { EventInteractionArgs } from 'react-big-calendar/lib/addons/dragAnd
 import { useTranslation } from 'react-i18next';
 import type { Translate } from '../../components/fields/format';
 import { conflictsOf, LessonConflicts } from '../../components/lesson-conflicts';
-import { errorText } from '../../providers/errors';
-import { session } from '../../providers/session';
-import { CALENDAR_KEY, fetchCalendar, patchLesson, refreshLessons, type CalendarQuery } from '../../resources/lessons/api';
+import type { ProviderError } from '../../providers/dataProvider';
+import { providerError, QUIET, useCalendarLessons, useRefreshLessons, type CalendarQuery } from '../../resources/lessons/api';
+import { useRole } from '../../resources/lessons/status';
+import type { Lesson } from '../../resources/lessons/types';
 import { NO_ROOM, toEvent, type CalendarEvent } from './events';
 import { LessonEvent } from './lesson-event';
 import { FORMATS, localizer, messages, visibleRange, VIEWS, type CalendarView } from './localizer';
@@ -71,8 +71,9 @@ export function LessonCalendar({ filters, onOpen, onSlot }: LessonCalendarProps)
   const { t: translate, i18n } = useTranslation();
   const t = translate as Translate;
   const { modal, message } = App.useApp();
-  const queryClient = useQueryClient();
-  const staff = (session.get()?.role ?? 'TEACHER') !== 'TEACHER';
+  const refresh = useRefreshLessons();
+  const { mutateAsync: update } = useUpdate<Lesson, ProviderError>();
+  const staff = useRole() !== 'TEACHER';
   const [{ view, date }, setState] = useState(storedState);
   const [moved, setMoved] = useState<ReadonlyMap<number, { start: Date; end: Date; roomId: number }>>(new Map());
   const range = visibleRange(view, date);
@@ -86,12 +87,7 @@ export function LessonCalendar({ filters, onOpen, onSlot }: LessonCalendarProps)
     }
   }, []);
 
-  const query = useQuery({
-    queryKey: [CALENDAR_KEY, range.from, range.to, filters],
-    queryFn: () => fetchCalendar({ ...range, ...filters }),
-    placeholderData: keepPreviousData,
-    staleTime: 30_000,
-  });
+  const { query } = useCalendarLessons({ ...range, ...filters });
 
   const rooms = useList<{ id: number; name: string }>({
     resource: 'rooms',
@@ -108,7 +104,7 @@ export function LessonCalendar({ filters, onOpen, onSlot }: LessonCalendarProps)
 
   const language = i18n.language;
   // biome-ignore lint/correctness/useExhaustiveDependencies: the texts follow the language, not the t function's identity
-  const base = useMemo(() => (query.data?.data ?? []).map((lesson) => toEvent(lesson, t, staff)), [query.data, language, staff]);
+  const base = useMemo(() => (query.data?.data.data ?? []).map((lesson) => toEvent(lesson, t, staff)), [query.data, language, staff]);
   const events = useMemo(() => (moved.size ? base.map((e) => (moved.has(e.id) ? { ...e, ...moved.get(e.id)! } : e)) : base), [base, moved]);
 
   // 08:00 to 22:00, stretched to show any lesson outside it
@@ -164,22 +160,23 @@ export function LessonCalendar({ filters, onOpen, onSlot }: LessonCalendarProps)
           return copy;
         });
       try {
-        await patchLesson(event.id, body);
+        await update({ resource: 'lessons', id: event.id, values: body, ...QUIET });
         message.success(t('lessons.moved'));
-        await refreshLessons(queryClient);
+        await refresh();
         forget();
       } catch (error) {
         forget();
-        const lessons = conflictsOf(error);
+        const failure = providerError(error);
+        const lessons = conflictsOf(failure);
         modal.error({
           title: t('lessons.moveFailed'),
           width: 560,
-          content: lessons ? <LessonConflicts lessons={lessons} /> : errorText(error),
+          content: lessons ? <LessonConflicts lessons={lessons} /> : failure.message,
         });
-        if (!lessons) void refreshLessons(queryClient);
+        if (!lessons) void refresh();
       }
     },
-    [message, modal, queryClient, t],
+    [message, modal, refresh, update, t],
   );
 
   const settled = !query.isFetching;
@@ -189,7 +186,7 @@ export function LessonCalendar({ filters, onOpen, onSlot }: LessonCalendarProps)
       <div className="lesson-calendar" data-testid="lesson-calendar" data-loading={settled ? 'false' : 'true'} data-view={view} data-count={events.length}>
         {query.isError && (
           <div role="alert" style={{ color: '#cf1322', marginBottom: 8 }}>
-            {errorText(query.error)}
+            {providerError(query.error).message}
           </div>
         )}
         <DnDCalendar

@@ -1,11 +1,11 @@
-import type { QueryClient } from '@tanstack/react-query';
-import { http } from '../../providers/http';
+import { keys, useCustom, useCustomMutation, useInvalidate } from '@refinedev/core';
+import { useCallback } from 'react';
+import { API_URL, toProviderError, type ProviderError } from '../../providers/dataProvider';
 import type { Lesson, RecurringLesson } from './types';
 
-// The lesson calls of CONTRACT issue 4. Forms call these directly (not Refine's useForm) because
-// a 409 conflict carries the lessons in the way, which the forms show.
-
-export const CALENDAR_KEY = 'lessons-calendar';
+// The lesson calls that are not plain CRUD go through Refine's custom hooks: the calendar's
+// week (one GET with its own parameters) and the series commands (their answer also lists the
+// lessons made). Plain lesson reads and writes use useOne/useCreate/useUpdate/useDelete.
 
 export interface CalendarQuery {
   from: string;
@@ -16,34 +16,74 @@ export interface CalendarQuery {
   subject_id?: number[];
 }
 
-export async function fetchCalendar(query: CalendarQuery): Promise<{ data: Lesson[]; total: number }> {
-  const { data } = await http.get<{ data: Lesson[]; total: number }>('/api/lessons/calendar', {
-    params: query,
-    // ids repeat (teacher_id=1&teacher_id=2), as the list API reads "in"
-    paramsSerializer: { indexes: null },
-  });
-  return data;
+interface CalendarAnswer {
+  data: Lesson[];
+  total: number;
 }
 
-export const getLesson = async (id: number) => (await http.get<{ data: Lesson }>(`/api/lessons/${id}`)).data.data;
-export const getSeries = async (id: number) => (await http.get<{ data: RecurringLesson }>(`/api/recurring-lessons/${id}`)).data.data;
+/**
+ * The lessons of the calendar's range (GET /api/lessons/calendar; ids repeat as
+ * `teacher_id=1&teacher_id=2`). The server answers 304 to the browser's If-None-Match when the
+ * week did not change, and the browser hands the cached body back. Keyed under `lessons`, so
+ * every lesson write that invalidates the lesson lists reloads it too.
+ */
+export function useCalendarLessons(query: CalendarQuery) {
+  return useCustom<CalendarAnswer, ProviderError>({
+    url: `${API_URL}/lessons/calendar`,
+    method: 'get',
+    config: { query },
+    errorNotification: false,
+    queryOptions: {
+      queryKey: keys().data('default').resource('lessons').action('list').params({ calendar: query }).get(),
+      // the previous week stays on screen while the next one loads
+      placeholderData: (previous) => previous,
+      staleTime: 30_000,
+    },
+  });
+}
 
-export const createLesson = async (body: Record<string, unknown>) => (await http.post<{ id: number; data: Lesson }>('/api/lessons', body)).data;
-export const patchLesson = async (id: number, body: Record<string, unknown>) => (await http.patch<{ data: Lesson }>(`/api/lessons/${id}`, body)).data.data;
-export const deleteLesson = (id: number) => http.delete(`/api/lessons/${id}`);
+export interface SeriesAnswer {
+  id?: number;
+  data: RecurringLesson;
+  lesson_ids: number[];
+}
 
-export const createSeries = async (body: Record<string, unknown>) =>
-  (await http.post<{ id: number; data: RecurringLesson; lesson_ids: number[] }>('/api/recurring-lessons', body)).data;
-export const patchSeries = async (id: number, body: Record<string, unknown>) =>
-  (await http.patch<{ data: RecurringLesson; lesson_ids: number[] }>(`/api/recurring-lessons/${id}`, body)).data;
+/** Creates (POST) or changes (PATCH, with a scope) a series and all its lessons. */
+export function useSeriesCommand() {
+  const { mutateAsync, mutation } = useCustomMutation<SeriesAnswer, ProviderError>();
+  const send = useCallback(
+    async (id: number | null, body: Record<string, unknown>): Promise<SeriesAnswer> => {
+      const answer = await mutateAsync({
+        url: `${API_URL}/recurring-lessons${id === null ? '' : `/${id}`}`,
+        method: id === null ? 'post' : 'patch',
+        values: body,
+        successNotification: false,
+        errorNotification: false,
+      });
+      return answer.data;
+    },
+    [mutateAsync],
+  );
+  return { send, saving: mutation.isPending };
+}
 
-/** After any lesson write: the calendar, Refine's lists and rows of lessons and series reload. */
-export async function refreshLessons(queryClient: QueryClient) {
-  await Promise.all([
-    queryClient.invalidateQueries({ queryKey: [CALENDAR_KEY] }),
-    // Refine keys its queries ['data', <provider>, <resource>, ...]
-    queryClient.invalidateQueries({
-      predicate: (q) => q.queryKey[0] === 'data' && ['lessons', 'recurring-lessons', 'history'].includes(String(q.queryKey[2])),
-    }),
-  ]);
+/** After any lesson write: the calendar, the lists and rows of lessons and series, and History reload. */
+export function useRefreshLessons(): () => Promise<void> {
+  const invalidate = useInvalidate();
+  return useCallback(async () => {
+    await Promise.all(['lessons', 'recurring-lessons', 'history'].map((resource) => invalidate({ resource, invalidates: ['resourceAll'] })));
+  }, [invalidate]);
+}
+
+/** Lesson mutations show their own messages and errors (a conflict names the lessons in the way). */
+export const QUIET = { successNotification: false, errorNotification: false, mutationMode: 'pessimistic' } as const;
+
+/** Any failure of a lesson call as the data provider's error (a thrown bug becomes one too). */
+export function providerError(error: unknown): ProviderError {
+  return typeof error === 'object' && error !== null && 'statusCode' in error && 'message' in error ? (error as ProviderError) : toProviderError(error);
+}
+
+/** The translated field errors of a failure, for antd's form.setFields. */
+export function fieldProblems(error: ProviderError): Array<[string, string]> {
+  return Object.entries(error.errors ?? {}).map(([name, text]) => [name, String(text)]);
 }

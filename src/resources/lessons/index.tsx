@@ -5,10 +5,9 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { LESSONS, RECURRING_LESSONS } from '../../../domain/resources/lessons';
 import { formatDate, type Translate } from '../../components/fields/format';
 import { ResourceScreen, type Row } from '../../components/resource-screen';
-import { session } from '../../providers/session';
 import { LessonFilterDrawer } from './filter-drawer';
 import { LessonDrawers, useLessonParams } from './lesson-drawers';
-import { LessonStatusTags, lessonRights, lessonTitle } from './status';
+import { LessonStatusTags, lessonRights, lessonTitle, useRole } from './status';
 import type { Lesson } from './types';
 
 const MODES = ['create', 'update', 'view', 'filter', 'bulk_update'] as const;
@@ -25,7 +24,7 @@ export default function LessonsPage() {
   const [params, setParams] = useSearchParams();
   const { nav } = useLessonParams(MODES);
   const recurring = params.get('list') === 'recurring';
-  const role = session.get()?.role ?? 'TEACHER';
+  const role = useRole();
   const staff = role !== 'TEACHER';
 
   const header = (

@@ -1,5 +1,4 @@
-import { useOne } from '@refinedev/core';
-import { useQueryClient } from '@tanstack/react-query';
+import { useCreate, useOne, useUpdate } from '@refinedev/core';
 import { Alert, App, Button, Col, Form, Input, Row, Space, Spin, Switch } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -9,13 +8,12 @@ import { formatDate, labelOf, type Translate } from '../../components/fields/for
 import { FieldFormItem, type InputContext } from '../../components/fields/input';
 import { conflictsOf, LessonConflicts } from '../../components/lesson-conflicts';
 import { offerReload } from '../../components/stale';
-import { errorText, fieldErrors } from '../../providers/errors';
-import { toApiError } from '../../providers/http';
-import { createLesson, createSeries, getLesson, getSeries, patchLesson, patchSeries, refreshLessons } from './api';
+import type { ProviderError } from '../../providers/dataProvider';
+import { fieldProblems, providerError, QUIET, useRefreshLessons, useSeriesCommand } from './api';
 import { DefFields, expansionOf, LESSON_DEF, lessonField, RuleFields, RulePreview, usedRuleFields, WHO_WHERE, type RuleValues } from './recurrence-fields';
 import { ScopeModal, type ScopeChoice } from './scope-modal';
 import { lessonTitle } from './status';
-import type { Lesson, LessonConflict } from './types';
+import type { Lesson, LessonConflict, RecurringLesson } from './types';
 
 type Values = Record<string, unknown> & RuleValues & { repeat_on?: boolean };
 
@@ -65,9 +63,9 @@ export interface LessonFormProps {
 export function LessonForm({ mode, lessonId, replacement, prefill, onDone }: LessonFormProps) {
   const [reload, setReload] = useState(0);
   const needsRow = (mode === 'update' || replacement) && lessonId != null;
-  const { result: row, query } = useOne<Lesson>({ resource: 'lessons', id: lessonId ?? 0, queryOptions: { enabled: needsRow } });
+  const { result: row, query } = useOne<Lesson, ProviderError>({ resource: 'lessons', id: lessonId ?? 0, queryOptions: { enabled: needsRow } });
   if (needsRow && query.isLoading) return <Spin />;
-  if (needsRow && (query.isError || !row)) return <Alert type="error" message={errorText(query.error)} />;
+  if (needsRow && (query.isError || !row)) return <Alert type="error" message={providerError(query.error).message} />;
   return (
     <LessonFormBody
       key={`${reload}-${row?.version ?? ''}`}
@@ -77,6 +75,7 @@ export function LessonForm({ mode, lessonId, replacement, prefill, onDone }: Les
       prefill={prefill}
       onDone={onDone}
       onReload={() => void query.refetch().then(() => setReload((n) => n + 1))}
+      fresh={async () => (await query.refetch()).data?.data}
     />
   );
 }
@@ -98,6 +97,7 @@ function LessonFormBody({
   prefill,
   onDone,
   onReload,
+  fresh,
 }: {
   mode: 'create' | 'update';
   row?: Lesson;
@@ -105,11 +105,19 @@ function LessonFormBody({
   prefill?: Partial<Lesson>;
   onDone(): void;
   onReload(): void;
+  /** The lesson as stored now (its version moves when its series is changed). */
+  fresh(): Promise<Lesson | undefined>;
 }) {
   const { t: translate } = useTranslation();
   const t = translate as Translate;
   const { message, modal } = App.useApp();
-  const queryClient = useQueryClient();
+  const refresh = useRefreshLessons();
+  const { mutateAsync: create } = useCreate<Lesson, ProviderError>();
+  const { mutateAsync: update } = useUpdate<Lesson, ProviderError>();
+  const seriesCommand = useSeriesCommand();
+  const seriesId = row?.recurring_lesson_id ?? null;
+  // read when the change goes to the series: its version is the one to send
+  const seriesRow = useOne<RecurringLesson, ProviderError>({ resource: 'recurring-lessons', id: seriesId ?? 0, queryOptions: { enabled: false } });
   const [form] = Form.useForm<Values>();
   const [saving, setSaving] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
@@ -125,7 +133,7 @@ function LessonFormBody({
 
   const done = async (text: string) => {
     message.success(text);
-    await refreshLessons(queryClient);
+    await refresh();
     onDone();
   };
 
@@ -135,12 +143,11 @@ function LessonFormBody({
       setConflicts({ lessons, series });
       return;
     }
-    const apiError = toApiError(error);
-    if (offerReload(modal, apiError, onReload)) return;
-    const fields = fieldErrors(apiError);
-    const names = Object.keys(fields);
-    if (names.length) form.setFields(names.map((name) => ({ name: (name === 'start_date' ? 'date' : name) as never, errors: [fields[name]!] })));
-    setProblem(errorText(apiError));
+    const failure = providerError(error);
+    if (offerReload(modal, failure, onReload)) return;
+    const fields = fieldProblems(failure);
+    if (fields.length) form.setFields(fields.map(([name, text]) => ({ name: (name === 'start_date' ? 'date' : name) as never, errors: [text] })));
+    setProblem(failure.message);
   };
 
   const run = async (work: () => Promise<void>, series: boolean) => {
@@ -160,7 +167,7 @@ function LessonFormBody({
     run(async () => {
       const body = clean(all, LESSON_WRITABLE, true);
       if (replacement && row) body.replaces_lesson_id = row.id;
-      await createLesson(body);
+      await create({ resource: 'lessons', values: body, ...QUIET });
       await done(replacement ? t('lessons.replacementCreated') : t('lessons.created'));
     }, false);
 
@@ -172,31 +179,29 @@ function LessonFormBody({
         ...clean(rule as Record<string, unknown>, usedRuleFields(rule), true),
         ...(skip.length ? { skip_dates: skip } : {}),
       };
-      const answer = await createSeries(body);
+      const answer = await seriesCommand.send(null, body);
       await done(t('lessons.seriesCreated', { count: answer.lesson_ids.length }));
     }, true);
 
   const updateThis = (changed: Record<string, unknown>) =>
     run(async () => {
-      await patchLesson(row!.id, { ...changed, version: row!.version });
+      await update({ resource: 'lessons', id: row!.id, values: { ...changed, version: row!.version }, ...QUIET });
       await done(t('lessons.saved'));
     }, false);
 
   const updateSeries = (changed: Record<string, unknown>, choice: ScopeChoice) =>
     run(async () => {
-      const series = await getSeries(row!.recurring_lesson_id!);
+      const series = (await seriesRow.query.refetch({ throwOnError: true })).data!.data;
       const shared = Object.fromEntries(Object.entries(changed).filter(([k]) => (SERIES_SHARED as readonly string[]).includes(k)));
-      await patchSeries(series.id, {
+      await seriesCommand.send(series.id, {
         ...shared,
         version: series.version,
         scope: choice.scope,
         ...(choice.scope === 'following' ? { from_date: row!.date } : {}),
         include_changed: choice.includeChanged,
       });
-      if ('homework' in changed) {
-        const fresh = await getLesson(row!.id);
-        await patchLesson(row!.id, { homework: changed.homework, version: fresh.version });
-      }
+      const now = 'homework' in changed ? await fresh() : undefined;
+      if (now) await update({ resource: 'lessons', id: row!.id, values: { homework: changed.homework, version: now.version }, ...QUIET });
       await done(t('lessons.saved'));
     }, true);
 

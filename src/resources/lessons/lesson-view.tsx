@@ -1,6 +1,5 @@
 import { DeleteOutlined, EditOutlined, RollbackOutlined, StopOutlined, SwapOutlined, WarningOutlined } from '@ant-design/icons';
-import { useOne } from '@refinedev/core';
-import { useQueryClient } from '@tanstack/react-query';
+import { useDelete, useOne, useUpdate } from '@refinedev/core';
 import { Alert, App, Button, Descriptions, Form, Input, Popconfirm, Space, Spin, Tabs, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useState, type ReactNode } from 'react';
@@ -11,12 +10,10 @@ import { formatDate, type Translate } from '../../components/fields/format';
 import { HistoryTab } from '../../components/history-tab';
 import { conflictsOf, LessonConflicts } from '../../components/lesson-conflicts';
 import { offerReload } from '../../components/stale';
-import { errorText } from '../../providers/errors';
-import { toApiError } from '../../providers/http';
-import { session } from '../../providers/session';
-import { deleteLesson, patchLesson, refreshLessons } from './api';
+import type { ProviderError } from '../../providers/dataProvider';
+import { providerError, QUIET, useRefreshLessons } from './api';
 import { LESSON_DEF, lessonField } from './recurrence-fields';
-import { lessonRights, LessonStatusTags, lessonTitle } from './status';
+import { lessonRights, LessonStatusTags, lessonTitle, useRole } from './status';
 import type { Lesson, LessonConflict } from './types';
 
 export interface LessonNavigation {
@@ -32,9 +29,9 @@ export interface LessonNavigation {
 export function LessonView({ id, nav }: { id: number; nav: LessonNavigation }) {
   const { t: translate } = useTranslation();
   const t = translate as Translate;
-  const { result: lesson, query } = useOne<Lesson>({ resource: 'lessons', id });
+  const { result: lesson, query } = useOne<Lesson, ProviderError>({ resource: 'lessons', id });
   if (query.isLoading) return <Spin />;
-  if (query.isError || !lesson) return <Alert type="error" message={errorText(query.error)} />;
+  if (query.isError || !lesson) return <Alert type="error" message={providerError(query.error).message} />;
   return (
     <Space direction="vertical" style={{ width: '100%' }} data-testid="lesson-view" data-lesson-id={lesson.id}>
       <Typography.Title level={4} style={{ margin: 0 }}>
@@ -57,12 +54,14 @@ function Details({ lesson, nav, onReload }: { lesson: Lesson; nav: LessonNavigat
   const { t: translate } = useTranslation();
   const t = translate as Translate;
   const { message, modal } = App.useApp();
-  const queryClient = useQueryClient();
+  const refresh = useRefreshLessons();
+  const { mutateAsync: update } = useUpdate<Lesson, ProviderError>();
+  const { mutateAsync: remove } = useDelete<Lesson, ProviderError>();
   const [busy, setBusy] = useState(false);
   const [conflicts, setConflicts] = useState<LessonConflict[] | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [homeworkOpen, setHomeworkOpen] = useState(false);
-  const rights = lessonRights(lesson, session.get()?.role ?? 'TEACHER');
+  const rights = lessonRights(lesson, useRole());
 
   const act = async (work: () => Promise<unknown>, success: string, after?: () => void) => {
     setBusy(true);
@@ -71,18 +70,19 @@ function Details({ lesson, nav, onReload }: { lesson: Lesson; nav: LessonNavigat
     try {
       await work();
       message.success(success);
-      await refreshLessons(queryClient);
+      await refresh();
       after?.();
     } catch (error) {
-      const lessons = conflictsOf(error);
+      const failure = providerError(error);
+      const lessons = conflictsOf(failure);
       if (lessons) setConflicts(lessons);
-      else if (!offerReload(modal, toApiError(error), onReload)) setProblem(errorText(error));
+      else if (!offerReload(modal, failure, onReload)) setProblem(failure.message);
     } finally {
       setBusy(false);
     }
   };
-  const setStatus = (status: Lesson['status']) =>
-    act(() => patchLesson(lesson.id, { status, version: lesson.version }), t('lessons.statusChanged', { status: t(`enums.${status}`) }));
+  const patch = (values: Partial<Lesson>) => update({ resource: 'lessons', id: lesson.id, values: { ...values, version: lesson.version }, ...QUIET });
+  const setStatus = (status: Lesson['status']) => act(() => patch({ status }), t('lessons.statusChanged', { status: t(`enums.${status}`) }));
 
   const display = (name: string) => <FieldDisplay field={lessonField(LESSON_DEF, name)} row={lesson} variant="show" t={t} />;
   const rows: Array<[string, ReactNode]> = [
@@ -172,7 +172,7 @@ function Details({ lesson, nav, onReload }: { lesson: Lesson; nav: LessonNavigat
             okText={t('buttons.delete')}
             okButtonProps={{ danger: true }}
             cancelText={t('buttons.cancel')}
-            onConfirm={() => act(() => deleteLesson(lesson.id), t('lessons.deleted'), nav.close)}
+            onConfirm={() => act(() => remove({ resource: 'lessons', id: lesson.id, ...QUIET }), t('lessons.deleted'), nav.close)}
           >
             <Button danger icon={<DeleteOutlined />} loading={busy}>
               {t('buttons.delete')}
@@ -186,7 +186,7 @@ function Details({ lesson, nav, onReload }: { lesson: Lesson; nav: LessonNavigat
           initialValues={{ homework: lesson.homework ?? '' }}
           onFinish={(values: { homework: string }) =>
             act(
-              () => patchLesson(lesson.id, { homework: values.homework.trim() || null, version: lesson.version }),
+              () => patch({ homework: values.homework.trim() || null }),
               t('lessons.homeworkUpdated'),
               () => setHomeworkOpen(false),
             )

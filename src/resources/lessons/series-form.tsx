@@ -1,5 +1,4 @@
 import { useOne } from '@refinedev/core';
-import { useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Checkbox, Col, Form, Radio, Row, Space, Spin, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useState } from 'react';
@@ -10,9 +9,8 @@ import { formatDate, labelOf, type Translate } from '../../components/fields/for
 import { FieldFormItem, type InputContext } from '../../components/fields/input';
 import { conflictsOf, LessonConflicts } from '../../components/lesson-conflicts';
 import { offerReload } from '../../components/stale';
-import { errorText, fieldErrors } from '../../providers/errors';
-import { toApiError } from '../../providers/http';
-import { patchSeries, refreshLessons } from './api';
+import type { ProviderError } from '../../providers/dataProvider';
+import { fieldProblems, providerError, useRefreshLessons, useSeriesCommand } from './api';
 import { changedFields, SERIES_SHARED } from './lesson-form';
 import { DefFields, lessonField, RULE_FIELDS, RuleFields, RulePreview, usedRuleFields, WHO_WHERE, type RuleValues } from './recurrence-fields';
 import type { LessonConflict, RecurringLesson } from './types';
@@ -26,9 +24,9 @@ type Values = Record<string, unknown> & RuleValues & { scope?: 'all' | 'followin
  */
 export function SeriesForm({ id, onDone }: { id: number; onDone(): void }) {
   const [reload, setReload] = useState(0);
-  const { result: row, query } = useOne<RecurringLesson>({ resource: 'recurring-lessons', id });
+  const { result: row, query } = useOne<RecurringLesson, ProviderError>({ resource: 'recurring-lessons', id });
   if (query.isLoading) return <Spin />;
-  if (query.isError || !row) return <Alert type="error" message={errorText(query.error)} />;
+  if (query.isError || !row) return <Alert type="error" message={providerError(query.error).message} />;
   return (
     <SeriesFormBody key={`${reload}-${row.version}`} row={row} onDone={onDone} onReload={() => void query.refetch().then(() => setReload((n) => n + 1))} />
   );
@@ -38,9 +36,9 @@ function SeriesFormBody({ row, onDone, onReload }: { row: RecurringLesson; onDon
   const { t: translate } = useTranslation();
   const t = translate as Translate;
   const { message, modal } = App.useApp();
-  const queryClient = useQueryClient();
+  const refresh = useRefreshLessons();
+  const { send, saving } = useSeriesCommand();
   const [form] = Form.useForm<Values>();
-  const [saving, setSaving] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const [conflicts, setConflicts] = useState<LessonConflict[] | null>(null);
   const today = dayjs().format('YYYY-MM-DD');
@@ -60,11 +58,10 @@ function SeriesFormBody({ row, onDone, onReload }: { row: RecurringLesson; onDon
     const rule = Object.fromEntries(RULE_FIELDS.map((n) => [n, used.includes(n) ? all[n] : null]));
     const changed = { ...changedFields(all, row, SERIES_SHARED), ...changedFields(rule, row, RULE_FIELDS) };
     if (!Object.keys(changed).length) return onDone();
-    setSaving(true);
     setProblem(null);
     setConflicts(null);
     try {
-      const answer = await patchSeries(row.id, {
+      const answer = await send(row.id, {
         ...changed,
         version: row.version,
         scope: all.scope,
@@ -72,19 +69,17 @@ function SeriesFormBody({ row, onDone, onReload }: { row: RecurringLesson; onDon
         include_changed: Boolean(all.include_changed),
       });
       message.success(t('lessons.seriesSaved', { count: answer.lesson_ids.length }));
-      await refreshLessons(queryClient);
+      await refresh();
       onDone();
     } catch (error) {
-      const lessons = conflictsOf(error);
+      const failure = providerError(error);
+      const lessons = conflictsOf(failure);
       if (lessons) setConflicts(lessons);
-      else if (!offerReload(modal, toApiError(error), onReload)) {
-        const fields = fieldErrors(error);
-        const names = Object.keys(fields);
-        if (names.length) form.setFields(names.map((name) => ({ name: name as never, errors: [fields[name]!] })));
-        setProblem(errorText(error));
+      else if (!offerReload(modal, failure, onReload)) {
+        const fields = fieldProblems(failure);
+        if (fields.length) form.setFields(fields.map(([name, text]) => ({ name: name as never, errors: [text] })));
+        setProblem(failure.message);
       }
-    } finally {
-      setSaving(false);
     }
   };
 

@@ -1,9 +1,17 @@
+import { useGetIdentity } from '@refinedev/core';
 import { Tag } from 'antd';
 import type { LessonStatus } from '../../../domain/enums';
 import { canBeReplaced, canChangeStatus, KIND } from '../../../domain/lessons';
 import type { Role } from '../../../domain/enums';
 import type { Translate } from '../../components/fields/format';
+import type { SessionUser } from '../../providers/session';
 import type { Lesson } from './types';
+
+/** The signed-in user's role, from Refine's identity (TEACHER until it is known: the least). */
+export function useRole(): Role {
+  const { data } = useGetIdentity<SessionUser>();
+  return data?.role ?? 'TEACHER';
+}
 
 export const STATUS_COLOR: Record<LessonStatus, string> = {
   NORMAL: 'green',
