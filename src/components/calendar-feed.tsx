@@ -1,10 +1,9 @@
 import { CalendarOutlined } from '@ant-design/icons';
-import { useQuery } from '@tanstack/react-query';
+import { useCustom, useCustomMutation } from '@refinedev/core';
 import { Alert, App, Button, Card, Popconfirm, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorText } from '../providers/errors';
-import { http } from '../providers/http';
+import { toProviderError, type ProviderError } from '../providers/dataProvider';
 import { formatInstant } from './fields/format';
 
 interface FeedState {
@@ -21,36 +20,33 @@ export function CalendarFeedCard({ endpoint }: { endpoint: string }) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const [url, setUrl] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
-  const { data, isLoading, refetch, error } = useQuery({
-    queryKey: ['calendar-feed', endpoint],
-    queryFn: async () => (await http.get<{ data: FeedState }>(endpoint)).data.data,
-  });
+  const { query } = useCustom<{ data: FeedState }, ProviderError>({ url: endpoint, method: 'get', errorNotification: false });
+  const data = query.data?.data.data;
+  const error = query.error;
+  const { mutateAsync, mutation } = useCustomMutation<{ data: FeedState & { url: string } }, ProviderError>();
+  const busy = mutation.isPending;
 
-  const run = async (work: () => Promise<void>) => {
-    setBusy(true);
+  const run = async (method: 'post' | 'delete') => {
     setProblem(null);
     try {
-      await work();
-      await refetch();
+      const answer = await mutateAsync({ url: endpoint, method, values: {}, successNotification: false, errorNotification: false });
+      await query.refetch();
+      return answer.data;
     } catch (e) {
-      setProblem(errorText(e));
-    } finally {
-      setBusy(false);
+      setProblem(toProviderError(e).message);
+      return null;
     }
   };
-  const create = () =>
-    run(async () => {
-      const answer = await http.post<{ data: FeedState & { url: string } }>(endpoint, {});
-      setUrl(answer.data.data.url);
-    });
-  const revoke = () =>
-    run(async () => {
-      await http.delete(endpoint);
-      setUrl(null);
-      message.success(t('feed.revoked'));
-    });
+  const create = async () => {
+    const answer = await run('post');
+    if (answer) setUrl(answer.data.url);
+  };
+  const revoke = async () => {
+    if (!(await run('delete'))) return;
+    setUrl(null);
+    message.success(t('feed.revoked'));
+  };
 
   return (
     <Card
@@ -61,11 +57,11 @@ export function CalendarFeedCard({ endpoint }: { endpoint: string }) {
           {t('feed.title')}
         </Space>
       }
-      loading={isLoading}
+      loading={query.isLoading}
       data-testid="calendar-feed"
     >
       <Space direction="vertical" style={{ width: '100%' }}>
-        {error && <Alert type="error" message={errorText(error)} />}
+        {error && <Alert type="error" message={error.message} />}
         <Typography.Text type="secondary">{data?.active ? t('feed.active', { at: formatInstant(data.created_at) }) : t('feed.inactive')}</Typography.Text>
         {url && (
           <Alert

@@ -3,7 +3,7 @@ import { CreateButton, EditButton, getDefaultSortOrder, List, ShowButton } from 
 import { CanAccess, useInvalidate, useOne, type BaseRecord } from '@refinedev/core';
 import { Alert, App, Button, Descriptions, Form, Input, Popconfirm, Space, Spin, Tabs, type TabsProps } from 'antd';
 import type { TableColumnsType } from 'antd';
-import { useMemo, type ReactNode } from 'react';
+import { Fragment, useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { customFieldDef, type CustomFieldDefinition } from '../../domain/custom-fields';
 import { SYSTEM_FIELDS, type FieldDef, type ResourceDef, type ScreenMode } from '../../domain/fields';
@@ -70,8 +70,12 @@ export interface ScreenConfig {
   deleteConfirm?(row: Row): string;
   /** Handles a refused delete (409 in-use); return true when handled. */
   onDeleteRefused?(row: Row, error: ApiError, helpers: ScreenHelpers): boolean;
-  /** Changes the body before it is sent. */
-  toBody?(body: Record<string, unknown>, mode: 'create' | 'update'): Record<string, unknown>;
+  /** Changes the body before it is sent (`raw`: every value of the form, also those of no field). */
+  toBody?(body: Record<string, unknown>, mode: 'create' | 'update', raw: Record<string, unknown>): Record<string, unknown>;
+  /** The screen's own form item for a field (null: none in this mode); undefined keeps the registry's. */
+  formItem?(field: FieldDef, mode: 'create' | 'update', record: Row | undefined): ReactNode | undefined;
+  /** The delete button's words when removing a row means something else (deactivating a user). */
+  deleteLabels?: { button: string; ok: string };
   /** Extra content at the bottom of the form (hints). */
   formExtra?(mode: 'create' | 'update'): ReactNode;
   /** The text of a failed save, when the screen explains it better (in-use). */
@@ -226,12 +230,18 @@ export function ResourceScreen(props: ScreenConfig) {
             <CanAccess resource={def.name} action="delete" params={{ id: row.id, meta: { record: row } }}>
               <Popconfirm
                 title={config.deleteConfirm?.(row) ?? t('directory.deleteConfirm', { name: config.rowName(row) })}
-                okText={t('buttons.delete')}
+                okText={config.deleteLabels?.ok ?? t('buttons.delete')}
                 okButtonProps={{ danger: true }}
                 cancelText={t('buttons.cancel')}
                 onConfirm={() => remove(row)}
               >
-                <Button size="small" danger icon={<DeleteOutlined />} title={t('buttons.delete')} aria-label={t('buttons.delete')} />
+                <Button
+                  size="small"
+                  danger
+                  icon={<DeleteOutlined />}
+                  title={config.deleteLabels?.button ?? t('buttons.delete')}
+                  aria-label={config.deleteLabels?.button ?? t('buttons.delete')}
+                />
               </Popconfirm>
             </CanAccess>
           )}
@@ -371,24 +381,28 @@ function ResourceForm({ config, mode, id, onDone }: { config: Resolved; mode: 'c
         onFinish={(raw) => {
           let body = cleanBody(fields, raw as Record<string, unknown>, mode, isHidden);
           if (mode === 'update') body.version = (raw as Record<string, unknown>).version ?? record?.version;
-          if (config.toBody) body = config.toBody(body, mode);
+          if (config.toBody) body = config.toBody(body, mode, raw as Record<string, unknown>);
           return formProps.onFinish?.(body);
         }}
       >
         <Form.Item name="version" hidden>
           <Input />
         </Form.Item>
-        {fields.map((field) => (
-          <FieldFormItem
-            key={field.name}
-            field={field}
-            label={labelOf(t, def, field)}
-            ctx={ctx}
-            hidden={isHidden(field.name)}
-            required={isHidden(field.name) ? false : undefined}
-            extra={config.fieldExtra?.(field.name, mode)}
-          />
-        ))}
+        {fields.map((field) => {
+          const own = config.formItem?.(field, mode, record);
+          if (own !== undefined) return <Fragment key={field.name}>{own}</Fragment>;
+          return (
+            <FieldFormItem
+              key={field.name}
+              field={field}
+              label={labelOf(t, def, field)}
+              ctx={ctx}
+              hidden={isHidden(field.name)}
+              required={isHidden(field.name) ? false : undefined}
+              extra={config.fieldExtra?.(field.name, mode)}
+            />
+          );
+        })}
         {config.formExtra?.(mode)}
         <FormButtons onCancel={onDone} saveButtonProps={saveButtonProps} />
       </Form>

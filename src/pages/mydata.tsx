@@ -1,16 +1,17 @@
-import { CalendarFeedCard } from '../components/calendar-feed';
-import { PersonFields } from '../components/person-fields';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useForm } from '@refinedev/antd';
+import { useCustomMutation } from '@refinedev/core';
 import { App, Button, Card, Col, Form, Input, Row, Typography } from 'antd';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Role } from '../../domain/enums';
+import { USERS } from '../../domain/resources/users';
+import { CalendarFeedCard } from '../components/calendar-feed';
+import { labelOf, type Translate } from '../components/fields/format';
+import { FieldFormItem } from '../components/fields/input';
+import { fieldOf } from '../components/resource-screen';
 import { offerReload } from '../components/stale';
-import { errorText, fieldErrors } from '../providers/errors';
-import { http } from '../providers/http';
-import { toApiError } from '../providers/http';
+import { toProviderError, type ProviderError } from '../providers/dataProvider';
 
-interface MyData {
+interface MyData extends Record<string, unknown> {
   id: number;
   username: string;
   role: Role;
@@ -27,61 +28,41 @@ interface PasswordForm {
   confirm_password: string;
 }
 
-const KEY = ['mydata'];
+/** What a user changes of their own account: the person fields of a user. */
+const OWN_FIELDS = ['first_name', 'last_name', 'email', 'phone'] as const;
 
-/** /mydata/: the signed-in user's own names, email and phone, and a password change. */
+/**
+ * /mydata/: the signed-in user's own names, email and phone (Refine's form on the `mydata`
+ * row, the field registry's inputs), a password change, and a teacher's calendar link.
+ */
 export default function MyDataPage() {
-  const { t } = useTranslation();
+  const { t: translate } = useTranslation();
+  const t = translate as Translate;
   const { notification, modal } = App.useApp();
-  const queryClient = useQueryClient();
-  const [details] = Form.useForm<MyData>();
   const [passwords] = Form.useForm<PasswordForm>();
-  const [saving, setSaving] = useState(false);
-  const [changing, setChanging] = useState(false);
-  const { data, isLoading, refetch } = useQuery({
-    queryKey: KEY,
-    queryFn: async () => (await http.get<{ data: MyData }>('/api/mydata')).data.data,
+  const { formProps, saveButtonProps, query, form } = useForm<MyData, ProviderError>({
+    resource: 'mydata',
+    action: 'edit',
+    id: 'me',
+    meta: { singleton: true },
+    redirect: false,
+    successNotification: () => ({ type: 'success', message: t('mydata.saved') }),
+    errorNotification: (error) => (error?.code === 'stale' ? false : { type: 'error', message: error?.message ?? t('errors.internal') }),
+    onMutationError: (error) => offerReload(modal, error, () => void query?.refetch().then((r) => r.data && form.setFieldsValue(r.data.data))),
   });
+  const data = query?.data?.data;
+  const { mutateAsync: changePassword, mutation } = useCustomMutation<Record<string, never>, ProviderError>();
 
-  const showFieldErrors = (form: typeof details | typeof passwords, error: unknown) => {
-    const fields = fieldErrors(error);
-    const names = Object.keys(fields);
-    if (names.length) form.setFields(names.map((name) => ({ name: name as never, errors: [fields[name]!] })));
-    notification.error({ message: errorText(error) });
-  };
-
-  const save = async (values: MyData) => {
-    setSaving(true);
+  const submitPassword = async (values: PasswordForm) => {
     try {
-      const body = {
-        first_name: values.first_name,
-        last_name: values.last_name,
-        email: values.email || null,
-        phone: values.phone || null,
-        version: data?.version,
-      };
-      const answer = await http.patch<{ data: MyData }>('/api/mydata', body);
-      queryClient.setQueryData(KEY, answer.data.data);
-      details.setFieldsValue(answer.data.data);
-      notification.success({ message: t('mydata.saved') });
-    } catch (error) {
-      const reloaded = offerReload(modal, toApiError(error), () => void refetch().then((r) => r.data && details.setFieldsValue(r.data)));
-      if (!reloaded) showFieldErrors(details, error);
-    } finally {
-      setSaving(false);
-    }
-  };
-
-  const changePassword = async (values: PasswordForm) => {
-    setChanging(true);
-    try {
-      await http.post('/api/mydata/password', values);
+      await changePassword({ url: '/api/mydata/password', method: 'post', values, successNotification: false, errorNotification: false });
       passwords.resetFields();
       notification.success({ message: t('mydata.passwordChanged') });
     } catch (error) {
-      showFieldErrors(passwords, error);
-    } finally {
-      setChanging(false);
+      const failure = toProviderError(error);
+      const fields = Object.entries(failure.errors ?? {});
+      if (fields.length) passwords.setFields(fields.map(([name, text]) => ({ name: name as keyof PasswordForm, errors: [String(text)] })));
+      notification.error({ message: failure.message });
     }
   };
 
@@ -91,23 +72,35 @@ export default function MyDataPage() {
       <Typography.Title level={3}>{t('mydata.title')}</Typography.Title>
       <Row gutter={[24, 24]}>
         <Col xs={24} lg={12}>
-          <Card title={t('mydata.details')} loading={isLoading}>
-            {data && (
-              <Form<MyData> form={details} layout="vertical" initialValues={data} onFinish={save}>
-                <Form.Item label={t('users.fields.username')}>
-                  <Input value={data.username} disabled />
-                </Form.Item>
-                <PersonFields />
-                <Button type="primary" htmlType="submit" loading={saving}>
-                  {t('buttons.save')}
-                </Button>
-              </Form>
-            )}
+          <Card title={t('mydata.details')} loading={query?.isLoading}>
+            <Form
+              {...formProps}
+              layout="vertical"
+              onFinish={(values) => {
+                const body: Record<string, unknown> = { version: data?.version };
+                for (const name of OWN_FIELDS) {
+                  const value = (values as Record<string, unknown>)[name];
+                  body[name] = typeof value === 'string' && value.trim() === '' ? null : value;
+                }
+                return formProps.onFinish?.(body);
+              }}
+            >
+              <Form.Item label={t('users.fields.username')}>
+                <Input value={data?.username} disabled />
+              </Form.Item>
+              {OWN_FIELDS.map((name) => {
+                const field = fieldOf(USERS, name)!;
+                return <FieldFormItem key={name} field={field} label={labelOf(t, USERS, field)} ctx={{ t, mode: 'update', record: data }} />;
+              })}
+              <Button type="primary" {...saveButtonProps}>
+                {t('buttons.save')}
+              </Button>
+            </Form>
           </Card>
         </Col>
         <Col xs={24} lg={12}>
           <Card title={t('mydata.changePassword')}>
-            <Form<PasswordForm> form={passwords} layout="vertical" onFinish={changePassword}>
+            <Form<PasswordForm> form={passwords} layout="vertical" onFinish={(values) => void submitPassword(values)}>
               <Form.Item name="current_password" label={t('mydata.currentPassword')} rules={[required]}>
                 <Input.Password autoComplete="current-password" />
               </Form.Item>
@@ -128,7 +121,7 @@ export default function MyDataPage() {
               >
                 <Input.Password autoComplete="new-password" />
               </Form.Item>
-              <Button type="primary" htmlType="submit" loading={changing}>
+              <Button type="primary" htmlType="submit" loading={mutation.isPending}>
                 {t('mydata.changePassword')}
               </Button>
             </Form>

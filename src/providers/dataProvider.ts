@@ -1,4 +1,4 @@
-import type { BaseRecord, DataProvider } from '@refinedev/core';
+import type { BaseKey, BaseRecord, DataProvider, MetaQuery } from '@refinedev/core';
 import simpleRest, { generateFilter, generateSort, stringify } from '@refinedev/simple-rest';
 import { http, toApiError, type ApiErrorBody } from './http';
 import { toHttpError, type TranslatedError } from './errors';
@@ -18,7 +18,12 @@ export interface ProviderError extends TranslatedError {
   body: ApiErrorBody | undefined;
 }
 
+const isProviderError = (error: unknown): error is ProviderError =>
+  typeof error === 'object' && error !== null && !(error instanceof Error) && 'statusCode' in error && 'message' in error;
+
+/** Any failure as the data provider's error (one already translated stays as it is). */
 export function toProviderError(error: unknown): ProviderError {
+  if (isProviderError(error)) return error;
   const apiError = toApiError(error);
   return { ...toHttpError(apiError), body: apiError.body as ApiErrorBody | undefined };
 }
@@ -32,6 +37,10 @@ async function translated<T>(work: () => Promise<T>): Promise<T> {
 }
 
 const base = simpleRest(API_URL, http);
+
+// `meta.singleton`: a resource that is one row without an id in its path (/api/mydata).
+const rowUrl = (resource: string, id: BaseKey | undefined, meta: MetaQuery | undefined) =>
+  meta?.singleton ? `${API_URL}/${resource}` : `${API_URL}/${resource}/${id}`;
 
 /**
  * simple-rest's query shape (_start, _end, _sort, _order, q, field, field_ne/_gte/_lte/_like)
@@ -66,9 +75,9 @@ export const dataProvider: DataProvider = {
       return { data: data.data };
     }),
 
-  getOne: ({ resource, id }) =>
+  getOne: ({ resource, id, meta }) =>
     translated(async () => {
-      const { data } = await http.get<{ data: never }>(`${API_URL}/${resource}/${id}`);
+      const { data } = await http.get<{ data: never }>(rowUrl(resource, id, meta));
       return { data: data.data };
     }),
 
@@ -83,7 +92,7 @@ export const dataProvider: DataProvider = {
     translated(async () => {
       const body = { ...(variables as Row) };
       if (body.version === undefined && typeof meta?.version === 'number') body.version = meta.version;
-      const { data } = await http.patch<{ data: never }>(`${API_URL}/${resource}/${id}`, body);
+      const { data } = await http.patch<{ data: never }>(rowUrl(resource, id, meta), body);
       return { data: data.data };
     }),
 

@@ -160,7 +160,12 @@ export const FIELD_DISPLAY: Record<FieldType, Display> = {
 
 /** Renders one field of a row through the registry. */
 export function FieldDisplay(props: Omit<DisplayProps, 't'> & { t?: Translate }) {
-  const { t: translate } = useTranslation();
-  const t = props.t ?? (translate as Translate);
-  return <>{FIELD_DISPLAY[props.field.type]({ ...props, t })}</>;
+  // A list passes its own `t`: a cell then subscribes to nothing (16 rows x 11 columns of
+  // i18next subscriptions were a good part of a list's first render).
+  return props.t ? FIELD_DISPLAY[props.field.type]({ ...props, t: props.t }) : <TranslatedDisplay {...props} />;
+}
+
+function TranslatedDisplay(props: Omit<DisplayProps, 't'>) {
+  const { t } = useTranslation();
+  return <>{FIELD_DISPLAY[props.field.type]({ ...props, t: t as Translate })}</>;
 }

@@ -1,7 +1,7 @@
-import { UnorderedListOutlined } from '@ant-design/icons';
+import { FilterOutlined, UnorderedListOutlined } from '@ant-design/icons';
 import { useGetIdentity } from '@refinedev/core';
-import { Button, Space, Typography } from 'antd';
-import { useCallback } from 'react';
+import { Badge, Button, Drawer, Grid, Space, Typography } from 'antd';
+import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import type { SessionUser } from '../../providers/session';
@@ -22,6 +22,11 @@ export default function CalendarPage() {
   const { nav } = useLessonParams(MODES);
   const navigate = useNavigate();
   const onSlot = useCallback((slot: Record<string, string>) => nav.create(slot), [nav]);
+  // on a phone the filters fold into a drawer: four selects would push the calendar off screen
+  const folded = Grid.useBreakpoint().md === false;
+  const [filtersOpen, setFiltersOpen] = useState(false);
+  const active = Object.values(filters).filter((ids) => ids?.length).length;
+  const filterBar = <CalendarFilterBar filters={filters} onChange={setFilter} teacherFilter={staff} />;
   return (
     <>
       <div style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center', flexWrap: 'wrap', gap: 12, marginBottom: 12 }}>
@@ -32,13 +37,26 @@ export default function CalendarPage() {
           <Typography.Text type="secondary">{t('calendar.welcome', { name })}</Typography.Text>
         </div>
         <Space wrap>
+          {folded && (
+            <Badge count={active} size="small">
+              <Button icon={<FilterOutlined />} onClick={() => setFiltersOpen(true)} data-testid="calendar-filters-button">
+                {t('lessons.filters.title')}
+              </Button>
+            </Badge>
+          )}
           <ToBeReplaced staff={staff} onView={nav.view} onReplace={nav.replace} />
           <Button icon={<UnorderedListOutlined />} onClick={() => navigate('/lessons/')}>
             {t('lessons.title')}
           </Button>
         </Space>
       </div>
-      <CalendarFilterBar filters={filters} onChange={setFilter} teacherFilter={staff} />
+      {folded ? (
+        <Drawer open={filtersOpen} title={t('lessons.filters.title')} onClose={() => setFiltersOpen(false)} placement="bottom" height="auto">
+          {filterBar}
+        </Drawer>
+      ) : (
+        filterBar
+      )}
       <LessonCalendar filters={filters} onOpen={nav.view} onSlot={onSlot} />
       <LessonDrawers modes={MODES} />
     </>

@@ -1,7 +1,7 @@
 import { useList, useUpdate } from '@refinedev/core';
-import { App, Spin } from 'antd';
+import { App, Grid, Spin, theme } from 'antd';
 import dayjs from 'dayjs';
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useMemo, useState, type CSSProperties } from 'react';
 import { Calendar, type SlotInfo } from 'react-big-calendar';
 import * as dragAndDrop from 'react-big-calendar/lib/addons/dragAndDrop';
 import type { EventInteractionArgs } from 'react-big-calendar/lib/addons/dragAndDrop';
@@ -33,6 +33,8 @@ interface CalendarRoom {
 export type CalendarFilters = Pick<CalendarQuery, 'teacher_id' | 'class_id' | 'room_id' | 'subject_id'>;
 
 const STATE_KEY = 'frontis.calendar';
+/** A phone shows one day (its rooms side by side); a wider screen a week. */
+const defaultView = (): CalendarView => (typeof matchMedia === 'function' && matchMedia('(max-width: 575px)').matches ? 'day' : 'week');
 function storedState(): { view: CalendarView; date: Date } {
   try {
     const raw = JSON.parse(sessionStorage.getItem(STATE_KEY) ?? 'null') as { view?: string; date?: string } | null;
@@ -41,7 +43,28 @@ function storedState(): { view: CalendarView; date: Date } {
   } catch {
     // nothing stored
   }
-  return { view: 'week', date: new Date() };
+  return { view: defaultView(), date: new Date() };
+}
+
+/** The calendar's colours from the theme's tokens (light or dark), as CSS variables for calendar.css. */
+function useCalendarColours(): CSSProperties {
+  const { token } = theme.useToken();
+  return useMemo(
+    () =>
+      ({
+        '--calendar-grid': token.colorBorder,
+        '--calendar-grid-faint': token.colorSplit,
+        '--calendar-today': token.colorPrimaryBg,
+        '--calendar-off-range': token.colorFillQuaternary,
+        '--calendar-hover': token.colorFillSecondary,
+        '--calendar-selection': token.colorPrimaryBgHover,
+        '--calendar-now': token.colorError,
+        '--calendar-link': token.colorLink,
+        '--calendar-text': token.colorText,
+        '--calendar-text-secondary': token.colorTextTertiary,
+      }) as CSSProperties,
+    [token],
+  );
 }
 
 const accessors = {
@@ -75,6 +98,8 @@ export function LessonCalendar({ filters, onOpen, onSlot }: LessonCalendarProps)
   const { mutateAsync: update } = useUpdate<Lesson, ProviderError>();
   const staff = useRole() !== 'TEACHER';
   const [{ view, date }, setState] = useState(storedState);
+  const colours = useCalendarColours();
+  const phone = Grid.useBreakpoint().sm === false;
   const [moved, setMoved] = useState<ReadonlyMap<number, { start: Date; end: Date; roomId: number }>>(new Map());
   const range = visibleRange(view, date);
 
@@ -181,7 +206,7 @@ export function LessonCalendar({ filters, onOpen, onSlot }: LessonCalendarProps)
 
   const settled = !query.isFetching;
   return (
-    <div className="lesson-calendar-wrap">
+    <div className="lesson-calendar-wrap" style={colours}>
       {!settled && <Spin className="lesson-calendar-loading" size="small" />}
       <div className="lesson-calendar" data-testid="lesson-calendar" data-loading={settled ? 'false' : 'true'} data-view={view} data-count={events.length}>
         {query.isError && (
@@ -205,7 +230,7 @@ export function LessonCalendar({ filters, onOpen, onSlot }: LessonCalendarProps)
           scrollToTime={min}
           step={30}
           timeslots={2}
-          style={{ height: 'calc(100vh - 250px)', minHeight: 560 }}
+          style={{ height: phone ? 'calc(100vh - 200px)' : 'calc(100vh - 250px)', minHeight: phone ? 480 : 560 }}
           components={components}
           eventPropGetter={accessors.propGetter}
           tooltipAccessor={accessors.tooltip}

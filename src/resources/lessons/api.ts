@@ -78,10 +78,7 @@ export function useRefreshLessons(): () => Promise<void> {
 /** Lesson mutations show their own messages and errors (a conflict names the lessons in the way). */
 export const QUIET = { successNotification: false, errorNotification: false, mutationMode: 'pessimistic' } as const;
 
-/** Any failure of a lesson call as the data provider's error (a thrown bug becomes one too). */
-export function providerError(error: unknown): ProviderError {
-  return typeof error === 'object' && error !== null && 'statusCode' in error && 'message' in error ? (error as ProviderError) : toProviderError(error);
-}
+export { toProviderError as providerError };
 
 /** The translated field errors of a failure, for antd's form.setFields. */
 export function fieldProblems(error: ProviderError): Array<[string, string]> {
