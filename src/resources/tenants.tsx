@@ -66,11 +66,8 @@ export default function TenantsPage() {
   return (
     <ResourceScreen
       def={TENANTS}
-      entity="tenant"
-      modes={['create', 'update']}
       listFields={['slug', 'name', 'status', 'time_zone', 'language']}
       columns={{ language: { render: (row) => t(`languages.${String(row.language)}`) } }}
-      rowName={(row) => String(row.name ?? row.slug ?? '')}
       formItem={formItem}
       formExtra={(mode) => (mode === 'create' ? <FirstAdmin t={t} /> : null)}
       toBody={(body, mode, raw) => (mode === 'create' ? { ...body, admin: raw.admin } : body)}

@@ -60,11 +60,8 @@ export default function UsersPage() {
   return (
     <ResourceScreen
       def={USERS}
-      entity="user"
-      modes={['create', 'update']}
       listFields={['username', 'last_name', 'first_name', 'role', 'email', 'phone', 'status']}
       columns={{ role: { render: (row) => t(`roles.${String(row.role)}`) } }}
-      rowName={(row) => `${String(row.first_name ?? '')} ${String(row.last_name ?? '')}`.trim()}
       formItem={formItem}
       // an empty password on update keeps the current one
       toBody={(body, mode) => {
