@@ -172,7 +172,7 @@ describe('Users/Admins', () => {
     await page.locator('.ant-table-row', { hasText: username }).locator('button').first().click();
     expect(new URL(page.url()).searchParams.get('mode')).toBe('update');
     // The drawer loads the row first; typing before that would be overwritten.
-    await expect.poll(() => drawer.getByLabel('Επώνυμο').inputValue()).toBe('Ζαχαρίου');
+    await expect.poll(() => drawer.getByLabel('Επώνυμο').inputValue(), { timeout: 10_000 }).toBe('Ζαχαρίου');
     await drawer.getByLabel('Επώνυμο').fill('Ζαχαρίου-Νικολάου');
     await drawer.getByRole('button', { name: 'Αποθήκευση' }).click();
     await page.locator('.ant-table-row', { hasText: 'Ζαχαρίου-Νικολάου' }).waitFor();
