@@ -40,8 +40,11 @@ export const rootUsers = pgTable(
 );
 
 /**
- * Sign-in attempts, kept in the database so every API process sees the same counts.
- * tenant_id is null when the tenant slug was unknown (still counted per address).
+ * Sign-in attempts, kept in the database so every API process sees the same counts. Each row
+ * is written before the password is checked (a reservation) and marked when it succeeds.
+ * tenant_id is null for a ROOT name (one budget across all centres) and when the tenant
+ * slug was unknown. device is set when the browser showed a valid device cookie for that
+ * name: such attempts count only against that device.
  */
 export const loginAttempts = pgTable(
   'login_attempts',
@@ -51,9 +54,14 @@ export const loginAttempts = pgTable(
     usernameKey: text('username_key').notNull(),
     address: text('address').notNull(),
     succeeded: boolean('succeeded').notNull(),
+    device: text('device'),
     at: instant('at').notNull().defaultNow(),
   },
-  (t) => [index('login_attempts_user_idx').on(t.tenantId, t.usernameKey, t.at), index('login_attempts_address_idx').on(t.address, t.at)],
+  (t) => [
+    index('login_attempts_user_idx').on(t.tenantId, t.usernameKey, t.at),
+    index('login_attempts_address_idx').on(t.address, t.at),
+    index('login_attempts_device_idx').on(t.device, t.at),
+  ],
 );
 
 /** Secrets generated once and shared by every process (e.g. the JWT signing key). */

@@ -1,59 +1,125 @@
 /**
- * Sign-in rate limits, counted in the database so that all API processes share them:
- * failed attempts per (tenant, username) since its last success, and all attempts per
- * client address, each within a sliding window.
+ * Sign-in rate limits, counted in the database so that all API processes share them.
+ *
+ * An attempt is reserved (its row written) before the password is checked, under advisory
+ * locks on the budgets it draws from, so however many attempts arrive at once — in one
+ * process or in several on one PostgreSQL — at most the limit of them reach the password
+ * check. Two lanes:
+ *  - untrusted: failed attempts per name (per centre, or one budget for a ROOT name across
+ *    all centres) since its last success, and all untrusted attempts per client address;
+ *  - trusted (a valid device cookie for that name): failed attempts per device only, so an
+ *    attacker exhausting the untrusted budgets does not lock the real person out.
  */
-import { and, count, eq, gt, isNull, lt, min, sql } from 'drizzle-orm';
+import { and, count, eq, gt, isNull, lt, min, ne, sql } from 'drizzle-orm';
 import { DomainError } from '../../../domain/index';
 import type { Config } from '../../config';
-import { platform, type Database } from '../../db/client';
-import { loginAttempts } from '../../db/schema/index';
+import { platform, withPlatform, type Database, type Tx } from '../../db/client';
+import { loginAttempts, rootUsers } from '../../db/schema/index';
+import { deviceCookieName, deviceOf, nameKey } from './device-cookies';
 
 export const usernameKey = (username: string) => username.trim().toLowerCase().slice(0, 200);
 
-const tenantIs = (tenantId: number | null) => (tenantId === null ? isNull(loginAttempts.tenantId) : eq(loginAttempts.tenantId, tenantId));
-
-/** Throws 429 rate-limited (with Retry-After seconds) when either limit is reached. */
-export async function checkLoginRate(
-  database: Database,
-  limits: Config['loginRateLimit'],
-  key: { tenantId: number | null; username: string; address: string },
-): Promise<void> {
-  const db = platform(database);
-  const since = new Date(Date.now() - limits.windowSeconds * 1000);
-  const retryAfter = (oldest: Date | null) => Math.max(1, Math.ceil(((oldest?.getTime() ?? Date.now()) + limits.windowSeconds * 1000 - Date.now()) / 1000));
-
-  const [byAddress] = await db
-    .select({ n: count(), oldest: min(loginAttempts.at) })
-    .from(loginAttempts)
-    .where(and(eq(loginAttempts.address, key.address), gt(loginAttempts.at, since)));
-  if (byAddress && byAddress.n >= limits.perAddress) {
-    throw new DomainError('rate-limited', undefined, undefined, { retryAfter: retryAfter(byAddress.oldest) });
-  }
-
-  const [byUser] = await db
-    .select({ n: count(), oldest: min(loginAttempts.at) })
-    .from(loginAttempts)
-    .where(
-      and(tenantIs(key.tenantId), eq(loginAttempts.usernameKey, usernameKey(key.username)), eq(loginAttempts.succeeded, false), gt(loginAttempts.at, since)),
-    );
-  if (byUser && byUser.n >= limits.perUser) {
-    throw new DomainError('rate-limited', undefined, undefined, { retryAfter: retryAfter(byUser.oldest) });
-  }
+export interface AttemptKey {
+  /** null for a ROOT name (one budget everywhere) or an unknown centre. */
+  tenantId: number | null;
+  username: string;
+  address: string;
+  /** The device cookie's id when it is valid for this name. */
+  device: string | null;
 }
 
-export async function recordLoginAttempt(
+/**
+ * Whose budget an attempt draws on: a name that is a ROOT's has one budget across all
+ * centres; any other name one per centre. Trusted when the request carries a valid device
+ * cookie for that budget's name. Also answers the cookie's name, to set after a success.
+ */
+export async function attemptKeyOf(
   database: Database,
-  key: { tenantId: number | null; username: string; address: string },
-  succeeded: boolean,
-): Promise<void> {
-  const db = platform(database);
+  deviceKey: Buffer,
+  request: { tenantId: number | null; username: string; address: string; cookies: Record<string, string | undefined> },
+): Promise<{ key: AttemptKey; cookieName: string; budgetKey: string }> {
+  const name = usernameKey(request.username);
+  const [root] = await platform(database).select({ id: rootUsers.id }).from(rootUsers).where(sql`lower(${rootUsers.username}) = ${name}`).limit(1);
+  const tenantId = root ? null : request.tenantId;
+  const budgetKey = nameKey(tenantId, name);
+  const cookieName = deviceCookieName(budgetKey);
+  const device = deviceOf(deviceKey, budgetKey, request.cookies[cookieName]);
+  return { key: { tenantId, username: name, address: request.address, device }, cookieName, budgetKey };
+}
+
+const tenantIs = (tenantId: number | null) => (tenantId === null ? isNull(loginAttempts.tenantId) : eq(loginAttempts.tenantId, tenantId));
+
+/** Serialises every reservation drawing on one budget, in all processes; released at commit. */
+const lock = (tx: Tx, name: string) => tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`frontis-login:${name}`}, 0))`);
+
+type Budget = { n: number; oldest: Date | null };
+
+async function budget(tx: Tx, where: ReturnType<typeof and>): Promise<Budget> {
+  const [row] = await tx
+    .select({ n: count(), oldest: min(loginAttempts.at) })
+    .from(loginAttempts)
+    .where(where);
+  return row ?? { n: 0, oldest: null };
+}
+
+function refuse(windowSeconds: number, oldest: Date | null): never {
+  const retryAfter = Math.max(1, Math.ceil(((oldest?.getTime() ?? Date.now()) + windowSeconds * 1000 - Date.now()) / 1000));
+  throw new DomainError('rate-limited', undefined, undefined, { retryAfter });
+}
+
+/**
+ * Reserves one attempt, or throws 429 rate-limited (with Retry-After seconds) when its
+ * budget is spent. The reservation counts as a failure until settleLoginAttempt marks it.
+ */
+export async function reserveLoginAttempt(database: Database, limits: Config['loginRateLimit'], key: AttemptKey): Promise<number> {
   const name = usernameKey(key.username);
-  if (succeeded) {
-    // A successful sign-in clears that account's failures; the address still counts the attempt.
-    await db.delete(loginAttempts).where(and(tenantIs(key.tenantId), eq(loginAttempts.usernameKey, name), eq(loginAttempts.succeeded, false)));
-  }
-  await db.insert(loginAttempts).values({ tenantId: key.tenantId, usernameKey: name, address: key.address.slice(0, 100), succeeded });
+  const address = key.address.slice(0, 100);
+  const since = new Date(Date.now() - limits.windowSeconds * 1000);
+  return withPlatform(database, async (tx) => {
+    if (key.device) {
+      await lock(tx, `device:${key.device}`);
+      const byDevice = await budget(tx, and(eq(loginAttempts.device, key.device), eq(loginAttempts.succeeded, false), gt(loginAttempts.at, since)));
+      if (byDevice.n >= limits.perUser) refuse(limits.windowSeconds, byDevice.oldest);
+    } else {
+      // Always name before address, so two reservations never wait for each other in a circle.
+      await lock(tx, `name:${key.tenantId ?? 0}:${name}`);
+      await lock(tx, `address:${address}`);
+      const byAddress = await budget(tx, and(eq(loginAttempts.address, address), isNull(loginAttempts.device), gt(loginAttempts.at, since)));
+      if (byAddress.n >= limits.perAddress) refuse(limits.windowSeconds, byAddress.oldest);
+      const byName = await budget(
+        tx,
+        and(
+          tenantIs(key.tenantId),
+          eq(loginAttempts.usernameKey, name),
+          isNull(loginAttempts.device),
+          eq(loginAttempts.succeeded, false),
+          gt(loginAttempts.at, since),
+        ),
+      );
+      if (byName.n >= limits.perUser) refuse(limits.windowSeconds, byName.oldest);
+    }
+    const [row] = await tx
+      .insert(loginAttempts)
+      .values({ tenantId: key.tenantId, usernameKey: name, address, device: key.device, succeeded: false })
+      .returning({ id: loginAttempts.id });
+    return row!.id;
+  });
+}
+
+/**
+ * Marks a reserved attempt as a success. It clears the failures of its own lane: an
+ * untrusted success those of the name, a trusted one those of its device (so a success on a
+ * known device never hands an attacker a fresh untrusted budget).
+ */
+export async function settleLoginAttempt(database: Database, attemptId: number, key: AttemptKey): Promise<void> {
+  const name = usernameKey(key.username);
+  await withPlatform(database, async (tx) => {
+    await tx.update(loginAttempts).set({ succeeded: true }).where(eq(loginAttempts.id, attemptId));
+    const lane = key.device
+      ? eq(loginAttempts.device, key.device)
+      : and(tenantIs(key.tenantId), eq(loginAttempts.usernameKey, name), isNull(loginAttempts.device));
+    await tx.delete(loginAttempts).where(and(lane, eq(loginAttempts.succeeded, false), ne(loginAttempts.id, attemptId)));
+  });
 }
 
 /** Drops attempts older than any window could need (run by jobs/cleanup.ts). */

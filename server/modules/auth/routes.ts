@@ -14,7 +14,8 @@ import { platform, withTenant, type Database } from '../../db/client';
 import { rootUsers, users } from '../../db/schema/index';
 import { accessTokenOf, ACCESS_COOKIE, REFRESH_COOKIE } from '../../plugins/auth';
 import { isHttps } from '../../plugins/security';
-import { checkLoginRate, recordLoginAttempt } from './login-attempts';
+import { DEVICE_COOKIE_DAYS, DEVICE_COOKIE_PATH, deviceKeyOf, newDeviceCookie } from './device-cookies';
+import { attemptKeyOf, reserveLoginAttempt, settleLoginAttempt } from './login-attempts';
 import { verifyPassword } from './passwords';
 import { createSession, issueRefreshToken, revokeSession, rotateRefreshToken, sessionOfRefreshToken, subjectOf, type SessionUser } from './sessions';
 import { readSignedClaims, refreshTokenTenant, signAccessToken } from './tokens';
@@ -24,6 +25,8 @@ const LoginBody = z.strictObject({
   password: z.string().min(1).max(1024),
   tenant: z.string().trim().max(100).optional(),
 });
+
+const REFRESH_PATHS = ['/sign-out', '/refresh-token'] as const;
 
 /** Bodies are optional on refresh and sign-out: no body, an empty body or a JSON object. */
 const optionalBody = (body: unknown) => (body === undefined || body === null || body === '' ? {} : body);
@@ -90,22 +93,22 @@ async function findCandidates(database: Database, tenantId: number, username: st
 
 export const authRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
   const { database, config, jwtKey } = deps;
+  const deviceKey = deviceKeyOf(jwtKey);
 
   const cookieBase = (request: FastifyRequest) => ({ httpOnly: true, secure: isHttps(request) });
 
   function setSessionCookies(request: FastifyRequest, reply: FastifyReply, access: string, refresh: string) {
     reply.setCookie(ACCESS_COOKIE, access, { ...cookieBase(request), sameSite: 'lax', path: '/', maxAge: config.accessTtlSeconds });
-    reply.setCookie(REFRESH_COOKIE, refresh, {
-      ...cookieBase(request),
-      sameSite: 'strict',
-      path: '/refresh-token',
-      maxAge: config.refreshTtlSeconds,
-    });
+    // The same token on both paths it is needed at, and nowhere else: /sign-out must end
+    // the session even after the access cookie has expired and gone.
+    for (const path of REFRESH_PATHS) {
+      reply.setCookie(REFRESH_COOKIE, refresh, { ...cookieBase(request), sameSite: 'strict', path, maxAge: config.refreshTtlSeconds });
+    }
   }
 
   function clearSessionCookies(request: FastifyRequest, reply: FastifyReply) {
     reply.clearCookie(ACCESS_COOKIE, { ...cookieBase(request), sameSite: 'lax', path: '/' });
-    reply.clearCookie(REFRESH_COOKIE, { ...cookieBase(request), sameSite: 'strict', path: '/refresh-token' });
+    for (const path of REFRESH_PATHS) reply.clearCookie(REFRESH_COOKIE, { ...cookieBase(request), sameSite: 'strict', path });
   }
 
   async function answerSession(request: FastifyRequest, reply: FastifyReply, actor: Actor, publicId: string, refreshToken: string) {
@@ -132,12 +135,21 @@ export const authRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
       if (body.tenant !== undefined && body.tenant.toLowerCase() !== slug) {
         throw new DomainError('tenant-mismatch', 'The tenant in the body does not match x-tenant-id.');
       }
-      const attempt = { tenantId: tenant?.id ?? null, username: body.username, address: request.ip };
-      await checkLoginRate(database, config.loginRateLimit, attempt);
+      const {
+        key: attempt,
+        cookieName,
+        budgetKey,
+      } = await attemptKeyOf(database, deviceKey, {
+        tenantId: tenant?.id ?? null,
+        username: body.username,
+        address: request.ip,
+        cookies: request.cookies,
+      });
+      // Reserved before the password check: parallel attempts cannot all slip under the limit.
+      const attemptId = await reserveLoginAttempt(database, config.loginRateLimit, attempt);
 
       if (!tenant) {
         await verifyPassword(null, body.password);
-        await recordLoginAttempt(database, attempt, false);
         throw new DomainError('bad-credentials');
       }
       if (tenant.status !== 'ACTIVE') throw new DomainError('tenant-inactive');
@@ -151,11 +163,17 @@ export const authRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
         }
       }
       if (candidates.length === 0) await verifyPassword(null, body.password);
-      if (match?.status !== 'ACTIVE') {
-        await recordLoginAttempt(database, attempt, false);
-        throw new DomainError('bad-credentials');
+      if (match?.status !== 'ACTIVE') throw new DomainError('bad-credentials');
+      await settleLoginAttempt(database, attemptId, attempt);
+      if (request.clientType !== 'api') {
+        const cookie = newDeviceCookie(deviceKey, budgetKey, attempt.device ?? undefined);
+        reply.setCookie(cookieName, cookie.value, {
+          ...cookieBase(request),
+          sameSite: 'strict',
+          path: DEVICE_COOKIE_PATH,
+          maxAge: DEVICE_COOKIE_DAYS * 24 * 3600,
+        });
       }
-      await recordLoginAttempt(database, attempt, true);
 
       const found = match;
       const { session, refreshToken } = await withTenant(database, tenant.id, async (tx) => {
