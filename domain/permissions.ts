@@ -19,6 +19,7 @@ export type Area =
   | 'payments'
   | 'lessons'
   | 'directory'
+  | 'classes'
   | 'notes'
   | 'notifications'
   | 'mydata'
@@ -51,13 +52,17 @@ export const PERMISSIONS: Record<Area, Grant> = {
   analytics: { read: MANAGERS, write: MANAGERS },
   account: { read: MANAGERS, write: MANAGERS },
   expenses: { read: MANAGERS, write: MANAGERS },
-  students: { read: STAFF, write: STAFF },
-  teachers: { read: STAFF, write: STAFF },
+  // TEACHER reads the students of the classes she teaches (to pick them for a note).
+  students: { read: ALL, write: STAFF, ownOnly: ['TEACHER'] },
+  // TEACHER reads her own teacher row (to name herself in a note).
+  teachers: { read: ALL, write: STAFF, ownOnly: ['TEACHER'] },
   contracts: { read: STAFF, write: STAFF },
   payments: { read: STAFF, write: STAFF },
   // TEACHER reads own lessons and edits only their homework and notes (the server narrows).
   lessons: { read: ALL, write: ALL, ownOnly: ['TEACHER'] },
   directory: { read: ALL, write: STAFF },
+  // TEACHER reads the classes she teaches (her lessons name them).
+  classes: { read: ALL, write: STAFF, ownOnly: ['TEACHER'] },
   notes: { read: ALL, write: ALL, ownOnly: ['TEACHER'] },
   notifications: { read: ALL, write: ALL, ownOnly: ALL },
   mydata: { read: ALL, write: ALL, ownOnly: ALL },

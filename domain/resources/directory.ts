@@ -51,7 +51,7 @@ export const CONTRACT_CATEGORIES: ResourceDef = {
 
 export const CLASSES: ResourceDef = {
   name: 'classes',
-  area: 'directory',
+  area: 'classes',
   fields: [
     name(),
     { name: 'category_id', type: 'REFERENCE', reference: 'class-categories', sortable: true, filterable: true },

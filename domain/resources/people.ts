@@ -34,6 +34,8 @@ export const TEACHERS: ResourceDef = {
     entity: 'teacher',
     modes: ['create', 'update', 'view'],
     icon: 'solution',
+    // A TEACHER reads her own row (to name herself in a note) but has no screen.
+    opensFor: 'writers',
     // the view also offers the teacher's calendar link
     page: 'teachers',
     titleFields: personTitle,
@@ -79,6 +81,8 @@ export const STUDENTS: ResourceDef = {
     entity: 'student',
     modes: ['create', 'update', 'view'],
     icon: 'user',
+    // A TEACHER reads the students of her classes (to pick them in a note) but has no screen.
+    opensFor: 'writers',
     // custom fields, import from CSV, "mark inactive" when a delete is refused
     page: 'students',
     titleFields: personTitle,

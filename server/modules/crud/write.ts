@@ -3,8 +3,8 @@
  * in the same transaction. References are checked against the tenant's rows first, so an
  * unknown or foreign id is a 400 on that field rather than a constraint error.
  */
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
-import { DomainError, normalizeSearch, type FieldErrors } from '../../../domain/index';
+import { and, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import { can, DomainError, normalizeSearch, RESOURCE_AREA, type FieldErrors } from '../../../domain/index';
 import type { Tx } from '../../db/client';
 import { pgCode, pgConstraint } from '../../plugins/errors';
 import { recordHistory, recordHistoryMany } from '../history/record';
@@ -50,8 +50,21 @@ export function columnValues(spec: ResourceSpec, input: Record<string, unknown>,
 }
 
 /**
+ * Which rows of `resource` the writer may name: those it may read (its scope), nothing when
+ * its role reads none of them. A reference outside is answered as if the row did not exist,
+ * so a write never tells anyone about a row they may not read (not even that it exists).
+ */
+function readableBy(registry: Registry, ctx: Ctx, resource: string): SQL | undefined | false {
+  const spec = registry.specs.get(resource);
+  if (!spec || !ctx.actor) return undefined;
+  if (!can(ctx.actor.role, RESOURCE_AREA[resource] ?? spec.def.area, 'read') && !spec.scope) return false;
+  return spec.scope?.(ctx);
+}
+
+/**
  * Every REFERENCE / REFERENCES value of the input that is new must name a row of this tenant
- * (and not a deleted one): one query per target, all failures reported together.
+ * (and not a deleted one) that the writer may read: one query per target, all failures
+ * reported together.
  */
 export async function checkReferences(tx: Tx, registry: Registry, ctx: Ctx, spec: ResourceSpec, inputs: Record<string, unknown>[]) {
   const wanted = new Map<string, Set<number>>();
@@ -69,12 +82,16 @@ export async function checkReferences(tx: Tx, registry: Registry, ctx: Ctx, spec
   const existing = new Map<string, Set<number>>();
   for (const [resource, ids] of wanted) {
     const target = registry.targets.get(resource)!;
-    const rows = (await tx
-      .select({ id: target.id })
-      .from(target.table as never)
-      .where(and(eq(target.tenantId, ctx.tenantId), inArray(target.id, [...ids]), target.deletedAt ? isNull(target.deletedAt) : undefined))) as {
-      id: number;
-    }[];
+    const visible = readableBy(registry, ctx, resource);
+    const rows =
+      visible === false
+        ? []
+        : ((await tx
+            .select({ id: target.id })
+            .from(target.table as never)
+            .where(and(eq(target.tenantId, ctx.tenantId), inArray(target.id, [...ids]), target.deletedAt ? isNull(target.deletedAt) : undefined, visible))) as {
+            id: number;
+          }[]);
     existing.set(resource, new Set(rows.map((r) => r.id)));
   }
   return inputs.map((input) => {

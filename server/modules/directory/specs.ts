@@ -5,6 +5,7 @@
 import { CLASS_CATEGORIES, CLASSES, CONTRACT_CATEGORIES, LESSON_TAGS, LESSON_TYPES, ROOMS, SUBJECTS } from '../../../domain/index';
 import { classCategories, classes, classStudents, classSubjects, contractCategories, lessonTags, lessonTypes, rooms, subjects } from '../../db/schema/index';
 import type { ResourceSpec } from '../crud/spec';
+import { inOwnClasses, ownOnly } from '../teachers/scope';
 
 export const subjectsSpec: ResourceSpec = { def: SUBJECTS, table: subjects, label: subjects.name.getSQL() };
 export const roomsSpec: ResourceSpec = { def: ROOMS, table: rooms, label: rooms.name.getSQL() };
@@ -17,6 +18,7 @@ export const classesSpec: ResourceSpec = {
   def: CLASSES,
   table: classes,
   label: classes.name.getSQL(),
+  scope: (ctx) => (ownOnly(ctx, 'classes') ? inOwnClasses(ctx, classes.id) : undefined),
   links: {
     student_ids: { table: classStudents, tenantId: classStudents.tenantId, owner: classStudents.classId, other: classStudents.studentId },
     subject_ids: { table: classSubjects, tenantId: classSubjects.tenantId, owner: classSubjects.classId, other: classSubjects.subjectId },

@@ -7,7 +7,7 @@
 import { and, asc, eq, gte, isNull, lte, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createHash, randomBytes } from 'node:crypto';
-import { addDays, can, DomainError } from '../../../domain/index';
+import { addDays, can, DomainError, isOwnOnly } from '../../../domain/index';
 import { actorOf, type Actor } from '../../context';
 import { withTenant, type Database, type Tx } from '../../db/client';
 import { calendarFeeds, classes, lessons, rooms, subjects, teachers } from '../../db/schema/index';
@@ -54,7 +54,7 @@ async function teacherFor(tx: Tx, tenantId: number, actor: Actor, teacherId: num
         : undefined
       : await findTeacher(tx, tenantId, eq(teachers.id, teacherId));
   if (!teacher) throw new DomainError('not-found');
-  const staff = can(actor.role, 'teachers', 'read');
+  const staff = can(actor.role, 'teachers', 'read') && !isOwnOnly(actor.role, 'teachers');
   if (!staff && !(actor.kind === 'user' && actor.role === 'TEACHER' && teacher.userId === actor.id)) throw new DomainError('not-found');
   return teacher;
 }

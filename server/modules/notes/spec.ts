@@ -1,12 +1,13 @@
 /**
  * Notes about a student, teacher or class. The author is whoever wrote it (a ROOT is no
- * tenant user: author_id null, labelled "Root"). A TEACHER sees their own notes and those
- * about themselves, and changes only their own.
+ * tenant user: author_id null, labelled "Root"). A TEACHER sees their own notes, those
+ * about themselves and those on the classes they teach, and changes only their own.
  */
 import { and, eq, isNull, or, sql } from 'drizzle-orm';
 import { DomainError, isOwnOnly, NOTES } from '../../../domain/index';
 import { notes, teachers } from '../../db/schema/index';
 import type { Ctx, ResourceSpec } from '../crud/spec';
+import { inOwnClasses } from '../teachers/scope';
 
 const ownOnly = (ctx: Ctx) => !!ctx.actor && isOwnOnly(ctx.actor.role, 'notes');
 
@@ -25,6 +26,7 @@ export const notesSpec: ResourceSpec = {
         eq(teachers.userId, me),
         isNull(teachers.deletedAt),
       )})`,
+      inOwnClasses(ctx, notes.classId),
     );
   },
   canWrite(ctx, before) {

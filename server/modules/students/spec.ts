@@ -8,6 +8,7 @@ import { sql } from 'drizzle-orm';
 import { STUDENTS } from '../../../domain/index';
 import { classStudents, students, studentSubjects } from '../../db/schema/index';
 import type { ResourceSpec } from '../crud/spec';
+import { ofOwnClasses, ownOnly } from '../teachers/scope';
 import { loadDefinitions } from '../student-custom-fields/definitions';
 import { assertCustomValues, customListExtras } from './custom-values';
 
@@ -19,6 +20,8 @@ export const studentsSpec: ResourceSpec = {
     class_ids: { table: classStudents, tenantId: classStudents.tenantId, owner: classStudents.studentId, other: classStudents.classId },
     subject_ids: { table: studentSubjects, tenantId: studentSubjects.tenantId, owner: studentSubjects.studentId, other: studentSubjects.subjectId },
   },
+  // A TEACHER reads (never writes) the students of the classes she teaches.
+  scope: (ctx) => (ownOnly(ctx, 'students') ? ofOwnClasses(ctx, students.id) : undefined),
   // The student's contracts: how many, the first one's start and the latest one's start.
   computed: {
     number_of_contracts: sql<number>`(select count(*)::int from contracts c where c.tenant_id = students.tenant_id and c.student_id = students.id)`,

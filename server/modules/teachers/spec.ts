@@ -13,6 +13,7 @@ import type { ResourceSpec } from '../crud/spec';
 import { historyView } from '../crud/write';
 import { recordHistory } from '../history/record';
 import { insertUser, updateUser, type UserPatch } from '../users/repository';
+import { ownOnly } from './scope';
 
 /** Fields the users row repeats, so the sign-in shows the same name. */
 const SHARED = ['first_name', 'last_name', 'email', 'phone'] as const;
@@ -25,6 +26,7 @@ export const teachersSpec: ResourceSpec = {
   deletedAt: teachers.deletedAt,
   join: { table: users, on: and(eq(users.tenantId, teachers.tenantId), eq(users.id, teachers.userId))!, fields: { username: users.username } },
   shown: { user_id: teachers.userId },
+  scope: (ctx) => (ownOnly(ctx, 'teachers') ? eq(teachers.userId, ctx.actor!.id) : undefined),
   links: {
     subject_ids: { table: teacherSubjects, tenantId: teacherSubjects.tenantId, owner: teacherSubjects.teacherId, other: teacherSubjects.subjectId },
   },
