@@ -43,14 +43,22 @@ export function definitionProblem(def: CustomFieldDefinition): Record<string, 'r
   return null;
 }
 
+/**
+ * The object's own properties on an object without a prototype, so that a key such as
+ * `constructor` (refused today, but maybe stored before) reads as absent rather than as
+ * Object.prototype's function.
+ */
+const ownProperties = (value: unknown): unknown =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) ? Object.assign(Object.create(null), value) : value;
+
 /** Validates a whole custom-values object: known keys only, each value by its definition. */
 export function customValuesSchema(defs: readonly CustomFieldDefinition[]) {
-  const shape: Record<string, z.ZodType> = {};
+  const shape: Record<string, z.ZodType> = Object.create(null);
   for (const def of defs) {
     const v = fieldSchema(customFieldDef(def));
     shape[def.key] = def.required ? v : v.nullable().optional();
   }
-  return z.strictObject(shape);
+  return z.preprocess(ownProperties, z.strictObject(shape));
 }
 
 /**

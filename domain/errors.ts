@@ -97,7 +97,8 @@ export class DomainError extends Error {
     super(message ?? DEFAULT_MESSAGES[code]);
     this.code = code;
     this.status = ERROR_STATUS[code];
-    this.fields = fields;
+    // A 400 always says which field: `_` (the whole request) when nothing narrower applies.
+    this.fields = code === 'validation' && (!fields || Object.keys(fields).length === 0) ? { _: 'invalid' } : fields;
     this.extra = extra;
   }
 
@@ -110,14 +111,17 @@ export const validationError = (fields: FieldErrors, message?: string) => new Do
 
 /** Maps zod issues to one code per field (the first issue of a field wins). */
 export function zodIssuesToFields(issues: readonly z.core.$ZodIssue[]): FieldErrors {
-  const fields: FieldErrors = {};
+  // No prototype and own properties only: a field named `constructor` or `__proto__` is just a name.
+  const fields: FieldErrors = Object.create(null);
+  const first = (name: string, code: FieldCode) => {
+    if (!Object.hasOwn(fields, name)) fields[name] = code;
+  };
   for (const issue of issues) {
     if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) fields[[...issue.path, key].join('.')] ??= 'unknown-field';
+      for (const key of issue.keys) first([...issue.path, key].join('.'), 'unknown-field');
       continue;
     }
-    const name = issue.path.length ? issue.path.join('.') : '_';
-    fields[name] ??= fieldCodeOf(issue);
+    first(issue.path.length ? issue.path.join('.') : '_', fieldCodeOf(issue));
   }
   return fields;
 }

@@ -153,14 +153,47 @@ const isTimeZone = (s: string) => {
   }
 };
 
-const text = (def: FieldDef, fallbackMax: number) => {
+/**
+ * Names a user may not give a key: the built-ins of every JavaScript object (constructor,
+ * __proto__, toString…) and a few others code treats specially (prototype, then). Compared
+ * without case, so no spelling of them gets through.
+ */
+const RESERVED_KEYS = new Set([...Object.getOwnPropertyNames(Object.prototype), 'prototype', 'then'].map((k) => k.toLowerCase()));
+export const isReservedKey = (key: string) => RESERVED_KEYS.has(key.toLowerCase());
+
+/**
+ * C0 control characters and DEL: never typed on purpose, and some (ESC, BEL) act on terminals
+ * and logs. Multi-line text may hold tabs and line breaks.
+ */
+export function hasControlCharacter(value: string, multiLine = false): boolean {
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if ((c < 0x20 || c === 0x7f) && !(multiLine && (c === 0x09 || c === 0x0a || c === 0x0d))) return true;
+  }
+  return false;
+}
+/**
+ * Characters that show nothing: spaces, format characters (zero-width space and joiners,
+ * BOM), controls, combining marks without a base, and the Hangul and Braille blanks.
+ */
+const INVISIBLE = /^[\p{White_Space}\p{Cf}\p{Cc}\p{M}\u115F\u1160\u3164\uFFA0\u2800]*$/u;
+export const hasVisibleCharacter = (value: string) => !INVISIBLE.test(value);
+
+/**
+ * Text as people type it: trimmed, bounded, free of control characters (multi-line text may
+ * hold tabs and line breaks), and, when not empty, showing at least one character — a name
+ * of zero-width spaces looks blank everywhere it is shown.
+ */
+const text = (def: FieldDef, fallbackMax: number, multiLine = false) => {
   let s = z
     .string()
     .trim()
     .max(def.max ?? fallbackMax);
   if (def.required) s = s.min(Math.max(def.min ?? 1, 1));
   else if (def.min) s = s.min(def.min);
-  return s;
+  return s
+    .refine((v) => !hasControlCharacter(v, multiLine), { params: { code: 'invalid-format' }, abort: true })
+    .refine((v) => v === '' || hasVisibleCharacter(v), { params: { code: def.required ? 'required' : 'invalid-format' } });
 };
 const asText = (def: FieldDef, raw: string) => (raw.length <= (def.max ?? 200) ? raw : undefined);
 const asNumber = (raw: string) => (raw.trim() !== '' && Number.isFinite(Number(raw)) ? Number(raw) : undefined);
@@ -172,7 +205,7 @@ const EQUALITY: readonly FilterOp[] = ['eq', 'ne'];
 
 export const FIELD_REGISTRY: Record<FieldType, FieldTypeSpec> = {
   TEXT: { value: (d) => text(d, 200), ops: TEXTUAL, filter: asText },
-  LONG_TEXT: { value: (d) => text(d, 10_000), ops: ['like'], filter: asText },
+  LONG_TEXT: { value: (d) => text(d, 10_000, true), ops: ['like'], filter: asText },
   USERNAME: {
     value: (d) =>
       z
@@ -271,12 +304,20 @@ export const FIELD_REGISTRY: Record<FieldType, FieldTypeSpec> = {
       return n !== undefined && n > 0 && n <= 2_147_483_647 ? n : undefined;
     },
   },
-  KEY: { value: () => z.string().regex(/^[a-z][a-z0-9_]{0,39}$/), ops: EQUALITY, filter: asText },
+  KEY: {
+    value: () =>
+      z
+        .string()
+        .regex(/^[a-z][a-z0-9_]{0,39}$/)
+        .refine((key) => !isReservedKey(key), { params: { code: 'invalid' } }),
+    ops: EQUALITY,
+    filter: asText,
+  },
   OPTIONS: {
     // The choices of a SINGLE_CHOICE or MULTIPLE_CHOICE field definition.
     value: () =>
       z
-        .array(z.string().trim().min(1).max(100))
+        .array(text({ name: 'option', type: 'TEXT', required: true }, 100))
         .max(100)
         .refine((a) => new Set(a).size === a.length, { params: { code: 'invalid' } }),
     ops: [],

@@ -1,5 +1,7 @@
 // CSV for export (what a spreadsheet opens) and import (what staff bring from elsewhere).
-// Pure functions; the download and the file reading live in the components.
+// Pure functions; the download and the file reading live in the components. Reading is
+// papaparse's: quoting, line ends and malformed files are its well-trodden ground.
+import Papa from 'papaparse';
 
 /** Cells a spreadsheet would run as a formula are prefixed with ' (but not numbers like -5 or +30 210...). */
 function neutralised(cell: string): string {
@@ -28,35 +30,9 @@ export function detectDelimiter(text: string): string {
 
 /** Parses CSV text (quotes, doubled quotes, CRLF or LF, BOM) into rows of cells; blank lines are dropped. */
 export function parseCsv(text: string, delimiter = detectDelimiter(text)): string[][] {
-  const source = text.replace(/^\uFEFF/, '');
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let inQuotes = false;
-  for (let i = 0; i < source.length; i++) {
-    const ch = source[i]!;
-    if (inQuotes) {
-      if (ch === '"') {
-        if (source[i + 1] === '"') {
-          cell += '"';
-          i++;
-        } else inQuotes = false;
-      } else cell += ch;
-    } else if (ch === '"' && cell === '') inQuotes = true;
-    else if (ch === delimiter) {
-      row.push(cell);
-      cell = '';
-    } else if (ch === '\n' || ch === '\r') {
-      if (ch === '\r' && source[i + 1] === '\n') i++;
-      row.push(cell);
-      rows.push(row);
-      row = [];
-      cell = '';
-    } else cell += ch;
-  }
-  if (cell !== '' || row.length) {
-    row.push(cell);
-    rows.push(row);
-  }
+  const { data } = Papa.parse<string[]>(text.replace(/^\uFEFF/, ''), { delimiter });
+  // Papaparse takes the file's first line break for all; a file mixing CRLF and LF leaves
+  // the other kind at the end of a line's last cell.
+  const rows = data.map((r) => (r.length ? [...r.slice(0, -1), r[r.length - 1]!.replace(/[\r\n]+$/, '')] : r));
   return rows.filter((r) => r.some((c) => c.trim() !== ''));
 }

@@ -30,10 +30,12 @@ export function checkCustomValues(
     const clean = Object.fromEntries(Object.entries(result.data as Record<string, unknown>).filter(([, v]) => v !== null && v !== undefined));
     return { ok: true, value: clean };
   }
-  const fields: FieldErrors = {};
+  const fields: FieldErrors = Object.create(null);
   for (const [name, code] of Object.entries(zodIssuesToFields(result.error.issues))) {
     fields[name === '_' ? 'custom_fields' : `${PREFIX}${name}`] = code;
   }
+  // A refusal always names a field, so no caller mistakes it for a pass.
+  if (Object.keys(fields).length === 0) fields.custom_fields = 'invalid';
   return { ok: false, fields };
 }
 

@@ -1,17 +1,18 @@
 /**
  * POST /api/students/import: many student create bodies at once (the client reads a CSV).
- * Every row is checked as a single create would be; then either nothing is written (an
- * invalid row without skip_invalid, or dry_run) or all valid rows are, in one transaction,
- * each with its history entry. Inserts go in batches, not row by row.
+ * Every row is checked by the very functions a single create runs (parseCreate, then the
+ * references and the custom values), so a row is imported exactly when POST /api/students
+ * would take it; then either nothing is written (an invalid row without skip_invalid, or
+ * dry_run) or all valid rows are, in one transaction, each with its history entry. Inserts
+ * go in batches, not row by row.
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { createSchema, DomainError, parseBody, STUDENTS, zodIssuesToFields, type FieldErrors } from '../../../domain/index';
+import { createSchema, DomainError, parseBody, STUDENTS, type FieldErrors } from '../../../domain/index';
 import { sql } from 'drizzle-orm';
 import { platform, withTenant, type Database } from '../../db/client';
 import { students } from '../../db/schema/index';
-import { blankToNull } from '../body';
-import { ctxOf, withDefaults } from '../crud/routes';
+import { ctxOf, parseCreate } from '../crud/routes';
 import type { Registry } from '../crud/registry';
 import { checkReferences, columnValues, historyView, linkRow, searchText } from '../crud/write';
 import { recordHistoryMany } from '../history/record';
@@ -53,10 +54,12 @@ export async function studentImportRoutes(app: FastifyInstance, database: Databa
       const errors: ImportError[] = [];
       const parsed: Array<{ row: number; input: Record<string, unknown> }> = [];
       body.rows.forEach((raw, row) => {
-        if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return errors.push({ row, fields: { _: 'invalid-type' } });
-        const result = RowSchema.safeParse(blankToNull(STUDENTS, raw), { reportInput: true });
-        if (!result.success) return errors.push({ row, fields: zodIssuesToFields(result.error.issues) });
-        parsed.push({ row, input: withDefaults(STUDENTS, result.data as Record<string, unknown>) });
+        try {
+          parsed.push({ row, input: parseCreate(STUDENTS, RowSchema, raw) });
+        } catch (error) {
+          if (!(error instanceof DomainError) || !error.fields) throw error;
+          errors.push({ row, fields: error.fields });
+        }
       });
 
       const outcome = await withTenant(database, ctx.tenantId, async (tx) => {
@@ -79,7 +82,7 @@ export async function studentImportRoutes(app: FastifyInstance, database: Databa
         });
         errors.sort((a, b) => a.row - b.row);
         if (errors.length && !body.skip_invalid) {
-          throw new DomainError('validation', `${errors.length} rows are not valid; nothing was imported.`, undefined, { errors });
+          throw new DomainError('validation', `${errors.length} rows are not valid; nothing was imported.`, { rows: 'invalid' }, { errors });
         }
         if (body.dry_run || !valid.length) return { created: valid.length, skipped: errors.length, errors };
 
