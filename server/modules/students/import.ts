@@ -1,7 +1,7 @@
 /**
  * POST /api/students/import: many student create bodies at once (the client reads a CSV).
- * Every row is checked by the very functions a single create runs (parseCreate, then the
- * references and the custom values), so a row is imported exactly when POST /api/students
+ * Every row is checked by the very functions a single create runs (the create route's body
+ * schema and validator, then the references and the custom values), so a row is imported exactly when POST /api/students
  * would take it; then either nothing is written (an invalid row without skip_invalid, or
  * dry_run) or all valid rows are, in one transaction, each with its history entry. Inserts
  * go in batches, not row by row.
@@ -12,7 +12,9 @@ import { createSchema, DomainError, parseBody, STUDENTS, type FieldErrors } from
 import { sql } from 'drizzle-orm';
 import { platform, withTenant, type Database } from '../../db/client';
 import { students } from '../../db/schema/index';
-import { ctxOf, parseCreate } from '../crud/routes';
+import { validatorCompiler } from '../../plugins/openapi';
+import { formBody } from '../body';
+import { ctxOf, withDefaults } from '../crud/routes';
 import type { Registry } from '../crud/registry';
 import { checkReferences, columnValues, historyView, linkRow, searchText } from '../crud/write';
 import { recordHistoryMany } from '../history/record';
@@ -30,7 +32,8 @@ const Body = z.strictObject({
   skip_invalid: z.boolean().optional(),
   dry_run: z.boolean().optional(),
 });
-const RowSchema = createSchema(STUDENTS);
+/** The create route's own body check (schema and compiler), so a row passes exactly when a create would. */
+const checkRow = validatorCompiler({ schema: formBody(STUDENTS, createSchema(STUDENTS)), httpPart: 'body', method: 'POST', url: '/api/students' });
 
 /** As reads show them (crud/read.ts), so later history entries compare alike. */
 const sortedIds = (v: unknown) => [...((v as number[] | null | undefined) ?? [])].sort((a, b) => a - b);
@@ -54,12 +57,10 @@ export async function studentImportRoutes(app: FastifyInstance, database: Databa
       const errors: ImportError[] = [];
       const parsed: Array<{ row: number; input: Record<string, unknown> }> = [];
       body.rows.forEach((raw, row) => {
-        try {
-          parsed.push({ row, input: parseCreate(STUDENTS, RowSchema, raw) });
-        } catch (error) {
-          if (!(error instanceof DomainError) || !error.fields) throw error;
-          errors.push({ row, fields: error.fields });
-        }
+        const checked = checkRow(raw) as { value?: unknown; error?: unknown };
+        if (checked.error instanceof DomainError && checked.error.fields) return errors.push({ row, fields: checked.error.fields });
+        if (checked.error) throw checked.error;
+        parsed.push({ row, input: withDefaults(STUDENTS, checked.value as Record<string, unknown>) });
       });
 
       const outcome = await withTenant(database, ctx.tenantId, async (tx) => {
