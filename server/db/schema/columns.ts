@@ -1,4 +1,6 @@
+import { sql, type SQL } from 'drizzle-orm';
 import { foreignKey, index, integer, pgTable, primaryKey, timestamp, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import { SORT_FOLDING } from '../../../domain/text';
 
 /** Instants are stored with time zone and read as JS Dates, so both drivers agree on the wire format. */
 export const instant = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -9,6 +11,18 @@ export const rowMeta = () => ({
   createdAt: instant('created_at').notNull().defaultNow(),
   updatedAt: instant('updated_at').notNull().defaultNow(),
 });
+
+const quoted = (text: string) => `'${text.replace(/'/g, "''")}'`;
+const FOLD = sql.raw(`${quoted(SORT_FOLDING.from)}, ${quoted(SORT_FOLDING.to)}`);
+
+/**
+ * The key text is sorted by: accents, case and the final sigma folded (domain/text.ts), then
+ * compared by code point, so both engines order alike whatever their locale. Lists order by
+ * this exact expression and big tables index it; the planner uses such an index only when
+ * the two are written identically, hence the one function. The tables are inlined as
+ * literals because an index cannot match a bound parameter.
+ */
+export const sortKey = (value: AnyPgColumn | SQL): SQL => sql`(translate(${value}, ${FOLD}) collate "C")`;
 
 const linkColumn = (name: string) => integer(name).notNull();
 

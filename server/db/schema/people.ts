@@ -3,7 +3,7 @@
  * (domain/resources/people.ts). Keys and foreign keys include tenant_id as everywhere.
  */
 import { boolean, date, foreignKey, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { instant, linkTable, rowMeta } from './columns';
+import { instant, linkTable, rowMeta, sortKey } from './columns';
 import { classes, subjects } from './directory';
 import { tenants } from './platform';
 import { users } from './users';
@@ -69,8 +69,9 @@ export const students = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
-    index('students_name_idx').on(t.tenantId, t.lastName, t.firstName),
-    index('students_status_idx').on(t.tenantId, t.status, t.lastName, t.firstName),
+    // Lists sort names by their folded key (columns.ts), so the pages walk these indexes.
+    index('students_name_sort_idx').on(t.tenantId, sortKey(t.lastName), sortKey(t.firstName)),
+    index('students_status_sort_idx').on(t.tenantId, t.status, sortKey(t.lastName), sortKey(t.firstName)),
   ],
 );
 

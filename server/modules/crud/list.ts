@@ -1,12 +1,14 @@
 /**
  * GET /api/<name>: the list query of domain/fields.ts turned into SQL. Plain columns go
  * through list-query.ts; REFERENCES filters ("holds id") become EXISTS over the join table;
- * per-request names (custom fields, `deleted`) come from the spec's listExtras.
+ * per-request names (custom fields, `deleted`) come from the spec's listExtras. Text sorts by
+ * its folded key, so Greek orders as a reader expects ("άλφα" beside "Άλφα", before "Έκθεση").
  */
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { parseListQuery, type ListQuery } from '../../../domain/index';
+import { parseListQuery, type FieldDef, type FieldType, type ListQuery } from '../../../domain/index';
 import type { Tx } from '../../db/client';
+import { sortKey } from '../../db/schema/columns';
 import { listOrder, listWhere, type ColumnMap } from '../list-query';
 import { baseWhere, loadRows } from './read';
 import type { Registry } from './registry';
@@ -26,6 +28,21 @@ function filterColumns(spec: ResourceSpec): ColumnMap {
     if (source) map[field.name] = source as AnyPgColumn;
   }
   return map;
+}
+
+/** Field types whose values are words people read, sorted accent- and case-insensitively. */
+const FOLDED: ReadonlySet<FieldType> = new Set(['TEXT', 'LONG_TEXT', 'EMAIL', 'USERNAME', 'SINGLE_CHOICE']);
+
+/** Sort expressions by field name: text through its folded key, the rest as stored. */
+function sortColumns(fields: readonly FieldDef[], columns: Record<string, AnyPgColumn | SQL>): ColumnMap {
+  const types = new Map(fields.map((f) => [f.name, f.type]));
+  const out: Record<string, AnyPgColumn | SQL> = {};
+  for (const [name, column] of Object.entries(columns)) {
+    const type = types.get(name);
+    out[name] = type && FOLDED.has(type) ? sortKey(column) : column;
+  }
+  // list-query only places these inside SQL templates, where a column and an expression are alike.
+  return out as ColumnMap;
 }
 
 export async function listRows(tx: Tx, registry: Registry, ctx: Ctx, spec: ResourceSpec, raw: RawQuery): Promise<{ data: Data[]; total: number }> {
@@ -51,7 +68,7 @@ export async function listRows(tx: Tx, registry: Registry, ctx: Ctx, spec: Resou
   }
   if (extras) where.push(...extras.where(query));
 
-  const sorts: ColumnMap = { ...filterColumns(spec), ...((extras?.sorts ?? {}) as unknown as ColumnMap) };
+  const sorts = sortColumns([...spec.def.fields, ...(extras?.fields ?? [])], { ...filterColumns(spec), ...(extras?.sorts ?? {}) });
   const { rows, total } = await loadRows(tx, registry, ctx, spec, {
     where,
     order: listOrder(query, sorts, cols.id),
