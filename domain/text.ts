@@ -11,14 +11,27 @@ export function normalizeSearch(value: string): string {
     .trim();
 }
 
+/** One character folded as normalizeSearch folds it (a character it would drop stays itself). */
+function foldChar(ch: string): string {
+  const folded = ch
+    .normalize('NFD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .replace(/ς/g, 'σ');
+  return folded.length === 1 ? folded : ch;
+}
+
 /**
- * Letters a sort key folds: Greek first (the database looks each character up in order),
- * then Basic Latin capitals, Latin-1 and Latin Extended-A.
+ * The database looks each character up in `from` from the start, and a character absent
+ * from it costs a walk through all of it: so the table opens with the characters names are
+ * mostly made of (mapped to themselves), and holds few others.
  */
-const SORT_RANGES: readonly [number, number][] = [
-  [0x370, 0x3ff],
+const FREQUENT = 'αοιετσνηυρπκμλάέίόήύώωγδθχφβξζψς eaionrtslcudpmhgbfywkvxzjq-.0123456789@_';
+/** Capitals and accented letters: Greek, Basic Latin, Latin-1. */
+const FOLDED_RANGES: readonly [number, number][] = [
+  [0x386, 0x3ce],
   [0x41, 0x5a],
-  [0xc0, 0x17f],
+  [0xc0, 0xff],
 ];
 
 /**
@@ -31,14 +44,16 @@ const SORT_RANGES: readonly [number, number][] = [
 export const SORT_FOLDING: { from: string; to: string } = (() => {
   let from = '';
   let to = '';
-  for (const [first, last] of SORT_RANGES) {
+  const add = (ch: string) => {
+    if (from.includes(ch)) return;
+    from += ch;
+    to += foldChar(ch);
+  };
+  for (const ch of FREQUENT) add(ch);
+  for (const [first, last] of FOLDED_RANGES) {
     for (let code = first; code <= last; code++) {
       const ch = String.fromCodePoint(code);
-      const folded = normalizeSearch(ch);
-      if (/\p{L}/u.test(ch) && folded.length === 1 && folded !== ch) {
-        from += ch;
-        to += folded;
-      }
+      if (/\p{L}/u.test(ch) && foldChar(ch) !== ch) add(ch);
     }
   }
   return { from, to };

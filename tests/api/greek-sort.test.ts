@@ -109,7 +109,7 @@ describe.each(DATABASE_KINDS)('Greek sorting on %s', (kind) => {
     expect(plan, plan).toMatch(/Index Scan using students_status_sort_idx/);
     // At most the id tie-breaker is sorted, within runs of equal names the index already ordered.
     expect(plan, plan).not.toMatch(/^\s*(->\s*)?Sort\s+\(/m);
-    if (/Incremental Sort/.test(plan)) expect(plan, plan).toMatch(/Presorted Key: .*translate\(last_name.*translate\(first_name/);
+    if (/Incremental Sort/.test(plan)) expect(plan, plan).toMatch(/Presorted Key: .*last_name.*first_name/);
   });
 });
 

@@ -72,7 +72,10 @@ describe('Greek search folding', () => {
 
   it('folds each character for sorting as search folds it', () => {
     expect(SORT_FOLDING.from.length).toBe(SORT_FOLDING.to.length);
-    for (const [i, ch] of [...SORT_FOLDING.from].entries()) expect(SORT_FOLDING.to[i]).toBe(normalizeSearch(ch));
+    for (const [i, ch] of [...SORT_FOLDING.from].entries()) {
+      // Spaces and the like, which search trims away, stand for themselves.
+      expect(SORT_FOLDING.to[i]).toBe(normalizeSearch(ch) || ch);
+    }
   });
 });
 

@@ -8,7 +8,7 @@ import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { parseListQuery, type FieldDef, type FieldType, type ListQuery } from '../../../domain/index';
 import type { Tx } from '../../db/client';
-import { sortKey } from '../../db/schema/columns';
+import { byCodePoint, sortKey } from '../../db/schema/columns';
 import { listOrder, listWhere, type ColumnMap } from '../list-query';
 import { baseWhere, loadRows } from './read';
 import type { Registry } from './registry';
@@ -33,13 +33,18 @@ function filterColumns(spec: ResourceSpec): ColumnMap {
 /** Field types whose values are words people read, sorted accent- and case-insensitively. */
 const FOLDED: ReadonlySet<FieldType> = new Set(['TEXT', 'LONG_TEXT', 'EMAIL', 'USERNAME', 'SINGLE_CHOICE']);
 
-/** Sort expressions by field name: text through its folded key, the rest as stored. */
-function sortColumns(fields: readonly FieldDef[], columns: Record<string, AnyPgColumn | SQL>): ColumnMap {
+/**
+ * Sort expressions by field name: text through its folded key (the stored `<name>_sort`
+ * column where the table keeps one, else computed), the rest as stored.
+ */
+function sortColumns(spec: ResourceSpec, fields: readonly FieldDef[], columns: Record<string, AnyPgColumn | SQL>): ColumnMap {
   const types = new Map(fields.map((f) => [f.name, f.type]));
+  const stored = tableColumns(spec.table).byName;
   const out: Record<string, AnyPgColumn | SQL> = {};
   for (const [name, column] of Object.entries(columns)) {
     const type = types.get(name);
-    out[name] = type && FOLDED.has(type) ? sortKey(column) : column;
+    const kept = stored[`${name}_sort`];
+    out[name] = !type || !FOLDED.has(type) ? column : kept && column === stored[name] ? byCodePoint(kept) : sortKey(column);
   }
   // list-query only places these inside SQL templates, where a column and an expression are alike.
   return out as ColumnMap;
@@ -68,7 +73,7 @@ export async function listRows(tx: Tx, registry: Registry, ctx: Ctx, spec: Resou
   }
   if (extras) where.push(...extras.where(query));
 
-  const sorts = sortColumns([...spec.def.fields, ...(extras?.fields ?? [])], { ...filterColumns(spec), ...(extras?.sorts ?? {}) });
+  const sorts = sortColumns(spec, [...spec.def.fields, ...(extras?.fields ?? [])], { ...filterColumns(spec), ...(extras?.sorts ?? {}) });
   const { rows, total } = await loadRows(tx, registry, ctx, spec, {
     where,
     order: listOrder(query, sorts, cols.id),
