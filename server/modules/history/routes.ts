@@ -43,7 +43,7 @@ const Query = z
   .refine((q) => (q._end ?? 0) - (q._start ?? 0) <= MAX_PAGE_ROWS, { params: { code: 'too-large' }, path: ['_end'] });
 
 const LABEL = { type: ['string', 'null'] };
-/** One change as the History tab reads it; `changes` is the recorded before/after per field. */
+/** One change as the History tab reads it; `changes` is the recorded before/after per field, with labels beside references. */
 const Entry = {
   type: 'object',
   properties: {
@@ -55,6 +55,8 @@ const Entry = {
     user_id: { type: ['integer', 'null'] },
     user_name: LABEL,
     user: { type: ['object', 'null'], properties: { id: { type: 'integer' }, name: LABEL, root: { type: 'boolean' } } },
+    /** Written by the system itself (no user): the client names it in the reader's language. */
+    system: { type: 'boolean' },
     at: LABEL,
   },
 };
