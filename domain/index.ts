@@ -7,3 +7,4 @@ export * from './resources';
 export * from './custom-fields';
 export * from './references';
 export * from './lessons';
+export * from './money';

@@ -80,9 +80,6 @@ const UNDECLARED_AREAS: Record<string, Area> = {
   files: 'files',
   analytics: 'analytics',
   account: 'account',
-  expenses: 'expenses',
-  contracts: 'contracts',
-  payments: 'payments',
   notifications: 'notifications',
   mydata: 'mydata',
   'custom-entity-records': 'customEntityRecords',
@@ -109,10 +106,8 @@ export function routeGuardOf(def: { area: Area; screen: { route: string; opensFo
 /** Screens not declared yet. */
 const UNDECLARED_ROUTES: readonly RouteGuard[] = [
   { path: '/custom-entities', exact: true, roles: ROOT_ONLY },
-  { path: '/contracts', roles: STAFF },
   { path: '/file-management', roles: MANAGERS },
   { path: '/analytics', roles: MANAGERS },
-  { path: '/account', roles: MANAGERS },
 ];
 
 /** Route guards of the client; the most specific prefix wins, '/' matches only itself. */

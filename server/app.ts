@@ -11,14 +11,19 @@ import type { Config } from './config';
 import './context';
 import { platform, type Database } from './db/client';
 import { RETRY_AFTER_SECONDS } from './db/unavailable';
+import { accountRoutes } from './modules/account/routes';
+import { analyticsRoutes } from './modules/analytics/routes';
 import { authRoutes } from './modules/auth/routes';
+import { contractRoutes } from './modules/contracts/routes';
 import { loadJwtKey } from './modules/auth/tokens';
 import { historyRoutes } from './modules/history/routes';
 import { crudRoutes } from './modules/crud/routes';
+import { expenseRoutes } from './modules/expenses/routes';
 import { calendarFeedRoutes } from './modules/lessons/feed';
 import { lessonRoutes } from './modules/lessons/routes';
 import { seriesRoutes } from './modules/lessons/series-routes';
 import { mydataRoutes } from './modules/mydata/routes';
+import { paymentRoutes } from './modules/payments/routes';
 import { DIRECTORY_SPECS, registry } from './modules/registry';
 import { studentImportRoutes } from './modules/students/import';
 import { runtimeResourceRoutes } from './modules/runtime-resources/routes';
@@ -103,6 +108,12 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(lessonRoutes, { prefix: '/api/lessons', database });
   await app.register(seriesRoutes, { prefix: '/api/recurring-lessons', database, registry });
   await app.register(async (feeds) => calendarFeedRoutes(feeds, database));
+  // The centre's money: contracts and payments, expenses, the account and analytics.
+  await app.register(contractRoutes, { prefix: '/api/contracts', database });
+  await app.register(paymentRoutes, { prefix: '/api/payments', database });
+  await app.register(expenseRoutes, { database });
+  await app.register(accountRoutes, { prefix: '/api/account', database });
+  await app.register(analyticsRoutes, { prefix: '/api/analytics', database });
   await app.register(historyRoutes, { prefix: '/api/history', database });
   await app.register(runtimeResourceRoutes, { prefix: '/api/resources' });
 

@@ -9,6 +9,7 @@ import type { Config } from './config';
 import { platform, withTenant, type Database } from './db/client';
 import { ensureDemoDirectory } from './demo/directory';
 import { ensureDemoLessons } from './demo/lessons';
+import { ensureDemoMoney } from './demo/money';
 import { rootUsers, tenants, users } from './db/schema/index';
 import { hashPassword } from './modules/auth/passwords';
 import { insertUser } from './modules/users/repository';
@@ -101,5 +102,6 @@ export async function bootstrap(database: Database, config: Config): Promise<{ d
   const staff = await ensureDemoStaff(database, tenantId);
   const teachers = await ensureDemoDirectory(database, tenantId);
   await ensureDemoLessons(database, tenantId);
+  await ensureDemoMoney(database, tenantId);
   return { demoLogins: [...staff, ...teachers] };
 }

@@ -2,6 +2,7 @@ import type { ResourceDef, ScreenDef } from '../fields';
 import type { Area } from '../permissions';
 import { CLASS_CATEGORIES, CLASSES, CONTRACT_CATEGORIES, LESSON_TAGS, LESSON_TYPES, ROOMS, SUBJECTS } from './directory';
 import { LESSONS, RECURRING_LESSONS } from './lessons';
+import { CONTRACTS, EXPENSE_CATEGORIES, EXPENSES, PAYMENTS } from './money';
 import { NOTES, STUDENT_CUSTOM_FIELDS, STUDENTS, TEACHERS } from './people';
 import { TENANTS } from './tenants';
 import { USERS } from './users';
@@ -12,10 +13,14 @@ export {
   CLASS_CATEGORIES,
   CLASSES,
   CONTRACT_CATEGORIES,
+  CONTRACTS,
+  EXPENSE_CATEGORIES,
+  EXPENSES,
   LESSON_TAGS,
   LESSON_TYPES,
   LESSONS,
   NOTES,
+  PAYMENTS,
   RECURRING_LESSONS,
   ROOMS,
   STUDENT_CUSTOM_FIELDS,
@@ -34,11 +39,15 @@ export const RESOURCES: Record<string, ResourceDef> = Object.fromEntries(
     CLASSES,
     STUDENTS,
     TEACHERS,
+    CONTRACTS,
+    PAYMENTS,
+    EXPENSES,
     SUBJECTS,
     ROOMS,
     NOTES,
     CLASS_CATEGORIES,
     CONTRACT_CATEGORIES,
+    EXPENSE_CATEGORIES,
     LESSON_TYPES,
     LESSON_TAGS,
     STUDENT_CUSTOM_FIELDS,

@@ -2,10 +2,13 @@
  * Every resource on the generic CRUD engine, in one registry, so each knows who points at it:
  * a lesson using a room blocks the room's deletion, a lesson's tag link goes with the tag.
  */
+import { contractsSpec } from './contracts/spec';
 import { buildRegistry } from './crud/registry';
 import { classCategoriesSpec, classesSpec, contractCategoriesSpec, lessonTagsSpec, lessonTypesSpec, roomsSpec, subjectsSpec } from './directory/specs';
+import { expenseCategoriesSpec, expensesSpec } from './expenses/spec';
 import { lessonsSpec, recurringLessonsSpec } from './lessons/spec';
 import { notesSpec } from './notes/spec';
+import { paymentsSpec } from './payments/spec';
 import { studentCustomFieldsSpec } from './student-custom-fields/spec';
 import { studentsSpec } from './students/spec';
 import { teachersSpec } from './teachers/spec';
@@ -25,4 +28,7 @@ export const DIRECTORY_SPECS = [
   notesSpec,
 ];
 
-export const registry = buildRegistry([...DIRECTORY_SPECS, lessonsSpec, recurringLessonsSpec]);
+/** The centre's money: contracts and payments, expenses and their categories. */
+export const MONEY_SPECS = [contractsSpec, paymentsSpec, expenseCategoriesSpec, expensesSpec];
+
+export const registry = buildRegistry([...DIRECTORY_SPECS, lessonsSpec, recurringLessonsSpec, ...MONEY_SPECS]);

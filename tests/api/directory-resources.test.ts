@@ -42,7 +42,8 @@ const ORDER: readonly ResourceDef[] = [
 ];
 /** Resources of earlier issues, tested in their own files. */
 // The foundation's resources, and lessons (tests/api/lessons-*.test.ts: their writes follow the calendar's rules).
-const EARLIER = ['users', 'tenants', 'lessons', 'recurring-lessons'];
+// The money resources have their own tests (money-*.test.ts).
+const EARLIER = ['users', 'tenants', 'lessons', 'recurring-lessons', 'contracts', 'payments', 'expenses', 'expense-categories'];
 /** student-custom-fields live in their own tenant: a required definition would bind every student write. */
 const OWN_TENANT = new Set(['student-custom-fields']);
 

@@ -11,6 +11,9 @@ import { DATABASE_KINDS, startApp, type TestApp } from './harness';
 const SHOWN: Record<string, string[]> = {
   teachers: ['user_id', 'deleted'],
   lessons: ['color', 'replaced_by'],
+  contracts: ['unpaid_months'],
+  payments: ['student', 'with_receipt'],
+  expenses: ['with_receipt'],
 };
 
 function named(def: ResourceDef): Set<string> {

@@ -13,7 +13,11 @@ describe('directory registry', () => {
     const blockers = (name: string) => (registry.blockers.get(name) ?? []).map((b) => `${b.spec.def.name}.${b.field}`).sort();
     const links = (name: string) => (registry.links.get(name) ?? []).map((b) => `${b.spec.def.name}.${b.field}`).sort();
     expect(blockers('class-categories')).toEqual(['classes.category_id']);
-    expect(blockers('students')).toEqual(['notes.student_id']);
+    // A student with a contract stays: its payments are the centre's books.
+    expect(blockers('students')).toEqual(['contracts.student_id', 'notes.student_id']);
+    expect(blockers('contract-categories')).toEqual(['contracts.category_id']);
+    expect(blockers('contracts')).toEqual(['payments.contract_id']);
+    expect(blockers('expense-categories')).toEqual(['expenses.category_id']);
     expect(blockers('classes')).toEqual(['lessons.class_id', 'notes.class_id', 'recurring-lessons.class_id']);
     expect(blockers('subjects')).toEqual(['lessons.subject_id', 'recurring-lessons.subject_id']);
     expect(blockers('rooms')).toEqual(['lessons.room_id', 'recurring-lessons.room_id']);

@@ -67,7 +67,7 @@ it('screens sharing a path share one page and one guard', () => {
 
 it('the settings pages sit in one Settings group, in the sidebar after the top-level screens', () => {
   const grouped = resources.filter((r) => r.meta?.parent === 'settings').map((r) => r.name);
-  expect(grouped).toEqual(['class-categories', 'contract-categories', 'lesson-types', 'lesson-tags', 'student-custom-fields', 'users']);
+  expect(grouped).toEqual(['class-categories', 'contract-categories', 'expense-categories', 'lesson-types', 'lesson-tags', 'student-custom-fields', 'users']);
 });
 
 describe('a declaration arriving at run time', () => {

@@ -5,3 +5,4 @@ export * from './history';
 export * from './directory';
 export * from './people';
 export * from './lessons';
+export * from './money';

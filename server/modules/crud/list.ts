@@ -50,7 +50,13 @@ function sortColumns(spec: ResourceSpec, fields: readonly FieldDef[], columns: R
   return out as ColumnMap;
 }
 
-export async function listRows(tx: Tx, registry: Registry, ctx: Ctx, spec: ResourceSpec, raw: RawQuery): Promise<{ data: Data[]; total: number }> {
+export async function listRows(
+  tx: Tx,
+  registry: Registry,
+  ctx: Ctx,
+  spec: ResourceSpec,
+  raw: RawQuery,
+): Promise<{ data: Data[]; total: number; totals?: Record<string, number> }> {
   const cols = tableColumns(spec.table);
   const extras = spec.listExtras ? await spec.listExtras(tx, ctx) : undefined;
   const query = parseListQuery(spec.def, raw, extras?.fields ?? []);
@@ -74,12 +80,24 @@ export async function listRows(tx: Tx, registry: Registry, ctx: Ctx, spec: Resou
   if (extras) where.push(...extras.where(query));
 
   const sorts = sortColumns(spec, [...spec.def.fields, ...(extras?.fields ?? [])], { ...filterColumns(spec), ...(extras?.sorts ?? {}) });
+  // Lists with totals count in the same statement that sums.
+  const summed = spec.totals ? await sumRows(tx, spec, where, spec.totals) : undefined;
   const { rows, total } = await loadRows(tx, registry, ctx, spec, {
     where,
     order: listOrder(query, sorts, cols.id),
     limit: query.end - query.start,
     offset: query.start,
-    counted: true,
+    counted: !summed,
   });
-  return { data: rows, total };
+  return summed ? { data: rows, total: summed.count, totals: summed.totals } : { data: rows, total };
+}
+
+async function sumRows(tx: Tx, spec: ResourceSpec, where: SQL[], totals: Record<string, SQL>) {
+  const select: Record<string, SQL> = { __count: sql`count(*)` };
+  for (const [name, expr] of Object.entries(totals)) select[name] = sql`coalesce(${expr}, 0)`;
+  const q = tx.select(select as never).from(spec.table as never);
+  const [row] = (await (spec.join ? q.leftJoin(spec.join.table as never, spec.join.on) : q).where(and(...where))) as Record<string, unknown>[];
+  const out: Record<string, number> = {};
+  for (const name of Object.keys(totals)) out[name] = Number(row?.[name] ?? 0);
+  return { count: Number(row?.__count ?? 0), totals: out };
 }

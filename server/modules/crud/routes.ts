@@ -56,6 +56,14 @@ export function rowSchemaOf(spec: ResourceSpec): JsonSchema {
   return rowJsonSchema(spec.def, extra);
 }
 
+/** The list's answer schema: `{data, total}`, and `totals` where the spec sums its rows. */
+function listSchemaOf(spec: ResourceSpec, row: JsonSchema): JsonSchema {
+  const schema = listJsonSchema(row) as { properties: Record<string, JsonSchema> };
+  if (!spec.totals) return schema;
+  const totals = Object.fromEntries(Object.keys(spec.totals).map((name) => [name, { type: 'integer' }]));
+  return { ...schema, properties: { ...schema.properties, totals: { type: 'object', properties: totals } } };
+}
+
 export interface CrudOptions {
   database: Database;
   registry: Registry;
@@ -73,7 +81,7 @@ export const crudRoutes: FastifyPluginAsyncZod<CrudOptions> = async (app, { data
 
   app.get(
     '',
-    { config: { access: { area, action: 'list' } }, schema: { ...tag, summary: `List ${def.name}`, response: { 200: listJsonSchema(row) } } },
+    { config: { access: { area, action: 'list' } }, schema: { ...tag, summary: `List ${def.name}`, response: { 200: listSchemaOf(spec, row) } } },
     async (request, reply) => {
       const ctx = ctxOf(request);
       // The filter names depend on the resource (and, for custom fields, on the tenant): parseListQuery checks them.

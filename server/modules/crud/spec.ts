@@ -63,6 +63,8 @@ export interface ResourceSpec {
   shown?: Record<string, AnyPgColumn | SQL>;
   /** Selected but not shown; present() may use them. */
   hidden?: Record<string, AnyPgColumn>;
+  /** Sums over every row a list matches, answered beside the page as `totals` (money lists). */
+  totals?: Record<string, SQL>;
   /** Unique constraints a write may hit, by constraint name -> field: 409 conflict fields.<f>='taken'. */
   unique?: Record<string, string>;
   /** Runs before the transaction on a create body (slow work such as password hashing). */

@@ -1,6 +1,6 @@
 /**
  * Students: the plain fields, class and subject lists, custom_fields checked against the
- * tenant's definitions, and read-only contract summaries (constant until contracts exist).
+ * tenant's definitions, and read-only summaries of the student's contracts.
  * A student is deleted only while nothing references it; otherwise the answer is 409 in-use
  * and the user sets status INACTIVE instead.
  */
@@ -19,11 +19,15 @@ export const studentsSpec: ResourceSpec = {
     class_ids: { table: classStudents, tenantId: classStudents.tenantId, owner: classStudents.studentId, other: classStudents.classId },
     subject_ids: { table: studentSubjects, tenantId: studentSubjects.tenantId, owner: studentSubjects.studentId, other: studentSubjects.subjectId },
   },
-  // Contracts arrive in a later issue; these become aggregates over them then.
+  // The student's contracts: how many, the first one's start and the latest one's start.
   computed: {
-    number_of_contracts: sql<number>`(0)::int`,
-    first_contract_date: sql<string | null>`null::date`,
-    last_contract_date: sql<string | null>`null::date`,
+    number_of_contracts: sql<number>`(select count(*)::int from contracts c where c.tenant_id = students.tenant_id and c.student_id = students.id)`,
+    first_contract_date: sql<
+      string | null
+    >`(select to_char(min(c.start_date), 'YYYY-MM-DD') from contracts c where c.tenant_id = students.tenant_id and c.student_id = students.id)`,
+    last_contract_date: sql<
+      string | null
+    >`(select to_char(max(c.start_date), 'YYYY-MM-DD') from contracts c where c.tenant_id = students.tenant_id and c.student_id = students.id)`,
   },
   async listExtras(tx, ctx) {
     return customListExtras(await loadDefinitions(tx, ctx.tenantId));

@@ -1,0 +1,101 @@
+import { PAYMENT_KINDS, PAYMENT_METHODS } from '../enums';
+import type { FieldDef, ResourceDef } from '../fields';
+
+// The centre's money: contracts (what a family agreed to pay), payments against them and the
+// centre's expenses. Amounts are integer euro cents (MONEY); the read-only figures of a
+// contract are kept by the database from its payments.
+const money = (name: string, extra: Partial<FieldDef> = {}): FieldDef => ({ name, type: 'MONEY', sortable: true, filterable: true, ...extra });
+const figure = (name: string): FieldDef => money(name, { readOnly: true });
+const method: FieldDef = { name: 'method', type: 'ENUM', options: PAYMENT_METHODS, default: 'CASH', sortable: true, filterable: true };
+/** Receipt number; empty means without receipt. */
+const billNumber: FieldDef = { name: 'bill_number', type: 'TEXT', max: 30, sortable: true, filterable: true, searchable: true };
+
+export const CONTRACTS: ResourceDef = {
+  name: 'contracts',
+  area: 'contracts',
+  fields: [
+    { name: 'student_id', type: 'REFERENCE', reference: 'students', required: true, sortable: true, filterable: true },
+    { name: 'category_id', type: 'REFERENCE', reference: 'contract-categories', sortable: true, filterable: true },
+    { name: 'start_date', type: 'DATE', required: true, sortable: true, filterable: true },
+    { name: 'end_date', type: 'DATE', required: true, sortable: true, filterable: true },
+    money('register_cost', { default: 0 }),
+    money('month_cost', { required: true }),
+    { name: 'with_receipt', type: 'BOOLEAN', default: true, sortable: true, filterable: true },
+    { name: 'notes', type: 'LONG_TEXT', max: 5000, searchable: true },
+    figure('total_cost'),
+    figure('total_paid'),
+    figure('rest'),
+    figure('extra_total'),
+    { name: 'is_register_paid', type: 'BOOLEAN', readOnly: true, sortable: true, filterable: true },
+  ],
+  defaultSort: [
+    { field: 'start_date', order: 'desc' },
+    { field: 'id', order: 'desc' },
+  ],
+  screen: {
+    route: '/contracts/',
+    entity: 'contract',
+    modes: ['create', 'update', 'view'],
+    icon: 'file-text',
+    titleFields: ['start_date', 'end_date'],
+    listFields: ['student_id', 'category_id', 'start_date', 'end_date', 'month_cost', 'total_cost', 'total_paid', 'rest', 'is_register_paid'],
+  },
+};
+
+export const PAYMENTS: ResourceDef = {
+  name: 'payments',
+  area: 'payments',
+  fields: [
+    // A payment stays with its contract; a wrong one is deleted and recorded again.
+    { name: 'contract_id', type: 'REFERENCE', reference: 'contracts', required: true, createOnly: true, sortable: true, filterable: true },
+    { name: 'kind', type: 'ENUM', options: PAYMENT_KINDS, required: true, sortable: true, filterable: true },
+    // YYYY-MM, for MONTHLY only (checked with the kind).
+    { name: 'month', type: 'TEXT', min: 7, max: 7, sortable: true, filterable: true },
+    money('amount', { required: true, min: 1 }),
+    method,
+    billNumber,
+    { name: 'paid_on', type: 'DATE', required: true, sortable: true, filterable: true },
+    { name: 'description', type: 'TEXT', max: 500, searchable: true },
+    // The contract's student, for lists across contracts (no `reference`: it is not stored here).
+    { name: 'student_id', type: 'REFERENCE', readOnly: true, sortable: true, filterable: true },
+  ],
+  defaultSort: [
+    { field: 'paid_on', order: 'desc' },
+    { field: 'id', order: 'desc' },
+  ],
+  // Listed inside a contract, a student and the account rather than on a page of their own.
+  screen: {
+    route: '/contracts/payments',
+    entity: 'payment',
+    modes: ['create', 'update', 'view'],
+    icon: 'euro',
+    hidden: true,
+    titleFields: ['bill_number', 'paid_on'],
+  },
+};
+
+export const EXPENSE_CATEGORIES: ResourceDef = {
+  name: 'expense-categories',
+  area: 'expenses',
+  fields: [{ name: 'name', type: 'TEXT', required: true, max: 100, sortable: true, filterable: true, searchable: true }],
+  defaultSort: [{ field: 'name', order: 'asc' }],
+  screen: { route: '/account/settings', entity: 'category', modes: ['create', 'update'], icon: 'tags', group: 'settings', opensFor: 'writers' },
+};
+
+export const EXPENSES: ResourceDef = {
+  name: 'expenses',
+  area: 'expenses',
+  fields: [
+    { name: 'date', type: 'DATE', required: true, sortable: true, filterable: true },
+    money('amount', { required: true, min: 1 }),
+    { name: 'description', type: 'TEXT', max: 500, sortable: true, filterable: true, searchable: true },
+    { name: 'category_id', type: 'REFERENCE', reference: 'expense-categories', sortable: true, filterable: true },
+    method,
+    billNumber,
+  ],
+  defaultSort: [
+    { field: 'date', order: 'desc' },
+    { field: 'id', order: 'desc' },
+  ],
+  screen: { route: '/account/', entity: 'expense', modes: ['create', 'update', 'view'], icon: 'account-book', titleFields: ['date', 'description'] },
+};

@@ -1,0 +1,121 @@
+/**
+ * The centre's money (domain/resources/money.ts): contracts, payments against them, expense
+ * categories and expenses. Keys and foreign keys include tenant_id as everywhere. A contract's
+ * figures (month_count … unpaid_months) are written only by the database: a trigger on the
+ * contract recomputes them from its terms and payments, and every write of a payment touches
+ * its contract (custom migration money_rules), so lists filter and sort on plain columns.
+ */
+import { sql } from 'drizzle-orm';
+import { bigint, boolean, check, date, foreignKey, index, integer, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { rowMeta } from './columns';
+import { contractCategories } from './directory';
+import { students } from './people';
+import { tenants } from './platform';
+
+const tenantId = () =>
+  integer('tenant_id')
+    .notNull()
+    .references(() => tenants.id);
+const id = () => integer('id').notNull().generatedAlwaysAsIdentity();
+const search = () => text('search').notNull().default('');
+const day = (name: string) => date(name, { mode: 'string' });
+/** Sums of cents may pass 2^31 (a long contract with many extra charges); they stay below 2^53. */
+const cents = (name: string) => bigint(name, { mode: 'number' }).notNull().default(0);
+
+export const contracts = pgTable(
+  'contracts',
+  {
+    tenantId: tenantId(),
+    id: id(),
+    studentId: integer('student_id').notNull(),
+    categoryId: integer('category_id'),
+    startDate: day('start_date').notNull(),
+    endDate: day('end_date').notNull(),
+    registerCost: integer('register_cost').notNull().default(0),
+    monthCost: integer('month_cost').notNull(),
+    withReceipt: boolean('with_receipt').notNull().default(true),
+    notes: text('notes'),
+    // Kept by the database (trigger contract_figures).
+    monthCount: integer('month_count').notNull().default(0),
+    registerPaid: cents('register_paid'),
+    extraTotal: cents('extra_total'),
+    totalCost: cents('total_cost'),
+    totalPaid: cents('total_paid'),
+    rest: cents('rest'),
+    isRegisterPaid: boolean('is_register_paid').notNull().default(false),
+    unpaidMonths: text('unpaid_months').array().notNull().default(sql`'{}'::text[]`),
+    search: search(),
+    ...rowMeta(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    index('contracts_student_idx').on(t.tenantId, t.studentId, t.startDate),
+    index('contracts_category_idx').on(t.tenantId, t.categoryId),
+    index('contracts_start_idx').on(t.tenantId, t.startDate),
+    index('contracts_end_idx').on(t.tenantId, t.endDate),
+    index('contracts_rest_idx').on(t.tenantId, t.rest),
+    index('contracts_unpaid_months_idx').using('gin', t.unpaidMonths),
+    foreignKey({ columns: [t.tenantId, t.studentId], foreignColumns: [students.tenantId, students.id] }),
+    foreignKey({ columns: [t.tenantId, t.categoryId], foreignColumns: [contractCategories.tenantId, contractCategories.id] }),
+    check('contracts_dates_check', sql`${t.endDate} >= ${t.startDate}`),
+    check('contracts_costs_check', sql`${t.registerCost} >= 0 and ${t.monthCost} >= 0`),
+  ],
+);
+
+export const payments = pgTable(
+  'payments',
+  {
+    tenantId: tenantId(),
+    id: id(),
+    contractId: integer('contract_id').notNull(),
+    kind: text('kind').notNull(),
+    month: text('month'),
+    amount: integer('amount').notNull(),
+    method: text('method').notNull().default('CASH'),
+    billNumber: text('bill_number'),
+    paidOn: day('paid_on').notNull(),
+    description: text('description'),
+    search: search(),
+    ...rowMeta(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    index('payments_contract_idx').on(t.tenantId, t.contractId, t.kind, t.month),
+    index('payments_paid_on_idx').on(t.tenantId, t.paidOn),
+    index('payments_month_idx').on(t.tenantId, t.month),
+    // A receipt number is given once per centre; many payments carry none.
+    uniqueIndex('payments_bill_number_key').on(t.tenantId, t.billNumber),
+    foreignKey({ columns: [t.tenantId, t.contractId], foreignColumns: [contracts.tenantId, contracts.id] }),
+    check('payments_amount_check', sql`${t.amount} > 0`),
+    check('payments_month_check', sql`(${t.kind} = 'MONTHLY') = (${t.month} is not null)`),
+  ],
+);
+
+export const expenseCategories = pgTable(
+  'expense_categories',
+  { tenantId: tenantId(), id: id(), name: text('name').notNull(), search: search(), ...rowMeta() },
+  (t) => [primaryKey({ columns: [t.tenantId, t.id] }), index('expense_categories_name_idx').on(t.tenantId, t.name)],
+);
+
+export const expenses = pgTable(
+  'expenses',
+  {
+    tenantId: tenantId(),
+    id: id(),
+    date: day('date').notNull(),
+    amount: integer('amount').notNull(),
+    description: text('description'),
+    categoryId: integer('category_id'),
+    method: text('method').notNull().default('CASH'),
+    billNumber: text('bill_number'),
+    search: search(),
+    ...rowMeta(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    index('expenses_date_idx').on(t.tenantId, t.date),
+    index('expenses_category_idx').on(t.tenantId, t.categoryId),
+    foreignKey({ columns: [t.tenantId, t.categoryId], foreignColumns: [expenseCategories.tenantId, expenseCategories.id] }),
+    check('expenses_amount_check', sql`${t.amount} > 0`),
+  ],
+);

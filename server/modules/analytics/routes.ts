@@ -1,0 +1,27 @@
+/** Analytics, registered under /api/analytics: the contracts over a range of months (contracts.ts). */
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { RESOURCE_AREA } from '../../../domain/index';
+import { withTenant, type Database } from '../../db/client';
+import { readRange } from '../account/query';
+import { ctxOf } from '../crud/routes';
+import { CONTRACT_ANALYTICS, data } from '../money-schemas';
+import { contractAnalytics } from './contracts';
+
+export const analyticsRoutes: FastifyPluginAsyncZod<{ database: Database }> = async (app, { database }) => {
+  app.get(
+    '/contracts',
+    {
+      config: { access: { area: RESOURCE_AREA.analytics!, action: 'read' } },
+      schema: {
+        tags: ['analytics'],
+        summary: 'Per month (?from=YYYY-MM&to=YYYY-MM): new and active contracts, expected vs collected, collection rate; outstanding by category and class',
+        response: { 200: data(CONTRACT_ANALYTICS) },
+      },
+    },
+    async (request) => {
+      const { from, to } = readRange(request.query);
+      const ctx = ctxOf(request);
+      return { data: await withTenant(database, ctx.tenantId, (tx) => contractAnalytics(tx, ctx.tenantId, from, to)) };
+    },
+  );
+};

@@ -1,0 +1,123 @@
+/**
+ * Contracts on the generic CRUD engine. The figures of rule 5 (total_cost, total_paid, rest,
+ * is_register_paid, unpaid_months) are columns the database keeps from the payments, so the
+ * list filters and sorts on them like on any column and a page costs the same few statements
+ * whatever it shows. A change of terms that would leave a month or the registration paid
+ * beyond what it now owes is refused.
+ */
+import { and, eq, sql, type SQL } from 'drizzle-orm';
+import {
+  CONTRACTS,
+  checkContractTerms,
+  DomainError,
+  isMonth,
+  monthRange,
+  overpaidLines,
+  type ContractTerms,
+  type FieldDef,
+  type ListQuery,
+  type PaymentKind,
+} from '../../../domain/index';
+import type { Tx } from '../../db/client';
+import { classStudents, contracts, payments } from '../../db/schema/index';
+import type { Ctx, ListExtras, ResourceSpec } from '../crud/spec';
+
+/** Filters beyond the declared fields: a student's classes, a day covered, a month paid or not. */
+const EXTRA_FILTERS: FieldDef[] = [
+  { name: 'class_id', type: 'REFERENCE', filterable: true },
+  { name: 'active_on', type: 'DATE', filterable: true },
+  { name: 'paid_month', type: 'TEXT', max: 7, filterable: true },
+  { name: 'unpaid_month', type: 'TEXT', max: 7, filterable: true },
+];
+
+function extraWhere(ctx: Ctx, query: ListQuery): SQL[] {
+  const out: SQL[] = [];
+  for (const filter of query.filters) {
+    if (!EXTRA_FILTERS.some((f) => f.name === filter.field)) continue;
+    if (filter.op !== 'eq') throw new DomainError('validation', 'The list query is not valid.', { [`${filter.field}_${filter.op}`]: 'invalid-option' });
+    if (filter.field === 'class_id') {
+      out.push(
+        sql`${contracts.studentId} in (select cs.student_id from ${classStudents} cs where cs.tenant_id = ${ctx.tenantId} and cs.class_id in (${sql.join(
+          filter.values.map((v) => sql`${v}`),
+          sql`, `,
+        )}))`,
+      );
+      continue;
+    }
+    for (const value of filter.values) {
+      if (filter.field === 'active_on') {
+        out.push(sql`${contracts.startDate} <= ${value} and ${contracts.endDate} >= ${value}`);
+        continue;
+      }
+      if (typeof value !== 'string' || !isMonth(value)) throw new DomainError('validation', 'The list query is not valid.', { [filter.field]: 'invalid' });
+      const month = sql`array[${value}]::text[]`;
+      if (filter.field === 'unpaid_month') out.push(sql`${contracts.unpaidMonths} @> ${month}`);
+      else {
+        const { first, next } = monthRange(value);
+        out.push(sql`${contracts.startDate} < ${next} and ${contracts.endDate} >= ${first} and not (${contracts.unpaidMonths} @> ${month})`);
+      }
+    }
+  }
+  return out;
+}
+
+/** The contract's terms under a row lock: payments and changes of terms queue here, one at a time. */
+export async function lockContract(tx: Tx, tenantId: number, id: number): Promise<(ContractTerms & { id: number }) | undefined> {
+  const [row] = await tx
+    .select({
+      id: contracts.id,
+      start_date: contracts.startDate,
+      end_date: contracts.endDate,
+      register_cost: contracts.registerCost,
+      month_cost: contracts.monthCost,
+      with_receipt: contracts.withReceipt,
+    })
+    .from(contracts)
+    .where(and(eq(contracts.tenantId, tenantId), eq(contracts.id, id)))
+    .for('update');
+  return row;
+}
+
+/** The payments of one contract, as the money rules read them. */
+export async function contractPayments(tx: Tx, tenantId: number, contractId: number) {
+  const rows = await tx
+    .select({
+      id: payments.id,
+      kind: payments.kind,
+      month: payments.month,
+      amount: payments.amount,
+      bill_number: payments.billNumber,
+      paid_on: payments.paidOn,
+    })
+    .from(payments)
+    .where(and(eq(payments.tenantId, tenantId), eq(payments.contractId, contractId)))
+    .orderBy(payments.paidOn, payments.id);
+  return rows.map((r) => ({ ...r, kind: r.kind as PaymentKind }));
+}
+
+export const contractsSpec: ResourceSpec = {
+  def: CONTRACTS,
+  table: contracts,
+  label: sql`((select trim(s.first_name || ' ' || s.last_name) from students s where s.tenant_id = contracts.tenant_id and s.id = contracts.student_id) || ' · ' || to_char(contracts.start_date, 'YYYY-MM-DD'))`,
+  shown: { unpaid_months: contracts.unpaidMonths },
+  totals: {
+    total_cost: sql`sum(${contracts.totalCost})`,
+    total_paid: sql`sum(${contracts.totalPaid})`,
+    rest: sql`sum(${contracts.rest})`,
+  },
+  async listExtras(_tx, ctx): Promise<ListExtras> {
+    return { fields: EXTRA_FILTERS, where: (query) => extraWhere(ctx, query) };
+  },
+  async beforeWrite({ input, before }) {
+    const fields = checkContractTerms({ ...(before ?? {}), ...input } as Partial<ContractTerms>);
+    if (Object.keys(fields).length) throw new DomainError('validation', 'The contract dates are not valid.', fields);
+    return undefined;
+  },
+  async afterWrite({ tx, ctx, before, after }) {
+    if (!before) return;
+    const over = overpaidLines(after as unknown as ContractTerms, await contractPayments(tx, ctx.tenantId, after.id));
+    if (over.length) {
+      throw new DomainError('conflict', `Payments already made exceed these terms for: ${over.join(', ')}.`, undefined, { lines: over });
+    }
+  },
+};

@@ -1,0 +1,10 @@
+/** Expenses and their categories: plain CRUD routes (spec.ts) under /api/expenses and /api/expense-categories. */
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Database } from '../../db/client';
+import { crudRoutes } from '../crud/routes';
+import { registry } from '../registry';
+import { expenseCategoriesSpec, expensesSpec } from './spec';
+
+export const expenseRoutes: FastifyPluginAsyncZod<{ database: Database }> = async (app, { database }) => {
+  for (const spec of [expenseCategoriesSpec, expensesSpec]) await app.register(crudRoutes, { prefix: `/api/${spec.def.name}`, database, registry, spec });
+};
