@@ -42,9 +42,73 @@ export type FieldCode = (typeof FIELD_CODES)[number];
 
 export type FieldErrors = Record<string, FieldCode>;
 
-export interface ApiErrorBody {
-  error: { code: ErrorCode; message: string; fields?: FieldErrors; lessons?: unknown };
+/**
+ * Why, more precisely than the code, for the few codes that have several causes a user should
+ * tell apart. The client translates `errors.reasons.<reason>` with the details as parameters.
+ */
+export const ERROR_REASONS = [
+  // validation
+  'end-before-start',
+  'new-lesson-normal',
+  'reference-missing',
+  'series-invalid',
+  'series-all-skipped',
+  'choice-options',
+  'role-not-allowed',
+  'password-mismatch',
+  'wrong-password',
+  'rows-invalid',
+  'value-invalid',
+  // forbidden
+  'office-only',
+  'teacher-homework-only',
+  'author-only',
+  'cross-origin',
+  // conflict
+  'overlap',
+  'not-to-be-replaced',
+  'status-move',
+  'taken',
+  'record-deleted',
+  'own-role',
+  'own-status',
+  'teacher-deleted',
+  'concurrent-change',
+  // in-use
+  'used-by',
+  'has-replacement',
+  'values-held',
+  'values-would-not-fit',
+] as const;
+export type ErrorReason = (typeof ERROR_REASONS)[number];
+
+/**
+ * What a message says, as data: the client words it in the user's language (with plural
+ * forms for counts); `message` stays for logs and API users. Every name is optional and
+ * present only where the message carries it.
+ */
+export interface ErrorDetails {
+  reason?: ErrorReason;
+  /** in-use: what keeps the record, by resource name (`lessons`, `recurring-lessons`) -> how many rows. */
+  uses?: Record<string, number>;
+  /** How many rows the message counts: overlapping lessons, students holding a value, invalid import rows. */
+  count?: number;
+  /** The field a message is about (`taken`: the name already in use). */
+  field?: string;
+  /** A refused status move of a lesson (`status-move`: from -> to; `not-to-be-replaced`: its status). */
+  from?: string;
+  to?: string;
+  status?: string;
+  /** rate-limited: seconds until the next try is allowed (also the Retry-After header). */
+  retry_after?: number;
 }
+
+export interface ApiErrorBody {
+  error: { code: ErrorCode; message: string; fields?: FieldErrors; details?: ErrorDetails; lessons?: unknown };
+}
+
+/** What an error carries beside code, message and fields: its details, and a few code-specific lists. */
+export type ErrorExtra = { details?: ErrorDetails } & Record<string, unknown>;
 
 const DEFAULT_MESSAGES: Record<ErrorCode, string> = {
   'missing-headers': 'The x-client-type and x-tenant-id headers are required.',
@@ -91,15 +155,19 @@ export class DomainError extends Error {
   readonly status: number;
   readonly code: ErrorCode;
   readonly fields?: FieldErrors;
-  readonly extra?: Record<string, unknown>;
+  readonly extra?: ErrorExtra;
 
-  constructor(code: ErrorCode, message?: string, fields?: FieldErrors, extra?: Record<string, unknown>) {
+  constructor(code: ErrorCode, message?: string, fields?: FieldErrors, extra?: ErrorExtra) {
     super(message ?? DEFAULT_MESSAGES[code]);
     this.code = code;
     this.status = ERROR_STATUS[code];
     // A 400 always says which field: `_` (the whole request) when nothing narrower applies.
     this.fields = code === 'validation' && (!fields || Object.keys(fields).length === 0) ? { _: 'invalid' } : fields;
     this.extra = extra;
+  }
+
+  get details(): ErrorDetails | undefined {
+    return this.extra?.details;
   }
 
   toBody(): ApiErrorBody {

@@ -43,8 +43,12 @@ function translate(error: unknown): DomainError | null {
     if (code === '23505') return new DomainError('conflict');
     if (code === '23503') return new DomainError('in-use');
     if (code === '23P01') return new DomainError('conflict');
-    if (code === '40001' || code === '40P01') return new DomainError('conflict', 'A concurrent change got in the way; try again.');
-    if (code.startsWith('22') || code === '23502' || code === '23514') return new DomainError('validation', 'A value is not valid.');
+    if (code === '40001' || code === '40P01') {
+      return new DomainError('conflict', 'A concurrent change got in the way; try again.', undefined, { details: { reason: 'concurrent-change' } });
+    }
+    if (code.startsWith('22') || code === '23502' || code === '23514') {
+      return new DomainError('validation', 'A value is not valid.', undefined, { details: { reason: 'value-invalid' } });
+    }
     return null;
   }
   const fe = error as Partial<FastifyError>;
@@ -68,6 +72,7 @@ export function sendError(reply: FastifyReply, error: DomainError) {
     reply.header('retry-after', String(error.extra.retryAfter));
     const body = error.toBody();
     delete (body.error as Record<string, unknown>).retryAfter;
+    body.error.details = { ...body.error.details, retry_after: error.extra.retryAfter };
     return reply.code(error.status).type('application/json; charset=utf-8').send(body);
   }
   return reply.code(error.status).type('application/json; charset=utf-8').send(error.toBody());

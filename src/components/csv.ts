@@ -1,6 +1,6 @@
-// CSV for export (what a spreadsheet opens) and import (what staff bring from elsewhere).
-// Pure functions; the download and the file reading live in the components. Reading is
-// papaparse's: quoting, line ends and malformed files are its well-trodden ground.
+// CSV for export (what a spreadsheet opens) and import (what staff bring from elsewhere),
+// read and written by papaparse. Pure functions; the download and the file reading live in
+// the components.
 import Papa from 'papaparse';
 
 /** Cells a spreadsheet would run as a formula are prefixed with ' (but not numbers like -5 or +30 210...). */
@@ -10,29 +10,32 @@ function neutralised(cell: string): string {
   return cell;
 }
 
-function quoted(cell: string): string {
-  const safe = neutralised(cell);
-  return /[",;\r\n]|^\s|\s$/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
+/**
+ * Beyond what papaparse quotes by itself (commas, quotes, line breaks, edge spaces): the
+ * semicolon, which Greek Excel reads as the delimiter, and any edge whitespace such as a tab.
+ */
+const mustQuote = (value: unknown) => /[;]|^\s|\s$/.test(String(value));
 
 /** RFC 4180 text with a UTF-8 byte-order mark (so Excel reads Greek) and CRLF line ends. */
 export function buildCsv(header: readonly string[], rows: readonly (readonly string[])[]): string {
-  const lines = [header, ...rows].map((row) => row.map((cell) => quoted(cell ?? '')).join(','));
-  return `\uFEFF${lines.join('\r\n')}\r\n`;
+  const data = [header, ...rows].map((row) => row.map((cell) => neutralised(cell ?? '')));
+  return `\uFEFF${Papa.unparse(data, { newline: '\r\n', quotes: mustQuote, escapeFormulae: false })}\r\n`;
 }
 
 /** The delimiter of the first line: comma, semicolon (Greek Excel) or tab. */
 export function detectDelimiter(text: string): string {
-  const first = text.split(/\r?\n/, 1)[0] ?? '';
+  const first = text.replace(/^\uFEFF/, '').split(/\r?\n/, 1)[0] ?? '';
   const counts = [',', ';', '\t'].map((d) => [d, first.split(d).length - 1] as const);
   return counts.reduce((a, b) => (b[1] > a[1] ? b : a))[0];
 }
 
-/** Parses CSV text (quotes, doubled quotes, CRLF or LF, BOM) into rows of cells; blank lines are dropped. */
+/**
+ * Parses CSV text (quotes, doubled quotes, CRLF or LF, BOM) into rows of cells; blank lines
+ * are dropped. Line ends become LF first, so a file mixing CRLF and LF (hand-edited exports)
+ * reads as one; a line break inside a quoted cell is LF too.
+ */
 export function parseCsv(text: string, delimiter = detectDelimiter(text)): string[][] {
-  const { data } = Papa.parse<string[]>(text.replace(/^\uFEFF/, ''), { delimiter });
-  // Papaparse takes the file's first line break for all; a file mixing CRLF and LF leaves
-  // the other kind at the end of a line's last cell.
-  const rows = data.map((r) => (r.length ? [...r.slice(0, -1), r[r.length - 1]!.replace(/[\r\n]+$/, '')] : r));
-  return rows.filter((r) => r.some((c) => c.trim() !== ''));
+  const source = text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
+  const result = Papa.parse<string[]>(source, { delimiter, newline: '\n', skipEmptyLines: 'greedy' });
+  return result.data;
 }

@@ -22,7 +22,7 @@ import {
   SUBJECTS,
   TEACHERS,
 } from '../../domain/resources/index';
-import { normalizeSearch } from '../../domain/text';
+import { normalizeSearch, sortKey } from '../../domain/text';
 
 type Row = Record<string, any>;
 
@@ -230,6 +230,13 @@ function inOrder(def: FieldDef, keys: unknown[], order: 'asc' | 'desc', labels: 
       // by id, or by the referenced row's label
       seqs.push(present as number[]);
       if (def.name !== 'id') seqs.push(present.map((k) => labels.get(k as number) ?? ''));
+      break;
+    case 'TEXT':
+    case 'LONG_TEXT':
+    case 'EMAIL':
+    case 'USERNAME':
+      // as a Greek reader orders words: accents and case ignored
+      seqs.push(present.map((k) => sortKey(String(k))));
       break;
     default:
       seqs.push(present.map(String));

@@ -80,6 +80,7 @@ describe.each(DATABASE_KINDS)('lesson conflicts on %s', (kind) => {
         subject: { id: w.subjects[0]!.id, name: w.subjects[0]!.name },
       });
       expect(typeof json(res).error.message).toBe('string');
+      expect(json(res).error.details).toEqual({ reason: 'overlap', count: 1 });
     }
     expect(json(await w.admin('GET', `/api/lessons?date=${date}`)).total).toBe(1);
   });

@@ -46,6 +46,8 @@ describe.each(DATABASE_KINDS)('lesson status and replacement on %s', (kind) => {
       const body = expectError(res, 409, 'conflict');
       expect(body.error.message, show(res)).toMatch(new RegExp(from));
       expect(body.error.message, show(res)).toMatch(new RegExp(to));
+      // The same as data, for the client to say in the user's language.
+      expect(body.error.details, show(res)).toEqual({ reason: 'status-move', from, to });
       expect(await getLesson(w.admin, lesson.id)).toEqual(lesson);
     }
   });

@@ -278,7 +278,8 @@ describe.each(DATABASE_KINDS)('student custom fields on %s', (kind) => {
     const s1 = json(await req('POST', '/api/students', { first_name: 'Α', last_name: 'Α', custom_fields: { bus: 'Γραμμή 3' } })).data;
     const s2 = json(await req('POST', '/api/students', { first_name: 'Β', last_name: 'Β', custom_fields: {} })).data;
 
-    expectError(await req('DELETE', `/api/student-custom-fields/${used.id}`), 409, 'in-use');
+    const refused = expectError(await req('DELETE', `/api/student-custom-fields/${used.id}`), 409, 'in-use');
+    expect(refused.error.details).toEqual({ reason: 'values-held', count: 1, uses: { students: 1 } });
     expectError(await req('DELETE', `/api/student-custom-fields/${used.id}?discard_values=false`), 409, 'in-use');
     expect(json(await req('GET', `/api/student-custom-fields/${used.id}`)).data).toEqual(used);
     expect(json(await req('GET', `/api/students/${s1.id}`)).data.custom_fields).toEqual({ bus: 'Γραμμή 3' });

@@ -93,6 +93,16 @@ describe('CSV', () => {
     expect(buildCsv(['a'], [['+30 210 1234567']])).toContain('\r\n+30 210 1234567\r\n');
     expect(buildCsv(['a'], [['-5']])).toContain('\r\n-5\r\n');
     expect(buildCsv(['a'], [['@cmd']])).toContain("'@cmd");
+    const cells = parseCsv(buildCsv(['a', 'b', 'c', 'd'], [['\tx', '\rcmd', '+SUM(A1)', '-2+3']]), ',');
+    expect(cells[1]).toEqual(["'\tx", "'\ncmd", "'+SUM(A1)", "'-2+3"]);
+  });
+
+  it('quotes semicolons, which Greek Excel reads as the delimiter', () => {
+    expect(buildCsv(['a'], [['Α; Β']])).toBe('\uFEFFa\r\n"Α; Β"\r\n');
+    expect(parseCsv(buildCsv(['a', 'b'], [['Α; Β', 'Γ']]))).toEqual([
+      ['a', 'b'],
+      ['Α; Β', 'Γ'],
+    ]);
   });
 
   it('reads back what it writes', () => {
@@ -118,7 +128,7 @@ describe('CSV', () => {
     expect(detectDelimiter(text)).toBe(';');
     expect(parseCsv(text)).toEqual([
       ['Επώνυμο', 'Όνομα', 'Σημείωση'],
-      ['Νικολάου', 'Ελένη', 'δύο\r\nγραμμές'],
+      ['Νικολάου', 'Ελένη', 'δύο\nγραμμές'],
       ['Παππάς', 'Κώστας', ''],
     ]);
   });

@@ -1,5 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { canOpenRoute, can, createSchema, DomainError, normalizeSearch, parseBody, parseListQuery, updateSchema, USERS, TENANTS } from '../../domain';
+import {
+  canOpenRoute,
+  can,
+  createSchema,
+  DomainError,
+  normalizeSearch,
+  parseBody,
+  parseListQuery,
+  SORT_FOLDING,
+  sortKey,
+  updateSchema,
+  USERS,
+  TENANTS,
+} from '../../domain';
 
 const fieldsOf = (fn: () => unknown) => {
   try {
@@ -47,6 +60,22 @@ describe('Greek search folding', () => {
     expect(normalizeSearch('Παπαδόπουλος')).toBe(normalizeSearch('παπαδοπουλος'));
     expect(normalizeSearch('ΆΝΝΑ Ϊ')).toBe('αννα ι');
     expect(normalizeSearch('Café  Ünïcode')).toBe('cafe unicode');
+  });
+
+  it('gives sort keys that order Greek words as a reader expects', () => {
+    expect(sortKey('Άλφα')).toBe(sortKey('άλφα'));
+    expect(sortKey('ΣΟΦΟΣ')).toBe('σοφοσ');
+    const words = ['Έκθεση', 'Ωδική', 'άλφα', 'Αγγλικά', 'Ζήτα', 'Άλφα'];
+    const byKey = [...words].sort((a, b) => (sortKey(a) < sortKey(b) ? -1 : sortKey(a) > sortKey(b) ? 1 : 0));
+    expect(byKey).toEqual(['Αγγλικά', 'άλφα', 'Άλφα', 'Έκθεση', 'Ζήτα', 'Ωδική']);
+  });
+
+  it('folds each character for sorting as search folds it', () => {
+    expect(SORT_FOLDING.from.length).toBe(SORT_FOLDING.to.length);
+    for (const [i, ch] of [...SORT_FOLDING.from].entries()) {
+      // Spaces and the like, which search trims away, stand for themselves.
+      expect(SORT_FOLDING.to[i]).toBe(normalizeSearch(ch) || ch);
+    }
   });
 });
 

@@ -1,4 +1,6 @@
-import { foreignKey, index, integer, pgTable, primaryKey, timestamp, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import { sql, type SQL } from 'drizzle-orm';
+import { foreignKey, index, integer, pgTable, primaryKey, text, timestamp, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import { SORT_FOLDING } from '../../../domain/text';
 
 /** Instants are stored with time zone and read as JS Dates, so both drivers agree on the wire format. */
 export const instant = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -9,6 +11,25 @@ export const rowMeta = () => ({
   createdAt: instant('created_at').notNull().defaultNow(),
   updatedAt: instant('updated_at').notNull().defaultNow(),
 });
+
+const quoted = (text: string) => `'${text.replace(/'/g, "''")}'`;
+const FOLD = sql.raw(`${quoted(SORT_FOLDING.from)}, ${quoted(SORT_FOLDING.to)}`);
+
+/** Accents, case and the final sigma folded (domain/text.ts); literals, so an index can hold it. */
+const folded = (value: AnyPgColumn | SQL): SQL => sql`translate(${value}, ${FOLD})`;
+
+/** Compared by code point, so both engines order alike whatever their locale. */
+export const byCodePoint = (value: AnyPgColumn | SQL): SQL => sql`(${value} collate "C")`;
+
+/** The key text is sorted by, computed as the query runs (small tables, computed values). */
+export const sortKey = (value: AnyPgColumn | SQL): SQL => byCodePoint(folded(value));
+
+/**
+ * `<column>_sort`: the folded key of a text column, kept by the database on every write, for
+ * tables that grow (folding costs a few microseconds a value, too much for thousands of rows
+ * each page). Lists order by byCodePoint() of it; indexes hold that same expression.
+ */
+export const sortKeyColumn = (column: string) => text(`${column}_sort`).generatedAlwaysAs(folded(sql`${sql.identifier(column)}`));
 
 const linkColumn = (name: string) => integer(name).notNull();
 

@@ -3,7 +3,7 @@
  * (domain/resources/people.ts). Keys and foreign keys include tenant_id as everywhere.
  */
 import { boolean, date, foreignKey, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { instant, linkTable, rowMeta } from './columns';
+import { byCodePoint, instant, linkTable, rowMeta, sortKeyColumn } from './columns';
 import { classes, subjects } from './directory';
 import { tenants } from './platform';
 import { users } from './users';
@@ -23,6 +23,13 @@ const person = () => ({
   gender: text('gender'),
 });
 
+/** Sort keys of the person fields lists sort by. */
+const personSortKeys = () => ({
+  firstNameSort: sortKeyColumn('first_name'),
+  lastNameSort: sortKeyColumn('last_name'),
+  emailSort: sortKeyColumn('email'),
+});
+
 /**
  * A teacher is also a TEACHER sign-in (user_id). Deleting one only sets deleted_at: lessons
  * and notes keep pointing at it, and their labels say "Deleted Teacher".
@@ -38,12 +45,13 @@ export const teachers = pgTable(
     color: text('color'),
     deletedAt: instant('deleted_at'),
     search: search(),
+    ...personSortKeys(),
     ...rowMeta(),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
     uniqueIndex('teachers_user_key').on(t.tenantId, t.userId),
-    index('teachers_name_idx').on(t.tenantId, t.lastName, t.firstName),
+    index('teachers_name_sort_idx').on(t.tenantId, byCodePoint(t.lastNameSort), byCodePoint(t.firstNameSort)),
     foreignKey({ columns: [t.tenantId, t.userId], foreignColumns: [users.tenantId, users.id] }),
   ],
 );
@@ -65,12 +73,15 @@ export const students = pgTable(
     /** key -> value, validated against student_custom_fields on every write. */
     customFields: jsonb('custom_fields').$type<Record<string, unknown>>().notNull().default({}),
     search: search(),
+    ...personSortKeys(),
+    guardianNameSort: sortKeyColumn('guardian_name'),
     ...rowMeta(),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
-    index('students_name_idx').on(t.tenantId, t.lastName, t.firstName),
-    index('students_status_idx').on(t.tenantId, t.status, t.lastName, t.firstName),
+    // Lists sort names by their folded keys (columns.ts), so the pages walk these indexes.
+    index('students_name_sort_idx').on(t.tenantId, byCodePoint(t.lastNameSort), byCodePoint(t.firstNameSort)),
+    index('students_status_sort_idx').on(t.tenantId, t.status, byCodePoint(t.lastNameSort), byCodePoint(t.firstNameSort)),
   ],
 );
 
@@ -114,6 +125,7 @@ export const notes = pgTable(
     authorId: integer('author_id'),
     authorIsRoot: boolean('author_is_root').notNull().default(false),
     search: search(),
+    titleSort: sortKeyColumn('title'),
     ...rowMeta(),
   },
   (t) => [

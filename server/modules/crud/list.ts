@@ -1,12 +1,14 @@
 /**
  * GET /api/<name>: the list query of domain/fields.ts turned into SQL. Plain columns go
  * through list-query.ts; REFERENCES filters ("holds id") become EXISTS over the join table;
- * per-request names (custom fields, `deleted`) come from the spec's listExtras.
+ * per-request names (custom fields, `deleted`) come from the spec's listExtras. Text sorts by
+ * its folded key, so Greek orders as a reader expects ("άλφα" beside "Άλφα", before "Έκθεση").
  */
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { parseListQuery, type ListQuery } from '../../../domain/index';
+import { parseListQuery, type FieldDef, type FieldType, type ListQuery } from '../../../domain/index';
 import type { Tx } from '../../db/client';
+import { byCodePoint, sortKey } from '../../db/schema/columns';
 import { listOrder, listWhere, type ColumnMap } from '../list-query';
 import { baseWhere, loadRows } from './read';
 import type { Registry } from './registry';
@@ -26,6 +28,26 @@ function filterColumns(spec: ResourceSpec): ColumnMap {
     if (source) map[field.name] = source as AnyPgColumn;
   }
   return map;
+}
+
+/** Field types whose values are words people read, sorted accent- and case-insensitively. */
+const FOLDED: ReadonlySet<FieldType> = new Set(['TEXT', 'LONG_TEXT', 'EMAIL', 'USERNAME', 'SINGLE_CHOICE']);
+
+/**
+ * Sort expressions by field name: text through its folded key (the stored `<name>_sort`
+ * column where the table keeps one, else computed), the rest as stored.
+ */
+function sortColumns(spec: ResourceSpec, fields: readonly FieldDef[], columns: Record<string, AnyPgColumn | SQL>): ColumnMap {
+  const types = new Map(fields.map((f) => [f.name, f.type]));
+  const stored = tableColumns(spec.table).byName;
+  const out: Record<string, AnyPgColumn | SQL> = {};
+  for (const [name, column] of Object.entries(columns)) {
+    const type = types.get(name);
+    const kept = stored[`${name}_sort`];
+    out[name] = !type || !FOLDED.has(type) ? column : kept && column === stored[name] ? byCodePoint(kept) : sortKey(column);
+  }
+  // list-query only places these inside SQL templates, where a column and an expression are alike.
+  return out as ColumnMap;
 }
 
 export async function listRows(
@@ -57,7 +79,7 @@ export async function listRows(
   }
   if (extras) where.push(...extras.where(query));
 
-  const sorts: ColumnMap = { ...filterColumns(spec), ...((extras?.sorts ?? {}) as unknown as ColumnMap) };
+  const sorts = sortColumns(spec, [...spec.def.fields, ...(extras?.fields ?? [])], { ...filterColumns(spec), ...(extras?.sorts ?? {}) });
   // Lists with totals count in the same statement that sums.
   const summed = spec.totals ? await sumRows(tx, spec, where, spec.totals) : undefined;
   const { rows, total } = await loadRows(tx, registry, ctx, spec, {

@@ -10,6 +10,7 @@ import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { labelKey, type ReferenceLabel } from '../../../domain/references';
 import type { Tx } from '../../db/client';
+import { sortKey } from '../../db/schema/columns';
 import { iso } from '../params';
 import type { Registry } from './registry';
 import type { Ctx, Data, ResourceSpec } from './spec';
@@ -130,7 +131,7 @@ async function attachLabels(tx: Tx, registry: Registry, ctx: Ctx, spec: Resource
             ),
           ),
         )
-        .orderBy(asc(target.label), asc(link.other))) as { owner: number; id: number; name: string | null; deleted: boolean }[];
+        .orderBy(asc(sortKey(target.label)), asc(link.other))) as { owner: number; id: number; name: string | null; deleted: boolean }[];
       const byOwner = new Map<number, ReferenceLabel[]>();
       for (const p of pairs) {
         const list = byOwner.get(p.owner) ?? [];
@@ -139,7 +140,7 @@ async function attachLabels(tx: Tx, registry: Registry, ctx: Ctx, spec: Resource
       }
       for (const row of rows) {
         const labels = byOwner.get(row.id) ?? [];
-        // Ids ascending (as the history records them); labels alphabetical, for display.
+        // Ids ascending (as the history records them); labels alphabetical (folded, as lists sort), for display.
         row[field.name] = labels.map((l) => l.id as number).sort((a, b) => a - b);
         row[key] = labels;
       }

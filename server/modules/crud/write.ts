@@ -123,7 +123,9 @@ function changedReferences(spec: ResourceSpec, input: Record<string, unknown>, b
 
 async function assertReferences(tx: Tx, registry: Registry, ctx: Ctx, spec: ResourceSpec, input: Record<string, unknown>, before: Data | null) {
   const [fields] = await checkReferences(tx, registry, ctx, spec, [changedReferences(spec, input, before)]);
-  if (fields && Object.keys(fields).length) throw new DomainError('validation', 'A referenced record does not exist.', fields);
+  if (fields && Object.keys(fields).length) {
+    throw new DomainError('validation', 'A referenced record does not exist.', fields, { details: { reason: 'reference-missing' } });
+  }
 }
 
 /** Replaces the join rows of the REFERENCES fields present in the input. */
@@ -182,7 +184,7 @@ export async function createRow(tx: Tx, registry: Registry, ctx: Ctx, spec: Reso
 /** A unique constraint of the spec names the field that is taken (409 conflict). */
 export function uniqueTaken(spec: ResourceSpec, error: unknown): unknown {
   const field = pgCode(error) === '23505' ? spec.unique?.[pgConstraint(error) ?? ''] : undefined;
-  return field ? new DomainError('conflict', `This ${field} is taken.`, { [field]: 'taken' }) : error;
+  return field ? new DomainError('conflict', `This ${field} is taken.`, { [field]: 'taken' }, { details: { reason: 'taken', field } }) : error;
 }
 
 /** Loads the row under a lock, or 404; also 404 when the caller's scope hides it. */
@@ -206,7 +208,7 @@ export async function updateRow(
   const before = await lockRow(tx, registry, ctx, spec, id);
   spec.canWrite?.(ctx, before, input);
   if (version !== undefined && version !== before.version) throw new DomainError('stale');
-  if (before.deleted === true) throw new DomainError('conflict', 'This record was deleted.');
+  if (before.deleted === true) throw new DomainError('conflict', 'This record was deleted.', undefined, { details: { reason: 'record-deleted' } });
   await assertReferences(tx, registry, ctx, spec, input, before);
   const extra = (await spec.beforeWrite?.({ tx, ctx, input, before })) ?? {};
   const values = columnValues(spec, input, extra);
@@ -240,7 +242,8 @@ export async function updateRow(
  * removes the REFERENCES links to it, recording an update in each owner's history.
  */
 export async function releaseReferences(tx: Tx, registry: Registry, ctx: Ctx, spec: ResourceSpec, id: number) {
-  const users: string[] = [];
+  // Resource name -> rows pointing here (two fields of one resource add up).
+  const uses: Record<string, number> = {};
   for (const { spec: other, field } of registry.blockers.get(spec.def.name) ?? []) {
     const oc = tableColumns(other.table);
     const column = oc.byName[field]!;
@@ -248,10 +251,12 @@ export async function releaseReferences(tx: Tx, registry: Registry, ctx: Ctx, sp
       .select({ n: sql<number>`count(*)`.mapWith(Number) })
       .from(other.table as never)
       .where(and(eq(oc.tenantId, ctx.tenantId), eq(column, id)))) as { n: number }[];
-    if (row && row.n > 0) users.push(`${row.n} ${other.def.name}`);
+    if (row && row.n > 0) uses[other.def.name] = (uses[other.def.name] ?? 0) + row.n;
   }
-  if (users.length) {
-    throw new DomainError('in-use', `This record is used by ${users.join(', ')}.`, undefined, { used_by: users });
+  if (Object.keys(uses).length) {
+    const words = Object.entries(uses).map(([name, n]) => `${n} ${name}`);
+    // used_by: the same in words, as older clients read it.
+    throw new DomainError('in-use', `This record is used by ${words.join(', ')}.`, undefined, { used_by: words, details: { reason: 'used-by', uses } });
   }
   for (const { spec: owner, field, link } of registry.links.get(spec.def.name) ?? []) {
     const holders = (await tx

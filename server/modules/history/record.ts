@@ -45,7 +45,8 @@ export interface HistoryEntry {
 const who = (actor: Actor | null) => ({
   userId: actor?.id ?? null,
   userIsRoot: actor?.kind === 'root',
-  userName: actor ? [actor.firstName, actor.lastName].filter(Boolean).join(' ') || actor.username : 'system',
+  // No name for the system itself: readers see it in their own language (history routes).
+  userName: actor ? [actor.firstName, actor.lastName].filter(Boolean).join(' ') || actor.username : '',
 });
 
 /** actor null = the system itself (bootstrap, jobs). Returns false when nothing changed. */

@@ -11,6 +11,7 @@ import { actorOf, tenantOf } from '../../context';
 import { withTenant, type Database } from '../../db/client';
 import { history } from '../../db/schema/index';
 import { findRow } from '../crud/read';
+import { labelChanges, type LabelledChange } from './labels';
 import { registry } from '../registry';
 import { listPage } from '../list-query';
 import { iso } from '../params';
@@ -42,7 +43,7 @@ const Query = z
   .refine((q) => (q._end ?? 0) - (q._start ?? 0) <= MAX_PAGE_ROWS, { params: { code: 'too-large' }, path: ['_end'] });
 
 const LABEL = { type: ['string', 'null'] };
-/** One change as the History tab reads it; `changes` is the recorded before/after per field. */
+/** One change as the History tab reads it; `changes` is the recorded before/after per field, with labels beside references. */
 const Entry = {
   type: 'object',
   properties: {
@@ -54,6 +55,8 @@ const Entry = {
     user_id: { type: ['integer', 'null'] },
     user_name: LABEL,
     user: { type: ['object', 'null'], properties: { id: { type: 'integer' }, name: LABEL, root: { type: 'boolean' } } },
+    /** Written by the system itself (no user): the client names it in the reader's language. */
+    system: { type: 'boolean' },
     at: LABEL,
   },
 };
@@ -85,7 +88,15 @@ export const historyRoutes: FastifyPluginAsyncZod<{ database: Database }> = asyn
         if (narrowed?.scope && !(await findRow(tx, registry, { tenantId, actor }, narrowed, query.entity_id))) {
           throw new DomainError('not-found');
         }
-        return listPage<{ id: number; action: string; changes: unknown; userId: number | null; userIsRoot: boolean; userName: string; at: Date }>(tx, {
+        const found = await listPage<{
+          id: number;
+          action: string;
+          changes: Record<string, LabelledChange>;
+          userId: number | null;
+          userIsRoot: boolean;
+          userName: string;
+          at: Date;
+        }>(tx, {
           table: history,
           select: {
             id: history.id,
@@ -100,6 +111,8 @@ export const historyRoutes: FastifyPluginAsyncZod<{ database: Database }> = asyn
           order: [desc(history.at), desc(history.id)],
           query: { start, end: Math.max(end, start), sort: [], filters: [] },
         });
+        await labelChanges(tx, registry, tenantId, query.entity, found.rows);
+        return found;
       });
       reply.header('x-total-count', String(page.total));
       return {
@@ -110,8 +123,10 @@ export const historyRoutes: FastifyPluginAsyncZod<{ database: Database }> = asyn
           action: r.action,
           changes: r.changes,
           user_id: r.userId,
-          user_name: r.userName,
+          // The system (bootstrap, jobs) has no name of its own: the client says it in the reader's language.
+          user_name: r.userId === null ? null : r.userName,
           user: r.userId === null ? null : { id: r.userId, name: r.userName, root: r.userIsRoot },
+          system: r.userId === null,
           at: iso(r.at),
         })),
         total: page.total,

@@ -4,6 +4,8 @@
  * with the zone's rules for that very date, so a subscriber anywhere sees the right hour on
  * both sides of a daylight-saving change.
  */
+import ical, { ICalCalendarMethod, ICalEventStatus } from 'ical-generator';
+
 export interface FeedLesson {
   id: number;
   date: string;
@@ -66,71 +68,40 @@ export function todayIn(timeZone: string, now = new Date()): string {
   return `${p.year}-${p.month}-${p.day}`;
 }
 
-const stamp = (d: Date) =>
-  d
-    .toISOString()
-    .replace(/[-:]/g, '')
-    .replace(/\.\d{3}/, '');
+const STATUS: Record<string, ICalEventStatus> = {
+  NORMAL: ICalEventStatus.CONFIRMED,
+  TO_BE_REPLACED: ICalEventStatus.TENTATIVE,
+  REPLACED: ICalEventStatus.CANCELLED,
+  CANCELED: ICalEventStatus.CANCELLED,
+};
 
-/** TEXT values escape backslash, semicolon, comma and line breaks. */
-export const escapeText = (s: string) =>
-  s
-    .replace(/\\/g, '\\\\')
-    .replace(/;/g, '\\;')
-    .replace(/,/g, '\\,')
-    .replace(/\r\n|\r|\n/g, '\\n');
-
-/** Lines longer than 75 octets continue on the next line after a space, never inside a UTF-8 character. */
-export function fold(line: string): string {
-  if (Buffer.byteLength(line) <= 75) return line;
-  const out: string[] = [];
-  let current = '';
-  let bytes = 0;
-  for (const ch of line) {
-    const size = Buffer.byteLength(ch);
-    const limit = out.length === 0 ? 75 : 74; // continuation lines start with the space
-    if (bytes + size > limit) {
-      out.push(current);
-      current = '';
-      bytes = 0;
-    }
-    current += ch;
-    bytes += size;
-  }
-  out.push(current);
-  return out.join('\r\n ');
-}
-
-const STATUS: Record<string, string> = { NORMAL: 'CONFIRMED', TO_BE_REPLACED: 'TENTATIVE', REPLACED: 'CANCELLED', CANCELED: 'CANCELLED' };
-
+/**
+ * The feed document; ical-generator writes it (escaping, CRLF, folding at 75 octets). Times
+ * go in as instants, so they come out in UTC and no VTIMEZONE is needed.
+ */
 export function icalendar(opts: { name: string; slug: string; timeZone: string; lessons: readonly FeedLesson[]; now?: Date }): string {
-  const now = stamp(opts.now ?? new Date());
-  const lines = [
-    'BEGIN:VCALENDAR',
-    'VERSION:2.0',
-    'PRODID:-//Frontis//Lessons//EN',
-    'CALSCALE:GREGORIAN',
-    'METHOD:PUBLISH',
-    `X-WR-CALNAME:${escapeText(opts.name)}`,
-  ];
+  const calendar = ical({
+    name: opts.name,
+    prodId: { company: 'Frontis', product: 'Lessons', language: 'EN' },
+    method: ICalCalendarMethod.PUBLISH,
+  });
+  const now = opts.now ?? new Date();
   for (const l of opts.lessons) {
-    const summary = [l.subject, l.class].filter(Boolean).join(' — ') || 'Lesson';
     const description = [l.homework, l.notes].filter((s): s is string => !!s && s.trim() !== '').join('\n\n');
-    lines.push(
-      'BEGIN:VEVENT',
-      `UID:lesson-${l.id}@${opts.slug}.frontis`,
-      `DTSTAMP:${now}`,
-      `LAST-MODIFIED:${stamp(l.updated_at)}`,
-      `SEQUENCE:${Math.max(0, l.version - 1)}`,
-      `DTSTART:${stamp(wallClockToUtc(l.date, l.start_time, opts.timeZone))}`,
-      `DTEND:${stamp(wallClockToUtc(l.date, l.end_time, opts.timeZone))}`,
-      `SUMMARY:${escapeText(summary)}`,
-      ...(l.room ? [`LOCATION:${escapeText(l.room)}`] : []),
-      ...(description ? [`DESCRIPTION:${escapeText(description)}`] : []),
-      `STATUS:${STATUS[l.status] ?? 'CONFIRMED'}`,
-      'END:VEVENT',
-    );
+    calendar.createEvent({
+      id: `lesson-${l.id}@${opts.slug}.frontis`,
+      stamp: now,
+      lastModified: l.updated_at,
+      // Calendar apps take the newer copy of an event by its sequence: a row's version counts its changes.
+      sequence: Math.max(0, l.version - 1),
+      start: wallClockToUtc(l.date, l.start_time, opts.timeZone),
+      end: wallClockToUtc(l.date, l.end_time, opts.timeZone),
+      summary: [l.subject, l.class].filter(Boolean).join(' — ') || 'Lesson',
+      location: l.room || null,
+      description: description || null,
+      status: STATUS[l.status] ?? ICalEventStatus.CONFIRMED,
+    });
   }
-  lines.push('END:VCALENDAR');
-  return `${lines.map(fold).join('\r\n')}\r\n`;
+  // RFC 5545 ends every line, the last one too, with CRLF.
+  return `${calendar.toString()}\r\n`;
 }

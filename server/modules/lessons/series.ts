@@ -29,13 +29,15 @@ type Row = Record<string, unknown>;
 
 function expand(row: Row) {
   const expansion = expandRecurrence(row as unknown as RecurrenceRule);
-  if (!expansion.ok) throw new DomainError('validation', 'The repetition is not valid.', expansion.fields);
+  if (!expansion.ok) throw new DomainError('validation', 'The repetition is not valid.', expansion.fields, { details: { reason: 'series-invalid' } });
   return expansion;
 }
 
 async function assertRefs(tx: Tx, registry: Registry, ctx: Ctx, input: Row) {
   const [fields] = await checkReferences(tx, registry, ctx, recurringLessonsSpec, [input]);
-  if (fields && Object.keys(fields).length) throw new DomainError('validation', 'A referenced record does not exist.', fields);
+  if (fields && Object.keys(fields).length) {
+    throw new DomainError('validation', 'A referenced record does not exist.', fields, { details: { reason: 'reference-missing' } });
+  }
 }
 
 /** A new lesson of the series on `date`, as the API shows it (for history and conflicts). */
@@ -106,7 +108,9 @@ export async function createSeries(tx: Tx, registry: Registry, ctx: Ctx, input: 
   const { dates: all, rule } = expand(input);
   const skip = new Set(skipDates);
   const dates = all.filter((d) => !skip.has(d));
-  if (!dates.length) throw new DomainError('validation', 'Every date of the series is skipped.', { skip_dates: 'invalid' });
+  if (!dates.length) {
+    throw new DomainError('validation', 'Every date of the series is skipped.', { skip_dates: 'invalid' }, { details: { reason: 'series-all-skipped' } });
+  }
   await takeBookingLock(tx, ctx.tenantId);
   await assertRefs(tx, registry, ctx, input);
   const series: Row = { ...input, ...rule };

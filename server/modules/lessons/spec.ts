@@ -52,7 +52,8 @@ export const slotOf = (row: Record<string, unknown>): Slot => ({
 /** Rule 1 on a row as it will be stored: 400 `end_time: too-small` when it ends before it starts. */
 export function assertTimes(row: Record<string, unknown>) {
   const fields = checkTimes(row.start_time, row.end_time);
-  if (Object.keys(fields).length) throw new DomainError('validation', 'The lesson must end after it starts.', fields);
+  if (Object.keys(fields).length)
+    throw new DomainError('validation', 'The lesson must end after it starts.', fields, { details: { reason: 'end-before-start' } });
 }
 
 /** Locks a lesson of the tenant for a related change (an original and its replacement). */
@@ -66,7 +67,11 @@ async function lockLesson(tx: Parameters<NonNullable<ResourceSpec['remove']>>[0]
 }
 
 const staffOnly = (ctx: Ctx) => {
-  if (ownOnly(ctx)) throw new DomainError('forbidden', 'Only the office changes lessons; a teacher edits homework and notes.');
+  if (ownOnly(ctx)) {
+    throw new DomainError('forbidden', 'Only the office changes lessons; a teacher edits homework and notes.', undefined, {
+      details: { reason: 'office-only' },
+    });
+  }
 };
 
 export const lessonsSpec: ResourceSpec = {
@@ -89,21 +94,34 @@ export const lessonsSpec: ResourceSpec = {
     if (!ownOnly(ctx)) return;
     const allowed: readonly string[] = TEACHER_LESSON_FIELDS;
     if (!input || Object.keys(input).some((k) => !allowed.includes(k))) {
-      throw new DomainError('forbidden', 'A teacher may change only the homework and notes of own lessons.');
+      throw new DomainError('forbidden', 'A teacher may change only the homework and notes of own lessons.', undefined, {
+        details: { reason: 'teacher-homework-only' },
+      });
     }
   },
   async beforeWrite({ tx, ctx, input, before }) {
     if (!before) {
-      if (input.status !== 'NORMAL') throw new DomainError('validation', 'A new lesson is NORMAL.', { status: 'invalid-option' });
+      if (input.status !== 'NORMAL') {
+        throw new DomainError('validation', 'A new lesson is NORMAL.', { status: 'invalid-option' }, { details: { reason: 'new-lesson-normal' } });
+      }
       assertTimes(input);
       let kind: number = KIND.NORMAL;
       const originalId = input.replaces_lesson_id as number | null | undefined;
       if (originalId) {
         // assertReferences has checked it is a lesson of this tenant.
         const original = await lockLesson(tx, ctx.tenantId, originalId);
-        if (!original) throw new DomainError('validation', 'A referenced record does not exist.', { replaces_lesson_id: 'invalid' });
+        if (!original) {
+          throw new DomainError(
+            'validation',
+            'A referenced record does not exist.',
+            { replaces_lesson_id: 'invalid' },
+            { details: { reason: 'reference-missing' } },
+          );
+        }
         if (!canBeReplaced(original.status as LessonStatus)) {
-          throw new DomainError('conflict', `Only a lesson to be replaced gets a replacement; this one is ${original.status}.`);
+          throw new DomainError('conflict', `Only a lesson to be replaced gets a replacement; this one is ${original.status}.`, undefined, {
+            details: { reason: 'not-to-be-replaced', status: original.status },
+          });
         }
         kind = KIND.REPLACEMENT;
       }
@@ -113,7 +131,9 @@ export const lessonsSpec: ResourceSpec = {
 
     const from = before.status as LessonStatus;
     const to = (input.status as LessonStatus | undefined) ?? from;
-    if (!canChangeStatus(from, to)) throw new DomainError('conflict', `A lesson cannot move from ${from} to ${to}.`);
+    if (!canChangeStatus(from, to)) {
+      throw new DomainError('conflict', `A lesson cannot move from ${from} to ${to}.`, undefined, { details: { reason: 'status-move', from, to } });
+    }
     const after = { ...before, ...input };
     if ('start_time' in input || 'end_time' in input) assertTimes(after);
     const extra: Record<string, unknown> = {};
@@ -142,7 +162,10 @@ export const lessonsSpec: ResourceSpec = {
   },
   async remove(tx, ctx, before) {
     if (before.replaced_by !== null && before.replaced_by !== undefined) {
-      throw new DomainError('in-use', 'This lesson has a replacement; delete the replacement first.', undefined, { used_by: ['1 lessons'] });
+      throw new DomainError('in-use', 'This lesson has a replacement; delete the replacement first.', undefined, {
+        used_by: ['1 lessons'],
+        details: { reason: 'has-replacement', uses: { lessons: 1 } },
+      });
     }
     await tx.delete(lessons).where(and(eq(lessons.tenantId, ctx.tenantId), eq(lessons.id, before.id)));
     const entries: HistoryEntry[] = [{ entity: 'lessons', entityId: before.id, action: 'delete', before: historyView(lessonsSpec, before) }];

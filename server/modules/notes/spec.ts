@@ -30,7 +30,9 @@ export const notesSpec: ResourceSpec = {
     );
   },
   canWrite(ctx, before) {
-    if (ownOnly(ctx) && before.author_id !== ctx.actor!.id) throw new DomainError('forbidden', 'Only the author may change this note.');
+    if (ownOnly(ctx) && before.author_id !== ctx.actor!.id) {
+      throw new DomainError('forbidden', 'Only the author may change this note.', undefined, { details: { reason: 'author-only' } });
+    }
   },
   async beforeWrite({ ctx, before }) {
     if (before) return;

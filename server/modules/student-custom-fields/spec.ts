@@ -64,12 +64,12 @@ export const studentCustomFieldsSpec: ResourceSpec = {
   async beforeWrite({ tx, ctx, input, before }) {
     const merged = asDefinition({ ...(before ?? {}), ...input });
     const problem = definitionProblem(merged);
-    if (problem) throw new DomainError('validation', 'Choice types need options; other types take none.', problem);
+    if (problem) throw new DomainError('validation', 'Choice types need options; other types take none.', problem, { details: { reason: 'choice-options' } });
     if (!before) return { options: merged.options?.length ? merged.options : null };
     const changed = SHAPE_FIELDS.filter((f) => f in input && JSON.stringify(input[f] ?? null) !== JSON.stringify(before[f] ?? null));
     if (changed.length && !storedValuesFit(merged, await storedValues(tx, ctx.tenantId, merged.key))) {
       const fields: FieldErrors = Object.fromEntries(changed.map((f) => [f, 'invalid']));
-      throw new DomainError('in-use', 'Some students hold values that would not fit this change.', fields);
+      throw new DomainError('in-use', 'Some students hold values that would not fit this change.', fields, { details: { reason: 'values-would-not-fit' } });
     }
     return { options: merged.options?.length ? merged.options : null };
   },
@@ -79,6 +79,7 @@ export const studentCustomFieldsSpec: ResourceSpec = {
     if (holders.length && options.discard_values !== 'true' && options.discard_values !== true) {
       throw new DomainError('in-use', `${holders.length} students hold a value of this field; delete with discard_values=true to remove them.`, undefined, {
         count: holders.length,
+        details: { reason: 'values-held', count: holders.length, uses: { students: holders.length } },
       });
     }
     await discardValues(tx, ctx, key);
