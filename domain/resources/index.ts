@@ -1,10 +1,16 @@
 import type { ResourceDef, ScreenDef } from '../fields';
 import type { Area } from '../permissions';
+import * as directoryDeclarations from './directory';
 import { CLASS_CATEGORIES, CLASSES, CONTRACT_CATEGORIES, LESSON_TAGS, LESSON_TYPES, ROOMS, SUBJECTS } from './directory';
+import * as lessonDeclarations from './lessons';
 import { LESSONS, RECURRING_LESSONS } from './lessons';
+import * as moneyDeclarations from './money';
 import { CONTRACTS, EXPENSE_CATEGORIES, EXPENSES, PAYMENTS } from './money';
+import * as peopleDeclarations from './people';
 import { NOTES, STUDENT_CUSTOM_FIELDS, STUDENTS, TEACHERS } from './people';
+import * as tenantDeclarations from './tenants';
 import { TENANTS } from './tenants';
+import * as userDeclarations from './users';
 import { USERS } from './users';
 
 export { SCHEDULE_FIELDS, TEACHER_LESSON_FIELDS } from './lessons';
@@ -31,29 +37,42 @@ export {
   USERS,
 };
 
-/** Every declared resource by API name, in the order of the sidebar. */
+/** Where the sidebar shows each resource; one declared later, and not named here, comes last. */
+const SIDEBAR_ORDER = [
+  'lessons',
+  'recurring-lessons',
+  'classes',
+  'students',
+  'teachers',
+  'contracts',
+  'payments',
+  'expenses',
+  'subjects',
+  'rooms',
+  'notes',
+  'class-categories',
+  'contract-categories',
+  'expense-categories',
+  'lesson-types',
+  'lesson-tags',
+  'student-custom-fields',
+  'users',
+  'tenants',
+];
+const place = (name: string) => (SIDEBAR_ORDER.includes(name) ? SIDEBAR_ORDER.indexOf(name) : SIDEBAR_ORDER.length);
+
+const isDeclaration = (value: unknown): value is ResourceDef =>
+  typeof value === 'object' && value !== null && 'name' in value && 'fields' in value && 'screen' in value;
+
+/**
+ * Every declared resource by API name, in the order of the sidebar: each ResourceDef the
+ * declaration files export is one, so declaring a resource is all it takes to list it here.
+ */
 export const RESOURCES: Record<string, ResourceDef> = Object.fromEntries(
-  [
-    LESSONS,
-    RECURRING_LESSONS,
-    CLASSES,
-    STUDENTS,
-    TEACHERS,
-    CONTRACTS,
-    PAYMENTS,
-    EXPENSES,
-    SUBJECTS,
-    ROOMS,
-    NOTES,
-    CLASS_CATEGORIES,
-    CONTRACT_CATEGORIES,
-    EXPENSE_CATEGORIES,
-    LESSON_TYPES,
-    LESSON_TAGS,
-    STUDENT_CUSTOM_FIELDS,
-    USERS,
-    TENANTS,
-  ].map((r) => [r.name, r]),
+  [lessonDeclarations, peopleDeclarations, moneyDeclarations, directoryDeclarations, userDeclarations, tenantDeclarations]
+    .flatMap((module) => Object.values(module).filter(isDeclaration))
+    .sort((a, b) => place(a.name) - place(b.name))
+    .map((r) => [r.name, r]),
 );
 
 /** A screen that is not one resource (the calendar, my data): a route, a page, an area. */

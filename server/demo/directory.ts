@@ -13,11 +13,14 @@ import { hashPassword } from '../modules/auth/passwords';
 import type { Ctx, Data, ResourceSpec } from '../modules/crud/spec';
 import { createRow } from '../modules/crud/write';
 import { registry } from '../modules/registry';
-import { classCategoriesSpec, classesSpec, contractCategoriesSpec, lessonTagsSpec, lessonTypesSpec, roomsSpec, subjectsSpec } from '../modules/directory/specs';
+import { classesSpec } from '../modules/directory/specs';
 import { notesSpec } from '../modules/notes/spec';
 import { studentCustomFieldsSpec } from '../modules/student-custom-fields/spec';
 import { studentsSpec } from '../modules/students/spec';
 import { teachersSpec } from '../modules/teachers/spec';
+
+/** The spec the engine serves a resource with (plain ones are derived, not imported). */
+const specOf = (name: string): ResourceSpec => registry.specs.get(name)!;
 
 const TEACHER_PASSWORD = 'demo-teacher-2024';
 
@@ -176,25 +179,25 @@ export async function ensureDemoDirectory(database: Database, tenantId: number):
     const ctx: Ctx = { tenantId, actor: null };
 
     const subjectId = new Map<string, number>();
-    for (const [name, color] of SUBJECTS) subjectId.set(name, (await add(tx, ctx, subjectsSpec, { name, color })).id);
+    for (const [name, color] of SUBJECTS) subjectId.set(name, (await add(tx, ctx, specOf('subjects'), { name, color })).id);
     const ids = (names: string[]) => names.map((n) => subjectId.get(n)!);
-    for (let i = 1; i <= 4; i++) await add(tx, ctx, roomsSpec, { name: `Αίθουσα ${i}`, capacity: [8, 10, 12, 15][i - 1] });
+    for (let i = 1; i <= 4; i++) await add(tx, ctx, specOf('rooms'), { name: `Αίθουσα ${i}`, capacity: [8, 10, 12, 15][i - 1] });
     const categoryId = new Map<string, number>();
-    for (const name of ['Γυμνάσιο', 'Λύκειο']) categoryId.set(name, (await add(tx, ctx, classCategoriesSpec, { name })).id);
-    for (const name of ['Ετήσιο', 'Καλοκαιρινό', 'Ιδιαίτερα']) await add(tx, ctx, contractCategoriesSpec, { name });
+    for (const name of ['Γυμνάσιο', 'Λύκειο']) categoryId.set(name, (await add(tx, ctx, specOf('class-categories'), { name })).id);
+    for (const name of ['Ετήσιο', 'Καλοκαιρινό', 'Ιδιαίτερα']) await add(tx, ctx, specOf('contract-categories'), { name });
     for (const [name, color, entity] of [
       ['Κανονικό', '#1677ff', 'NORMAL'],
       ['Αναπλήρωση', '#fa8c16', 'REPLACEMENT'],
       ['Επανάληψη', '#52c41a', 'NORMAL'],
     ]) {
-      await add(tx, ctx, lessonTypesSpec, { name, color, entity });
+      await add(tx, ctx, specOf('lesson-types'), { name, color, entity });
     }
     for (const [name, color] of [
       ['Διαγώνισμα', '#f5222d'],
       ['Εξεταστέα ύλη', '#722ed1'],
       ['Ασκήσεις', '#13c2c2'],
     ]) {
-      await add(tx, ctx, lessonTagsSpec, { name, color });
+      await add(tx, ctx, specOf('lesson-tags'), { name, color });
     }
     await add(tx, ctx, studentCustomFieldsSpec, { key: 'school', label: 'Σχολείο', type: 'TEXT', options: null, required: false, position: 0 });
     await add(tx, ctx, studentCustomFieldsSpec, {

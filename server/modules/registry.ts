@@ -4,31 +4,32 @@
  */
 import { contractsSpec } from './contracts/spec';
 import { buildRegistry } from './crud/registry';
-import { classCategoriesSpec, classesSpec, contractCategoriesSpec, lessonTagsSpec, lessonTypesSpec, roomsSpec, subjectsSpec } from './directory/specs';
+import { RESOURCES } from '../../domain/index';
+import { classesSpec } from './directory/specs';
 import { expenseCategoriesSpec, expensesSpec } from './expenses/spec';
 import { lessonsSpec, recurringLessonsSpec } from './lessons/spec';
 import { notesSpec } from './notes/spec';
+import { plainSpecs } from './plain-specs';
 import { paymentsSpec } from './payments/spec';
 import { studentCustomFieldsSpec } from './student-custom-fields/spec';
 import { studentsSpec } from './students/spec';
 import { teachersSpec } from './teachers/spec';
 
-/** The directory's resources (issue 3), served by plain CRUD routes. */
-export const DIRECTORY_SPECS = [
-  subjectsSpec,
-  roomsSpec,
-  classCategoriesSpec,
-  contractCategoriesSpec,
-  classesSpec,
-  lessonTypesSpec,
-  lessonTagsSpec,
-  teachersSpec,
-  studentsSpec,
-  studentCustomFieldsSpec,
-  notesSpec,
-];
+/** Resources on the engine that differ from a plain one: their specs carry hooks. */
+const HOOKED_SPECS = [classesSpec, teachersSpec, studentsSpec, studentCustomFieldsSpec, notesSpec];
 
-/** The centre's money: contracts and payments, expenses and their categories. */
-export const MONEY_SPECS = [contractsSpec, paymentsSpec, expenseCategoriesSpec, expensesSpec];
+/** Resources with routes of their own (the calendar, series, money figures) on the same engine. */
+const OWN_ROUTE_SPECS = [lessonsSpec, recurringLessonsSpec, contractsSpec, paymentsSpec, expenseCategoriesSpec, expensesSpec];
 
-export const registry = buildRegistry([...DIRECTORY_SPECS, lessonsSpec, recurringLessonsSpec, ...MONEY_SPECS]);
+/** Served by their own modules, outside this registry. */
+const PLATFORM_RESOURCES = new Set(['users', 'tenants']);
+
+const handWritten = new Set([...HOOKED_SPECS, ...OWN_ROUTE_SPECS].map((s) => s.def.name).concat([...PLATFORM_RESOURCES]));
+
+/**
+ * Every resource served by the generic CRUD routes: the hooked ones and every other declared
+ * resource, whose spec follows from its declaration and table (plain-specs.ts).
+ */
+export const DIRECTORY_SPECS = [...HOOKED_SPECS, ...plainSpecs(Object.values(RESOURCES), handWritten)];
+
+export const registry = buildRegistry([...DIRECTORY_SPECS, ...OWN_ROUTE_SPECS]);

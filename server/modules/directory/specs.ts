@@ -1,18 +1,12 @@
 /**
- * The plain directory resources: nothing but their table and join tables; the generic CRUD
- * module does the rest (domain/resources/directory.ts declares the fields).
+ * Classes: their join tables and what a TEACHER sees of them. The other directory resources
+ * (subjects, rooms, categories, lesson types and tags) are plain: their specs follow from the
+ * declaration and the table (../plain-specs.ts).
  */
-import { CLASS_CATEGORIES, CLASSES, CONTRACT_CATEGORIES, LESSON_TAGS, LESSON_TYPES, ROOMS, SUBJECTS } from '../../../domain/index';
-import { classCategories, classes, classStudents, classSubjects, contractCategories, lessonTags, lessonTypes, rooms, subjects } from '../../db/schema/index';
+import { CLASSES } from '../../../domain/index';
+import { classes, classStudents, classSubjects } from '../../db/schema/index';
 import type { ResourceSpec } from '../crud/spec';
 import { inOwnClasses, ownOnly } from '../teachers/scope';
-
-export const subjectsSpec: ResourceSpec = { def: SUBJECTS, table: subjects, label: subjects.name.getSQL() };
-export const roomsSpec: ResourceSpec = { def: ROOMS, table: rooms, label: rooms.name.getSQL() };
-export const classCategoriesSpec: ResourceSpec = { def: CLASS_CATEGORIES, table: classCategories, label: classCategories.name.getSQL() };
-export const contractCategoriesSpec: ResourceSpec = { def: CONTRACT_CATEGORIES, table: contractCategories, label: contractCategories.name.getSQL() };
-export const lessonTypesSpec: ResourceSpec = { def: LESSON_TYPES, table: lessonTypes, label: lessonTypes.name.getSQL() };
-export const lessonTagsSpec: ResourceSpec = { def: LESSON_TAGS, table: lessonTags, label: lessonTags.name.getSQL() };
 
 export const classesSpec: ResourceSpec = {
   def: CLASSES,
