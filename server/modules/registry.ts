@@ -12,6 +12,7 @@ import { paymentsSpec } from './payments/spec';
 import { studentCustomFieldsSpec } from './student-custom-fields/spec';
 import { studentsSpec } from './students/spec';
 import { teachersSpec } from './teachers/spec';
+import { usersSpec } from './users/spec';
 
 /** The directory's resources (issue 3), served by plain CRUD routes. */
 export const DIRECTORY_SPECS = [
@@ -31,4 +32,4 @@ export const DIRECTORY_SPECS = [
 /** The centre's money: contracts and payments, expenses and their categories. */
 export const MONEY_SPECS = [contractsSpec, paymentsSpec, expenseCategoriesSpec, expensesSpec];
 
-export const registry = buildRegistry([...DIRECTORY_SPECS, lessonsSpec, recurringLessonsSpec, ...MONEY_SPECS]);
+export const registry = buildRegistry([...DIRECTORY_SPECS, lessonsSpec, recurringLessonsSpec, ...MONEY_SPECS, usersSpec]);
