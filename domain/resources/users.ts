@@ -1,8 +1,8 @@
 import { ACTIVE_STATES } from '../enums';
-import type { ResourceDef } from '../fields';
+import { defineResource } from '../fields';
 
 // Staff accounts of a centre. TEACHER accounts are listed here but created with teachers.
-export const USERS: ResourceDef = {
+export const USERS = defineResource({
   name: 'users',
   area: 'users',
   fields: [
@@ -29,4 +29,4 @@ export const USERS: ResourceDef = {
     page: 'users',
     titleFields: ['first_name', 'last_name'],
   },
-};
+});
