@@ -103,7 +103,8 @@ export const crudRoutes: FastifyPluginAsyncZod<CrudOptions> = async (app, { data
   const area = RESOURCE_AREA[def.name] ?? def.area;
   const tag = { tags: [def.name] };
   const row = rowSchemaOf(spec);
-  const inTenant = <T>(ctx: Ctx, fn: (tx: Tx) => Promise<T>) => (spec.platform ? withPlatform(database, fn) : withTenant(database, ctx.tenantId, fn));
+  const inTenant = <T>(ctx: Ctx, fn: (tx: Tx) => Promise<T>) =>
+    spec.def.scope === 'platform' ? withPlatform(database, fn) : withTenant(database, ctx.tenantId, fn);
   // Who may not create or delete at all hears so before anything about the body or the id.
   const guard = (action: 'create' | 'delete') => async (request: FastifyRequest) => spec.guard?.(ctxOf(request), action);
 

@@ -59,18 +59,12 @@ export interface Secret {
   prepare(value: unknown): Promise<unknown>;
 }
 
-/** Which transaction a resource's rows live behind, and whose history records its writes. */
-export interface PlatformScope {
-  /** The tenant whose history records a write of `row` (a tenant's own history). */
-  historyTenant(ctx: Ctx, row: Data): number;
-}
-
 export interface ResourceSpec {
   def: ResourceDef;
-  /** Has id, version, created_at, updated_at and search columns, and tenant_id unless `platform`. */
+  /** Has id, version, created_at, updated_at and search columns, and tenant_id unless the declaration's scope is 'platform'. */
   table: PgTable;
-  /** Platform rows (no tenant_id), written through withPlatform() rather than withTenant(). */
-  platform?: PlatformScope;
+  /** The tenant whose history records a write of a platform row (a tenant's own history); the caller's by default. */
+  historyTenant?(ctx: Ctx, row: Data): number;
   /** What other rows show as this row's label: `x: {id, name}`. */
   label: SQL;
   links?: Record<string, Link>;

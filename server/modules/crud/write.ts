@@ -71,8 +71,8 @@ async function record(tx: Tx, ctx: Ctx, spec: ResourceSpec, row: Data, entry: Hi
   const after = entry.after ? { ...entry.after } : entry.after;
   if (input && after) for (const name of secrets) if (name in input) after[name] = true;
   let tenantId = ctx.tenantId;
-  if (spec.platform) {
-    tenantId = spec.platform.historyTenant(ctx, row);
+  if (spec.def.scope === 'platform') {
+    tenantId = spec.historyTenant?.(ctx, row) ?? ctx.tenantId;
     await enterTenant(tx, tenantId);
   }
   await recordHistory(tx, tenantId, ctx.actor, { ...entry, after, secrets });

@@ -36,7 +36,7 @@ export const tenantsSpec: ResourceSpec = {
   def: TENANTS,
   table: tenants,
   label: sql`${tenants.name}`,
-  platform: { historyTenant: (_ctx, row) => row.id },
+  historyTenant: (_ctx, row) => row.id,
   unique: { tenants_slug_key: 'slug' },
   createExtras: { admin: AdminBody },
   deactivates: true,
