@@ -1,5 +1,5 @@
-import { ACTIVE_STATES } from '../enums';
-import { defineResource } from '../fields';
+import { ACTIVE_STATES, type Role } from '../enums';
+import { defineResource, type RowOf } from '../fields';
 
 // Staff accounts of a centre. TEACHER accounts are listed here but created with teachers.
 export const USERS = defineResource({
@@ -30,3 +30,6 @@ export const USERS = defineResource({
     titleFields: ['first_name', 'last_name'],
   },
 });
+
+/** The signed-in account as My data shows it: its users row but the status; a ROOT has one too. */
+export type MyDataRow = Omit<RowOf<typeof USERS>, 'status' | 'role' | 'created_at' | 'updated_at'> & { role: Role };

@@ -6,18 +6,8 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import {
-  DomainError,
-  fieldSchema,
-  oneJsonSchema,
-  rowJsonSchema,
-  updateSchema,
-  USERS,
-  type FieldErrors,
-  type ResourceDef,
-  type Role,
-  type RowOf,
-} from '../../../domain/index';
+import { DomainError, fieldSchema, oneJsonSchema, rowJsonSchema, updateSchema, USERS, type FieldErrors, type ResourceDef } from '../../../domain/index';
+import type { MyDataRow } from '../../../domain/resources/users';
 import { actorOf, tenantOf, type Actor } from '../../context';
 import { enterTenant, platform, withPlatform, withTenant, type Database, type Queryable } from '../../db/client';
 import { rootUsers, users } from '../../db/schema/index';
@@ -42,8 +32,6 @@ const PasswordBody = z.strictObject({
   confirm_password: z.string().max(1024),
 });
 
-/** The account as My data shows it: the users row but its status, and ROOT among the roles. */
-type MyData = Omit<RowOf<typeof USERS>, 'status' | 'role' | 'created_at' | 'updated_at'> & { role: Role };
 const MyRow = rowJsonSchema(usersWith(['username', 'role', ...EDITABLE]));
 
 const ROOT_SELECT = {
@@ -56,18 +44,18 @@ const ROOT_SELECT = {
   version: rootUsers.version,
 };
 
-async function readRoot(db: Queryable, id: number): Promise<MyData> {
+async function readRoot(db: Queryable, id: number): Promise<MyDataRow> {
   const [r] = await db.select(ROOT_SELECT).from(rootUsers).where(eq(rootUsers.id, id));
   if (!r) throw new DomainError('not-found');
   return { id: r.id, username: r.username, role: 'ROOT', first_name: r.firstName, last_name: r.lastName, email: r.email, phone: r.phone, version: r.version };
 }
 
-async function readMine(database: Database, registry: Registry, actor: Actor): Promise<MyData> {
+async function readMine(database: Database, registry: Registry, actor: Actor): Promise<MyDataRow> {
   if (actor.kind === 'root') return readRoot(platform(database), actor.id);
   const ctx = { tenantId: actor.tenantId, actor };
   const row = await withTenant(database, actor.tenantId, (tx) => findRow(tx, registry, ctx, userAccounts, actor.id));
   if (!row) throw new DomainError('not-found');
-  return row as unknown as MyData;
+  return row as unknown as MyDataRow;
 }
 
 export const mydataRoutes: FastifyPluginAsyncZod<{ database: Database; registry: Registry }> = async (app, { database, registry }) => {
