@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DomainError, type FieldErrors, zodIssuesToFields } from './errors';
 import type { Area } from './permissions';
-import { labelKey } from './references';
+import { labelKey, type ReferenceLabel } from './references';
 
 // The field-type registry: a resource declares its fields once;
 // the server's validation and list-query whitelist and the client's columns and inputs are
@@ -130,6 +130,15 @@ export interface ResourceDef {
   /** How the web client shows it. */
   screen: ScreenDef;
 }
+
+/**
+ * A declaration as the rest of the code reads it (its fields are FieldDefs), with its literal
+ * fields kept, for the type system only, so RowOf can name every field's value type.
+ */
+export type Declared<R extends ResourceDef> = Omit<R, 'fields'> & { fields: readonly FieldDef[]; readonly literalFields?: R['fields'] };
+
+/** Declares a resource: checked as a ResourceDef, its row type derivable with RowOf. */
+export const defineResource = <const R extends ResourceDef>(def: R): Declared<R> => def;
 
 interface FieldTypeSpec {
   value(def: FieldDef): z.ZodType;
@@ -496,6 +505,55 @@ export const listJsonSchema = (row: JsonSchema): JsonSchema => ({
 export const oneJsonSchema = (row: JsonSchema): JsonSchema => ({ type: 'object', properties: { data: row } });
 /** `{id, data: row}` of a create. */
 export const createdJsonSchema = (row: JsonSchema): JsonSchema => ({ type: 'object', properties: { id: { type: 'integer' }, data: row } });
+
+/** An ENUM/choice field's options as a type, when declared `as const`. */
+type OptionOf<F> = F extends { options: readonly (infer O)[] } ? O : string;
+
+/** How a field of type T travels in an answer (FieldType -> TypeScript). */
+type AnswerOf<F extends FieldDef> = F['type'] extends 'NUMBER' | 'MONEY' | 'REFERENCE'
+  ? number
+  : F['type'] extends 'BOOLEAN'
+    ? boolean
+    : F['type'] extends 'REFERENCES' | 'WEEKDAYS'
+      ? number[]
+      : F['type'] extends 'DATES' | 'OPTIONS'
+        ? string[]
+        : F['type'] extends 'MULTIPLE_CHOICE'
+          ? OptionOf<F>[]
+          : F['type'] extends 'ENUM' | 'SINGLE_CHOICE'
+            ? OptionOf<F>
+            : F['type'] extends 'CUSTOM_VALUES'
+              ? Record<string, unknown>
+              : string;
+
+/** A required or defaulted field always has a value; any other may be null. */
+type ValueOf<F extends FieldDef> = F extends { required: true } | { default: NonNullable<unknown> } ? AnswerOf<F> : AnswerOf<F> | null;
+
+type Plural<B extends string> = B extends `${string}${'s' | 'x' | 'ch' | 'sh'}` ? `${B}es` : `${B}s`;
+/** labelKey() at the type level: `teacher_id` -> `teacher`, `tag_ids` -> `tags`. */
+type LabelKeyOf<F extends FieldDef> = F['type'] extends 'REFERENCES'
+  ? F['name'] extends `${infer B}_ids`
+    ? Plural<B>
+    : never
+  : F['name'] extends `${infer B}_id`
+    ? B
+    : never;
+
+type FieldsOf<R extends { fields: readonly FieldDef[] }> = R extends { literalFields?: infer L extends readonly FieldDef[] } ? L[number] : R['fields'][number];
+
+/**
+ * One row as the API answers it, derived from a declaration made with defineResource(): the
+ * system fields, every field that is not write-only, and the labels beside
+ * references (what rowJsonSchema() lets through). `RowOf<typeof USERS>`.
+ */
+export type RowOf<R extends { fields: readonly FieldDef[] }> = {
+  id: number;
+  version: number;
+  created_at: string | null;
+  updated_at: string | null;
+} & { [F in Exclude<FieldsOf<R>, { writeOnly: true }> as F['name']]: ValueOf<F> } & {
+  [F in Extract<FieldsOf<R>, { type: 'REFERENCE' }> as LabelKeyOf<F>]: ReferenceLabel | null;
+} & { [F in Extract<FieldsOf<R>, { type: 'REFERENCES' }> as LabelKeyOf<F>]: ReferenceLabel[] };
 
 export const MAX_PAGE_ROWS = 200;
 export const DEFAULT_PAGE_ROWS = 25;

@@ -27,8 +27,8 @@ import { paymentRoutes } from './modules/payments/routes';
 import { DIRECTORY_SPECS, registry } from './modules/registry';
 import { studentImportRoutes } from './modules/students/import';
 import { runtimeResourceRoutes } from './modules/runtime-resources/routes';
-import { tenantRoutes } from './modules/tenants/routes';
-import { userRoutes } from './modules/users/routes';
+import { tenantRoutes } from './modules/tenants/spec';
+import { usersSpec } from './modules/users/spec';
 import { authPlugin } from './plugins/auth';
 import { clientPlugin } from './plugins/client';
 import { errorsPlugin } from './plugins/errors';
@@ -99,9 +99,9 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   });
 
   await app.register(authRoutes, { database, config, jwtKey });
-  await app.register(userRoutes, { prefix: '/api/users', database });
-  await app.register(tenantRoutes, { prefix: '/api/tenants', database });
-  await app.register(mydataRoutes, { prefix: '/api/mydata', database });
+  await app.register(crudRoutes, { prefix: '/api/users', database, registry, spec: usersSpec });
+  await app.register(tenantRoutes, { prefix: '/api/tenants', database, registry });
+  await app.register(mydataRoutes, { prefix: '/api/mydata', database, registry });
   // The centre's directory: every metadata-driven resource on the generic CRUD engine.
   for (const spec of DIRECTORY_SPECS) await app.register(crudRoutes, { prefix: `/api/${spec.def.name}`, database, registry, spec });
   await app.register(async (students) => studentImportRoutes(students, database, registry));

@@ -12,7 +12,10 @@ import { ensureDemoLessons } from './demo/lessons';
 import { ensureDemoMoney } from './demo/money';
 import { rootUsers, tenants, users } from './db/schema/index';
 import { hashPassword } from './modules/auth/passwords';
-import { insertUser } from './modules/users/repository';
+import { prepareInput } from './modules/crud/routes';
+import { createRow } from './modules/crud/write';
+import { registry } from './modules/registry';
+import { userAccounts } from './modules/users/spec';
 
 export interface DemoLogin {
   username: string;
@@ -84,9 +87,9 @@ async function ensureDemoStaff(database: Database, tenantId: number): Promise<De
       tx.select({ id: users.id }).from(users).where(sql`${users.tenantId} = ${tenantId} and lower(${users.username}) = ${person.username}`),
     );
     if (exists.length) continue;
-    const passwordHash = await hashPassword(person.password);
+    const input = await prepareInput(userAccounts, { ...person, status: 'ACTIVE' }, 'create');
     try {
-      await withTenant(database, tenantId, (tx) => insertUser(tx, tenantId, null, { ...person, passwordHash }));
+      await withTenant(database, tenantId, (tx) => createRow(tx, registry, { tenantId, actor: null }, userAccounts, input));
     } catch (error) {
       // Another process inserted the same person between our check and insert: fine.
       if (!(error instanceof Error && 'fields' in error)) throw error;

@@ -1,13 +1,14 @@
 import { LESSON_STATUSES, RECURRENCE_ENDS, RECURRENCES } from '../enums';
-import type { FieldDef, ResourceDef } from '../fields';
+import { defineResource, type FieldDef } from '../fields';
 import { MAX_OCCURRENCES } from '../lessons';
 
 // Lessons. Dates and times are wall-clock in the
 // tenant's time zone: `date` YYYY-MM-DD, `start_time`/`end_time` HH:mm, end after start.
-const ref = (name: string, reference: string): FieldDef => ({ name, type: 'REFERENCE', reference, sortable: true, filterable: true });
+const ref = <N extends string, R extends string>(name: N, reference: R) =>
+  ({ name, type: 'REFERENCE', reference, sortable: true, filterable: true }) as const satisfies FieldDef;
 
 /** What a lesson and a series share: who, where, what, when in the day. */
-const schedule: FieldDef[] = [
+const schedule = [
   { name: 'start_time', type: 'TIME', required: true, sortable: true, filterable: true },
   { name: 'end_time', type: 'TIME', required: true, sortable: true, filterable: true },
   ref('teacher_id', 'teachers'),
@@ -17,7 +18,7 @@ const schedule: FieldDef[] = [
   ref('lesson_type_id', 'lesson-types'),
   { name: 'tag_ids', type: 'REFERENCES', reference: 'lesson-tags', max: 20, filterable: true },
   { name: 'notes', type: 'LONG_TEXT', max: 5000, searchable: true },
-];
+] as const satisfies readonly FieldDef[];
 
 /** Fields a change of "this lesson" detaches from its series (homework, notes and status do not). */
 export const SCHEDULE_FIELDS = ['date', 'start_time', 'end_time', 'teacher_id', 'subject_id', 'room_id', 'class_id', 'lesson_type_id', 'tag_ids'] as const;
@@ -25,7 +26,7 @@ export const SCHEDULE_FIELDS = ['date', 'start_time', 'end_time', 'teacher_id', 
 /** The only fields a TEACHER may change, and only on own lessons. */
 export const TEACHER_LESSON_FIELDS = ['homework', 'notes'] as const;
 
-export const LESSONS: ResourceDef = {
+export const LESSONS = defineResource({
   name: 'lessons',
   area: 'lessons',
   fields: [
@@ -53,9 +54,9 @@ export const LESSONS: ResourceDef = {
     page: 'lessons',
     listFields: ['date', 'start_time', 'teacher_id', 'subject_id', 'class_id', 'room_id', 'lesson_type_id', 'status', 'tag_ids'],
   },
-};
+});
 
-export const RECURRING_LESSONS: ResourceDef = {
+export const RECURRING_LESSONS = defineResource({
   name: 'recurring-lessons',
   area: 'lessons',
   fields: [
@@ -76,4 +77,4 @@ export const RECURRING_LESSONS: ResourceDef = {
   defaultSort: [{ field: 'start_date', order: 'desc' }],
   // The second list of the lessons page; a series is changed through its lessons' drawers.
   screen: { route: '/lessons/?list=recurring', entity: 'recurring_lesson', modes: [], page: 'lessons', hidden: true },
-};
+});

@@ -1,8 +1,8 @@
 import { ACTIVE_STATES, DEFAULT_TIME_ZONE, LANGUAGES } from '../enums';
-import type { ResourceDef } from '../fields';
+import { defineResource } from '../fields';
 
 // A centre. The slug is its host label (acme.frontis.app -> acme) and never changes.
-export const TENANTS: ResourceDef = {
+export const TENANTS = defineResource({
   name: 'tenants',
   area: 'tenants',
   fields: [
@@ -16,4 +16,4 @@ export const TENANTS: ResourceDef = {
   scope: 'platform',
   // the first administrator is created with the centre
   screen: { route: '/tenants/', entity: 'tenant', modes: ['create', 'update'], icon: 'shop', page: 'tenants' },
-};
+});

@@ -1,8 +1,8 @@
-import { ACTIVE_STATES } from '../enums';
-import type { ResourceDef } from '../fields';
+import { ACTIVE_STATES, type Role } from '../enums';
+import { defineResource, type RowOf } from '../fields';
 
 // Staff accounts of a centre. TEACHER accounts are listed here but created with teachers.
-export const USERS: ResourceDef = {
+export const USERS = defineResource({
   name: 'users',
   area: 'users',
   fields: [
@@ -29,4 +29,7 @@ export const USERS: ResourceDef = {
     page: 'users',
     titleFields: ['first_name', 'last_name'],
   },
-};
+});
+
+/** The signed-in account as My data shows it: its users row but the status; a ROOT has one too. */
+export type MyDataRow = Omit<RowOf<typeof USERS>, 'status' | 'role' | 'created_at' | 'updated_at'> & { role: Role };

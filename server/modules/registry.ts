@@ -14,15 +14,16 @@ import { paymentsSpec } from './payments/spec';
 import { studentCustomFieldsSpec } from './student-custom-fields/spec';
 import { studentsSpec } from './students/spec';
 import { teachersSpec } from './teachers/spec';
+import { usersSpec } from './users/spec';
 
 /** Resources on the engine that differ from a plain one: their specs carry hooks. */
 const HOOKED_SPECS = [classesSpec, teachersSpec, studentsSpec, studentCustomFieldsSpec, notesSpec];
 
-/** Resources with routes of their own (the calendar, series, money figures) on the same engine. */
-const OWN_ROUTE_SPECS = [lessonsSpec, recurringLessonsSpec, contractsSpec, paymentsSpec, expenseCategoriesSpec, expensesSpec];
+/** Resources registered by their own modules (the calendar, series, money figures, users) on the same engine. */
+const OWN_ROUTE_SPECS = [lessonsSpec, recurringLessonsSpec, contractsSpec, paymentsSpec, expenseCategoriesSpec, expensesSpec, usersSpec];
 
-/** Served by their own modules, outside this registry. */
-const PLATFORM_RESOURCES = new Set(['users', 'tenants']);
+/** Platform rows, outside a centre and outside this registry. */
+const PLATFORM_RESOURCES = new Set(['tenants']);
 
 const handWritten = new Set([...HOOKED_SPECS, ...OWN_ROUTE_SPECS].map((s) => s.def.name).concat([...PLATFORM_RESOURCES]));
 

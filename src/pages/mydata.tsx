@@ -2,8 +2,7 @@ import { useForm } from '@refinedev/antd';
 import { useCustomMutation } from '@refinedev/core';
 import { App, Button, Card, Col, Form, Input, Row, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import type { Role } from '../../domain/enums';
-import { USERS } from '../../domain/resources/users';
+import { USERS, type MyDataRow } from '../../domain/resources/users';
 import { CalendarFeedCard } from '../components/calendar-feed';
 import { labelOf, type Translate } from '../components/fields/format';
 import { FieldFormItem } from '../components/fields/input';
@@ -11,16 +10,7 @@ import { fieldOf } from '../components/resource-screen';
 import { offerReload } from '../components/stale';
 import { toProviderError, type ProviderError } from '../providers/dataProvider';
 
-interface MyData extends Record<string, unknown> {
-  id: number;
-  username: string;
-  role: Role;
-  first_name: string;
-  last_name: string;
-  email: string | null;
-  phone: string | null;
-  version: number;
-}
+type MyData = MyDataRow & Record<string, unknown>;
 
 interface PasswordForm {
   current_password: string;

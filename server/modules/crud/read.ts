@@ -14,7 +14,7 @@ import { sortKey } from '../../db/schema/columns';
 import { iso } from '../params';
 import type { Registry } from './registry';
 import type { Ctx, Data, ResourceSpec } from './spec';
-import { tableColumns } from './table';
+import { ownRows, tableColumns } from './table';
 
 type Selectable = AnyPgColumn | SQL | SQL.Aliased;
 
@@ -42,7 +42,8 @@ export function selectShape(spec: ResourceSpec): Record<string, Selectable> {
 export function baseWhere(spec: ResourceSpec, ctx: Ctx): SQL[] {
   const cols = tableColumns(spec.table);
   const scope = spec.scope?.(ctx);
-  return [eq(cols.tenantId, ctx.tenantId), ...(scope ? [scope] : [])];
+  const own = ownRows(cols, ctx.tenantId);
+  return [...(own ? [own] : []), ...(scope ? [scope] : [])];
 }
 
 export interface PageOptions {
@@ -156,7 +157,7 @@ export async function findRow(tx: Tx, registry: Registry, ctx: Ctx, spec: Resour
     const locked = await tx
       .select({ id: cols.id })
       .from(spec.table as never)
-      .where(and(eq(cols.tenantId, ctx.tenantId), eq(cols.id, id)))
+      .where(and(ownRows(cols, ctx.tenantId), eq(cols.id, id)))
       .for('update');
     if (!locked.length) return null;
   }

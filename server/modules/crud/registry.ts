@@ -3,9 +3,8 @@
  * its deletion (409 in-use), a REFERENCES link is removed with it (recorded in the owner's
  * history). Lessons and contracts join later by adding their specs; their rules follow.
  */
-import { sql, type SQL } from 'drizzle-orm';
+import type { SQL } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
-import { users } from '../../db/schema/index';
 import type { Link, ResourceSpec } from './spec';
 import { tableColumns } from './table';
 
@@ -32,18 +31,12 @@ export interface Registry {
   links: Map<string, Array<Incoming & { link: Link }>>;
 }
 
-/** Tenant users are not a CRUD resource here, but notes name their author. */
-const USER_TARGET: Target = {
-  table: users,
-  tenantId: users.tenantId,
-  id: users.id,
-  label: sql`trim(${users.firstName} || ' ' || ${users.lastName})`,
-};
-
 export function buildRegistry(specs: readonly ResourceSpec[]): Registry {
-  const registry: Registry = { specs: new Map(), targets: new Map([['users', USER_TARGET]]), blockers: new Map(), links: new Map() };
+  const registry: Registry = { specs: new Map(), targets: new Map(), blockers: new Map(), links: new Map() };
   for (const spec of specs) {
     const cols = tableColumns(spec.table);
+    // A reference names a row of the same tenant, so platform rows are never its target.
+    if (!cols.tenantId) throw new Error(`${spec.def.name} belongs to no tenant and cannot be referenced`);
     registry.specs.set(spec.def.name, spec);
     registry.targets.set(spec.def.name, { table: spec.table, tenantId: cols.tenantId, id: cols.id, label: spec.label, deletedAt: spec.deletedAt });
   }

@@ -2,10 +2,11 @@
  * The five routes of a CRUD resource, the same for every spec, as a plugin registered under
  * `/api/<name>`: access from RESOURCE_AREA, bodies validated by Fastify with the zod schemas
  * derived from the domain ResourceDef, answers written through the row's JSON Schema, every
- * query inside withTenant().
+ * query inside withTenant() (withPlatform() for the platform's own rows).
  */
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import {
   createdJsonSchema,
   createSchema,
@@ -20,7 +21,7 @@ import {
   type ResourceDef,
 } from '../../../domain/index';
 import { actorOf, tenantOf } from '../../context';
-import { withTenant, type Database, type Tx } from '../../db/client';
+import { withPlatform, withTenant, type Database, type Tx } from '../../db/client';
 import { formBody } from '../body';
 import { IdParams } from '../params';
 import { listRows } from './list';
@@ -45,6 +46,33 @@ function refuseClearedDefaults(def: ResourceDef, input: Record<string, unknown>)
   const fields: FieldErrors = {};
   for (const f of def.fields) if (f.default !== undefined && input[f.name] === null) fields[f.name] = 'required';
   if (Object.keys(fields).length) throw new DomainError('validation', undefined, fields);
+}
+
+/** Slow work before the transaction opens: the secrets' transformations, then the spec's own. */
+export async function prepareInput(spec: ResourceSpec, input: Record<string, unknown>, action: 'create' | 'update'): Promise<Record<string, unknown>> {
+  const out = { ...input };
+  for (const [name, secret] of Object.entries(spec.secrets ?? {})) {
+    if (out[name] !== undefined && out[name] !== null) out[name] = await secret.prepare(out[name]);
+  }
+  return spec.prepare ? spec.prepare(out, action) : out;
+}
+
+/** The create body; with `postUpdates`, a body naming an `id` is that row's update instead. */
+function postBody(spec: ResourceSpec) {
+  const { def } = spec;
+  const create = spec.createExtras ? createSchema(def).extend(spec.createExtras) : createSchema(def);
+  if (!spec.postUpdates) return formBody(def, create);
+  const update = updateSchema(def, { versionRequired: false }).extend({ id: z.number().int().positive().max(2_147_483_647) });
+  return formBody(
+    def,
+    z.unknown().transform((body, ctx) => {
+      const schema = body !== null && typeof body === 'object' && 'id' in body ? update : create;
+      const result = schema.safeParse(body, { reportInput: true });
+      if (result.success) return result.data as Record<string, unknown>;
+      ctx.issues.push(...(result.error.issues as typeof ctx.issues));
+      return z.NEVER;
+    }),
+  );
 }
 
 /** The row's answer schema: the declaration plus what the spec shows beside it. */
@@ -75,7 +103,8 @@ export const crudRoutes: FastifyPluginAsyncZod<CrudOptions> = async (app, { data
   const area = RESOURCE_AREA[def.name] ?? def.area;
   const tag = { tags: [def.name] };
   const row = rowSchemaOf(spec);
-  const inTenant = <T>(ctx: Ctx, fn: (tx: Tx) => Promise<T>) => withTenant(database, ctx.tenantId, fn);
+  const inTenant = <T>(ctx: Ctx, fn: (tx: Tx) => Promise<T>) =>
+    spec.def.scope === 'platform' ? withPlatform(database, fn) : withTenant(database, ctx.tenantId, fn);
   // Who may not create or delete at all hears so before anything about the body or the id.
   const guard = (action: 'create' | 'delete') => async (request: FastifyRequest) => spec.guard?.(ctxOf(request), action);
 
@@ -110,12 +139,23 @@ export const crudRoutes: FastifyPluginAsyncZod<CrudOptions> = async (app, { data
     {
       config: { access: { area, action: 'create' } },
       preValidation: guard('create'),
-      schema: { ...tag, summary: `Create one of ${def.name}`, body: formBody(def, createSchema(def)), response: { 201: createdJsonSchema(row) } },
+      schema: {
+        ...tag,
+        summary: spec.postUpdates ? `Create one of ${def.name} (or update one when the body has an id)` : `Create one of ${def.name}`,
+        body: postBody(spec),
+        response: { 200: createdJsonSchema(row), 201: createdJsonSchema(row) },
+      },
     },
     async (request, reply) => {
-      const parsed = withDefaults(def, request.body);
-      const input = spec.prepareCreate ? await spec.prepareCreate(parsed) : parsed;
       const ctx = ctxOf(request);
+      const body = request.body as Record<string, unknown>;
+      if (spec.postUpdates && 'id' in body) {
+        const { id, version, ...rest } = body as Record<string, unknown> & { id: number; version?: number };
+        refuseClearedDefaults(def, rest);
+        const input = await prepareInput(spec, rest, 'update');
+        return { id, data: await inTenant(ctx, (tx) => updateRow(tx, registry, ctx, spec, id, input, version)) };
+      }
+      const input = await prepareInput(spec, withDefaults(def, body), 'create');
       const data = await inTenant(ctx, (tx) => createRow(tx, registry, ctx, spec, input));
       return reply.code(201).send({ id: data.id, data });
     },
@@ -134,8 +174,9 @@ export const crudRoutes: FastifyPluginAsyncZod<CrudOptions> = async (app, { data
       },
     },
     async (request) => {
-      const { version, ...input } = request.body as Record<string, unknown> & { version: number };
-      refuseClearedDefaults(def, input);
+      const { version, ...fields } = request.body as Record<string, unknown> & { version: number };
+      refuseClearedDefaults(def, fields);
+      const input = await prepareInput(spec, fields, 'update');
       const ctx = ctxOf(request);
       return { data: await inTenant(ctx, (tx) => updateRow(tx, registry, ctx, spec, request.params.id, input, version)) };
     },

@@ -6,9 +6,11 @@
  */
 import type { SQL } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
+import type { z } from 'zod';
 import type { FieldDef, ListQuery, ResourceDef } from '../../../domain/index';
 import type { Actor } from '../../context';
 import type { Tx } from '../../db/client';
+import type { Registry } from './registry';
 
 /** The caller of one request: every query is scoped to tenantId. */
 export interface Ctx {
@@ -40,16 +42,29 @@ export interface ListExtras {
 export interface WriteArgs {
   tx: Tx;
   ctx: Ctx;
+  /** For hooks that write rows of another resource (a teacher's sign-in). */
+  registry: Registry;
   /** Validated body without `version`; on update only the fields sent. */
   input: Record<string, unknown>;
   /** The row before the write (null on create). */
   before: Data | null;
 }
 
+/**
+ * A write-only field kept transformed in a column of another name (password -> password_hash).
+ * The transformation is slow work (argon2), so it runs before the transaction opens.
+ */
+export interface Secret {
+  column: string;
+  prepare(value: unknown): Promise<unknown>;
+}
+
 export interface ResourceSpec {
   def: ResourceDef;
-  /** Has tenant_id, id, version, created_at, updated_at and search columns. */
+  /** Has id, version, created_at, updated_at and search columns, and tenant_id unless the declaration's scope is 'platform'. */
   table: PgTable;
+  /** The tenant whose history records a write of a platform row (a tenant's own history); the caller's by default. */
+  historyTenant?(ctx: Ctx, row: Data): number;
   /** What other rows show as this row's label: `x: {id, name}`. */
   label: SQL;
   links?: Record<string, Link>;
@@ -67,8 +82,16 @@ export interface ResourceSpec {
   totals?: Record<string, SQL>;
   /** Unique constraints a write may hit, by constraint name -> field: 409 conflict fields.<f>='taken'. */
   unique?: Record<string, string>;
-  /** Runs before the transaction on a create body (slow work such as password hashing). */
-  prepareCreate?(input: Record<string, unknown>): Promise<Record<string, unknown>>;
+  /** Write-only fields stored transformed; the history says they changed, never their values. */
+  secrets?: Record<string, Secret>;
+  /** Runs before the transaction on a validated body (slow work such as password hashing). */
+  prepare?(input: Record<string, unknown>, action: 'create' | 'update'): Promise<Record<string, unknown>>;
+  /** Body members a create takes beside the declared fields, for the hooks (a tenant's first ADMIN). */
+  createExtras?: Record<string, z.ZodType>;
+  /** POST with an `id` updates that row, checking the version when one is given. */
+  postUpdates?: boolean;
+  /** DELETE keeps the row and sets its status INACTIVE, recorded as a delete. */
+  deactivates?: boolean;
   listExtras?(tx: Tx, ctx: Ctx): Promise<ListExtras>;
   /** Narrows what the caller may see (TEACHER: own notes); rows outside answer 404. */
   scope?(ctx: Ctx): SQL | undefined;
@@ -82,7 +105,7 @@ export interface ResourceSpec {
   beforeWrite?(args: WriteArgs): Promise<Record<string, unknown> | undefined>;
   afterWrite?(args: WriteArgs & { after: Data }): Promise<void>;
   /** Replaces the default hard delete (teachers: soft; custom fields: discard values). */
-  remove?(tx: Tx, ctx: Ctx, before: Data, options: Record<string, unknown>): Promise<void>;
+  remove?(tx: Tx, ctx: Ctx, before: Data, options: Record<string, unknown>, registry: Registry): Promise<void>;
   /** Final touches on a loaded row (labels that need hidden columns). */
   present?(data: Record<string, unknown>): void;
 }

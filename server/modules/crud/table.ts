@@ -3,7 +3,7 @@
  * so a resource needs no hand-written column map: a field with a same-named column is stored
  * there; a field without one (password, username of a teacher) is left to the hooks.
  */
-import { getTableColumns } from 'drizzle-orm';
+import { eq, getTableColumns, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 
 export interface TableColumns {
@@ -11,7 +11,8 @@ export interface TableColumns {
   byName: Record<string, AnyPgColumn>;
   /** SQL name -> the drizzle property used in insert/update objects */
   keyOf: Record<string, string>;
-  tenantId: AnyPgColumn;
+  /** Absent on platform tables (tenants), which belong to no tenant. */
+  tenantId?: AnyPgColumn;
   id: AnyPgColumn;
   version: AnyPgColumn;
   createdAt: AnyPgColumn;
@@ -38,7 +39,7 @@ export function tableColumns(table: PgTable): TableColumns {
   const result: TableColumns = {
     byName,
     keyOf,
-    tenantId: need('tenant_id'),
+    tenantId: byName.tenant_id,
     id: need('id'),
     version: need('version'),
     createdAt: need('created_at'),
@@ -48,3 +49,6 @@ export function tableColumns(table: PgTable): TableColumns {
   cache.set(table, result);
   return result;
 }
+
+/** The condition keeping a statement inside the caller's tenant; none on a platform table. */
+export const ownRows = (cols: TableColumns, tenantId: number): SQL | undefined => (cols.tenantId ? eq(cols.tenantId, tenantId) : undefined);

@@ -5,13 +5,13 @@
  */
 import { and, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { can, DomainError, normalizeSearch, RESOURCE_AREA, type FieldErrors } from '../../../domain/index';
-import type { Tx } from '../../db/client';
+import { enterTenant, type Tx } from '../../db/client';
 import { pgCode, pgConstraint } from '../../plugins/errors';
-import { recordHistory, recordHistoryMany } from '../history/record';
+import { recordHistory, recordHistoryMany, type HistoryEntry } from '../history/record';
 import { findRow } from './read';
 import type { Registry } from './registry';
 import type { Ctx, Data, Link, ResourceSpec } from './spec';
-import { tableColumns } from './table';
+import { ownRows, tableColumns } from './table';
 
 /** The history's view of a row: its own fields, without labels, instants or version. */
 export function historyView(spec: ResourceSpec, data: Record<string, unknown>): Record<string, unknown> {
@@ -38,7 +38,7 @@ export function columnValues(spec: ResourceSpec, input: Record<string, unknown>,
   const values: Record<string, unknown> = {};
   for (const field of spec.def.fields) {
     if (field.readOnly || field.type === 'REFERENCES' || !(field.name in input)) continue;
-    const key = cols.keyOf[field.name];
+    const key = cols.keyOf[spec.secrets?.[field.name]?.column ?? field.name];
     if (key && !spec.computed?.[field.name]) values[key] = input[field.name];
   }
   for (const [name, value] of Object.entries(extra)) {
@@ -59,6 +59,23 @@ function readableBy(registry: Registry, ctx: Ctx, resource: string): SQL | undef
   if (!spec || !ctx.actor) return undefined;
   if (!can(ctx.actor.role, RESOURCE_AREA[resource] ?? spec.def.area, 'read') && !spec.scope) return false;
   return spec.scope?.(ctx);
+}
+
+/**
+ * Records a write where the resource's history lives (a platform row: in its tenant, entered
+ * for that, so this comes last). A write-only field the input carried is recorded as changed,
+ * never with its value.
+ */
+async function record(tx: Tx, ctx: Ctx, spec: ResourceSpec, row: Data, entry: HistoryEntry, input?: Record<string, unknown>) {
+  const secrets = spec.def.fields.filter((f) => f.writeOnly).map((f) => f.name);
+  const after = entry.after ? { ...entry.after } : entry.after;
+  if (input && after) for (const name of secrets) if (name in input) after[name] = true;
+  let tenantId = ctx.tenantId;
+  if (spec.def.scope === 'platform') {
+    tenantId = spec.historyTenant?.(ctx, row) ?? ctx.tenantId;
+    await enterTenant(tx, tenantId);
+  }
+  await recordHistory(tx, tenantId, ctx.actor, { ...entry, after, secrets });
 }
 
 /**
@@ -164,11 +181,12 @@ export async function createRow(tx: Tx, registry: Registry, ctx: Ctx, spec: Reso
   const cols = tableColumns(spec.table);
   await spec.lockWrites?.(tx, ctx);
   await assertReferences(tx, registry, ctx, spec, input, null);
-  const extra = (await spec.beforeWrite?.({ tx, ctx, input, before: null })) ?? {};
+  const extra = (await spec.beforeWrite?.({ tx, ctx, registry, input, before: null })) ?? {};
   const values = columnValues(spec, input, extra);
+  if (cols.tenantId) values[cols.keyOf.tenant_id!] = ctx.tenantId;
   const [row] = (await tx
     .insert(spec.table)
-    .values({ ...values, [cols.keyOf.tenant_id!]: ctx.tenantId, [cols.keyOf.search!]: searchText(spec, { ...input, ...extra }) } as never)
+    .values({ ...values, [cols.keyOf.search!]: searchText(spec, { ...input, ...extra }) } as never)
     .returning({ id: cols.id })
     .catch((error: unknown) => {
       throw uniqueTaken(spec, error);
@@ -176,8 +194,8 @@ export async function createRow(tx: Tx, registry: Registry, ctx: Ctx, spec: Reso
   const id = row!.id;
   await writeLinks(tx, ctx, spec, id, input, true);
   const after = await mustFind(tx, registry, ctx, spec, id);
-  await spec.afterWrite?.({ tx, ctx, input, before: null, after });
-  await recordHistory(tx, ctx.tenantId, ctx.actor, { entity: spec.def.name, entityId: id, action: 'create', after: historyView(spec, after) });
+  await spec.afterWrite?.({ tx, ctx, registry, input, before: null, after });
+  await record(tx, ctx, spec, after, { entity: spec.def.name, entityId: id, action: 'create', after: historyView(spec, after) }, input);
   return after;
 }
 
@@ -202,6 +220,8 @@ export async function updateRow(
   id: number,
   input: Record<string, unknown>,
   version: number | undefined,
+  /** A deactivation is recorded as the row's delete. */
+  action: 'update' | 'delete' = 'update',
 ): Promise<Data> {
   const cols = tableColumns(spec.table);
   await spec.lockWrites?.(tx, ctx);
@@ -210,7 +230,7 @@ export async function updateRow(
   if (version !== undefined && version !== before.version) throw new DomainError('stale');
   if (before.deleted === true) throw new DomainError('conflict', 'This record was deleted.', undefined, { details: { reason: 'record-deleted' } });
   await assertReferences(tx, registry, ctx, spec, input, before);
-  const extra = (await spec.beforeWrite?.({ tx, ctx, input, before })) ?? {};
+  const extra = (await spec.beforeWrite?.({ tx, ctx, registry, input, before })) ?? {};
   const values = columnValues(spec, input, extra);
   await tx
     .update(spec.table)
@@ -220,20 +240,21 @@ export async function updateRow(
       [cols.keyOf.version!]: sql`${cols.version} + 1`,
       [cols.keyOf.updated_at!]: sql`now()`,
     } as never)
-    .where(and(eq(cols.tenantId, ctx.tenantId), eq(cols.id, id)))
+    .where(and(ownRows(cols, ctx.tenantId), eq(cols.id, id)))
     .catch((error: unknown) => {
       throw uniqueTaken(spec, error);
     });
   await writeLinks(tx, ctx, spec, id, input, false);
   const after = await mustFind(tx, registry, ctx, spec, id);
-  await spec.afterWrite?.({ tx, ctx, input, before, after });
-  await recordHistory(tx, ctx.tenantId, ctx.actor, {
-    entity: spec.def.name,
-    entityId: id,
-    action: 'update',
-    before: historyView(spec, before),
-    after: historyView(spec, after),
-  });
+  await spec.afterWrite?.({ tx, ctx, registry, input, before, after });
+  await record(
+    tx,
+    ctx,
+    spec,
+    after,
+    { entity: spec.def.name, entityId: id, action, before: historyView(spec, before), after: historyView(spec, after) },
+    input,
+  );
   return after;
 }
 
@@ -250,7 +271,7 @@ export async function releaseReferences(tx: Tx, registry: Registry, ctx: Ctx, sp
     const [row] = (await tx
       .select({ n: sql<number>`count(*)`.mapWith(Number) })
       .from(other.table as never)
-      .where(and(eq(oc.tenantId, ctx.tenantId), eq(column, id)))) as { n: number }[];
+      .where(and(ownRows(oc, ctx.tenantId), eq(column, id)))) as { n: number }[];
     if (row && row.n > 0) uses[other.def.name] = (uses[other.def.name] ?? 0) + row.n;
   }
   if (Object.keys(uses).length) {
@@ -276,7 +297,7 @@ export async function releaseReferences(tx: Tx, registry: Registry, ctx: Ctx, sp
     await tx
       .update(owner.table)
       .set({ [oc.keyOf.version!]: sql`${oc.version} + 1`, [oc.keyOf.updated_at!]: sql`now()` } as never)
-      .where(and(eq(oc.tenantId, ctx.tenantId), inArray(oc.id, ownerIds)));
+      .where(and(ownRows(oc, ctx.tenantId), inArray(oc.id, ownerIds)));
     // One statement for every owner: a tag may sit on hundreds of lessons.
     await recordHistoryMany(
       tx,
@@ -300,9 +321,13 @@ export async function deleteRow(tx: Tx, registry: Registry, ctx: Ctx, spec: Reso
   await spec.lockWrites?.(tx, ctx);
   const before = await lockRow(tx, registry, ctx, spec, id);
   spec.canWrite?.(ctx, before);
-  if (spec.remove) return spec.remove(tx, ctx, before, options);
+  if (spec.remove) return spec.remove(tx, ctx, before, options, registry);
+  if (spec.deactivates) {
+    if (before.status !== 'INACTIVE') await updateRow(tx, registry, ctx, spec, id, { status: 'INACTIVE' }, undefined, 'delete');
+    return;
+  }
   await releaseReferences(tx, registry, ctx, spec, id);
   const cols = tableColumns(spec.table);
-  await tx.delete(spec.table).where(and(eq(cols.tenantId, ctx.tenantId), eq(cols.id, id)));
-  await recordHistory(tx, ctx.tenantId, ctx.actor, { entity: spec.def.name, entityId: id, action: 'delete', before: historyView(spec, before) });
+  await tx.delete(spec.table).where(and(ownRows(cols, ctx.tenantId), eq(cols.id, id)));
+  await record(tx, ctx, spec, before, { entity: spec.def.name, entityId: id, action: 'delete', before: historyView(spec, before) });
 }

@@ -1,49 +1,38 @@
 /**
- * /api/mydata: the signed-in account's own data and password. A ROOT edits its root_users
- * row; a tenant user its users row. Changing the password ends every other session.
+ * /api/mydata: the signed-in account's own data and password. A tenant user edits its users
+ * row through the CRUD engine (so the same history and session rules apply); a ROOT its
+ * root_users row. Changing the password ends every other session.
  */
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { DomainError, fieldSchema, oneJsonSchema, rowJsonSchema, USERS, type FieldErrors } from '../../../domain/index';
+import { DomainError, fieldSchema, oneJsonSchema, rowJsonSchema, updateSchema, USERS, type FieldErrors, type ResourceDef } from '../../../domain/index';
+import type { MyDataRow } from '../../../domain/resources/users';
 import { actorOf, tenantOf, type Actor } from '../../context';
 import { enterTenant, platform, withPlatform, withTenant, type Database, type Queryable } from '../../db/client';
 import { rootUsers, users } from '../../db/schema/index';
 import { hashPassword, verifyPassword } from '../auth/passwords';
-import { revokeRootSessionsEverywhere, revokeUserSessions } from '../auth/sessions';
+import { revokeRootSessionsEverywhere } from '../auth/sessions';
 import { formBody } from '../body';
 import { recordHistory } from '../history/record';
-import { getUser, updateUser, type UserPatch } from '../users/repository';
+import type { Registry } from '../crud/registry';
+import { prepareInput } from '../crud/routes';
+import { findRow } from '../crud/read';
+import { updateRow } from '../crud/write';
+import { userAccounts } from '../users/spec';
 
-const def = (name: string) => USERS.fields.find((f) => f.name === name)!;
-const optionalText = (name: string) => fieldSchema(def(name)).nullable().optional();
+/** The part of a users row one edits here: names and contact details. */
+const EDITABLE = ['first_name', 'last_name', 'email', 'phone'];
+const usersWith = (names: readonly string[]): ResourceDef => ({ ...USERS, fields: USERS.fields.filter((f) => names.includes(f.name)) });
 
-const PatchBody = formBody(
-  USERS,
-  z.strictObject({
-    first_name: fieldSchema(def('first_name')).optional(),
-    last_name: fieldSchema(def('last_name')).optional(),
-    email: optionalText('email'),
-    phone: optionalText('phone'),
-    version: z.number().int().min(0).max(2_147_483_647),
-  }),
-);
+const PatchBody = formBody(USERS, updateSchema(usersWith(EDITABLE)));
 const PasswordBody = z.strictObject({
   current_password: z.string().min(1).max(1024),
-  password: fieldSchema(def('password')),
+  password: fieldSchema(USERS.fields.find((f) => f.name === 'password')!),
   confirm_password: z.string().max(1024),
 });
 
-interface MyData {
-  id: number;
-  username: string;
-  role: string;
-  first_name: string;
-  last_name: string;
-  email: string | null;
-  phone: string | null;
-  version: number;
-}
+const MyRow = rowJsonSchema(usersWith(['username', 'role', ...EDITABLE]));
 
 const ROOT_SELECT = {
   id: rootUsers.id,
@@ -55,38 +44,27 @@ const ROOT_SELECT = {
   version: rootUsers.version,
 };
 
-async function readRoot(db: Queryable, id: number): Promise<MyData> {
+async function readRoot(db: Queryable, id: number): Promise<MyDataRow> {
   const [r] = await db.select(ROOT_SELECT).from(rootUsers).where(eq(rootUsers.id, id));
   if (!r) throw new DomainError('not-found');
   return { id: r.id, username: r.username, role: 'ROOT', first_name: r.firstName, last_name: r.lastName, email: r.email, phone: r.phone, version: r.version };
 }
 
-const myView = (u: MyData): MyData => ({
-  id: u.id,
-  username: u.username,
-  role: u.role,
-  first_name: u.first_name,
-  last_name: u.last_name,
-  email: u.email,
-  phone: u.phone,
-  version: u.version,
-});
-
-async function readMine(database: Database, actor: Actor): Promise<MyData> {
+async function readMine(database: Database, registry: Registry, actor: Actor): Promise<MyDataRow> {
   if (actor.kind === 'root') return readRoot(platform(database), actor.id);
-  return myView(await withTenant(database, actor.tenantId, (tx) => getUser(tx, actor.tenantId, actor.id)));
+  const ctx = { tenantId: actor.tenantId, actor };
+  const row = await withTenant(database, actor.tenantId, (tx) => findRow(tx, registry, ctx, userAccounts, actor.id));
+  if (!row) throw new DomainError('not-found');
+  return row as unknown as MyDataRow;
 }
 
-/** The account as My data shows it: the users row's fields but status, and the role. */
-const MyRow = rowJsonSchema({ ...USERS, fields: USERS.fields.filter((f) => f.name !== 'status') });
-
-export const mydataRoutes: FastifyPluginAsyncZod<{ database: Database }> = async (app, { database }) => {
+export const mydataRoutes: FastifyPluginAsyncZod<{ database: Database; registry: Registry }> = async (app, { database, registry }) => {
   const tag = { tags: ['mydata'] };
 
   app.get(
     '',
     { config: { access: { area: 'mydata', action: 'read' } }, schema: { ...tag, summary: 'My account', response: { 200: oneJsonSchema(MyRow) } } },
-    async (request) => ({ data: await readMine(database, actorOf(request)) }),
+    async (request) => ({ data: await readMine(database, registry, actorOf(request)) }),
   );
 
   app.patch(
@@ -96,12 +74,13 @@ export const mydataRoutes: FastifyPluginAsyncZod<{ database: Database }> = async
       schema: { ...tag, summary: 'Change my names and contact details', body: PatchBody, response: { 200: oneJsonSchema(MyRow) } },
     },
     async (request) => {
-      const { version, ...patch } = request.body;
+      const { version, ...patch } = request.body as Record<string, unknown> & { version: number };
       const actor = actorOf(request);
       const tenantId = tenantOf(request).id;
       if (actor.kind === 'user') {
-        const { after } = await withTenant(database, tenantId, (tx) => updateUser(tx, tenantId, actor, actor.id, patch as UserPatch, version));
-        return { data: myView(after) };
+        const ctx = { tenantId, actor };
+        const after = await withTenant(database, tenantId, (tx) => updateRow(tx, registry, ctx, userAccounts, actor.id, patch, version));
+        return { data: after };
       }
       await withPlatform(database, async (tx) => {
         const before = await readRoot(tx, actor.id);
@@ -122,7 +101,7 @@ export const mydataRoutes: FastifyPluginAsyncZod<{ database: Database }> = async
         await enterTenant(tx, tenantId);
         await recordHistory(tx, tenantId, actor, { entity: 'root-users', entityId: actor.id, action: 'update', before: { ...before }, after: merged });
       });
-      return { data: await readMine(database, actor) };
+      return { data: await readMine(database, registry, actor) };
     },
   );
 
@@ -153,13 +132,12 @@ export const mydataRoutes: FastifyPluginAsyncZod<{ database: Database }> = async
       if (!(await verifyPassword(stored?.hash, body.current_password))) {
         throw new DomainError('validation', 'The current password is not right.', { current_password: 'invalid' });
       }
-      const passwordHash = await hashPassword(body.password);
       if (actor.kind === 'user') {
-        await withTenant(database, tenantId, async (tx) => {
-          await updateUser(tx, tenantId, actor, actor.id, { passwordHash }, undefined);
-          await revokeUserSessions(tx, tenantId, actor.id, 'password-changed', actor.sessionId);
-        });
+        // The engine's user hooks end every other session of this user.
+        const input = await prepareInput(userAccounts, { password: body.password }, 'update');
+        await withTenant(database, tenantId, (tx) => updateRow(tx, registry, { tenantId, actor }, userAccounts, actor.id, input, undefined));
       } else {
+        const passwordHash = await hashPassword(body.password);
         await withPlatform(database, async (tx) => {
           await tx
             .update(rootUsers)

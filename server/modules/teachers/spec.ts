@@ -7,16 +7,16 @@
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { TEACHERS } from '../../../domain/index';
 import { teachers, teacherSubjects, users } from '../../db/schema/index';
-import { hashPassword } from '../auth/passwords';
-import { revokeUserSessions } from '../auth/sessions';
+import { prepareInput } from '../crud/routes';
 import type { ResourceSpec } from '../crud/spec';
-import { historyView } from '../crud/write';
+import { createRow, historyView, updateRow } from '../crud/write';
 import { recordHistory } from '../history/record';
-import { insertUser, updateUser, type UserPatch } from '../users/repository';
+import { userAccounts } from '../users/spec';
 import { ownOnly } from './scope';
 
 /** Fields the users row repeats, so the sign-in shows the same name. */
 const SHARED = ['first_name', 'last_name', 'email', 'phone'] as const;
+/** The sign-in's password as userAccounts stores it, carried from prepare() into the transaction. */
 const PASSWORD_HASH = '__password_hash';
 
 export const teachersSpec: ResourceSpec = {
@@ -40,39 +40,34 @@ export const teachersSpec: ResourceSpec = {
       },
     };
   },
-  // argon2 takes tens of milliseconds: hash before the transaction opens.
-  async prepareCreate(input) {
+  // The sign-in's password is hashed here, before the transaction opens (argon2 is slow).
+  async prepare(input, action) {
+    if (action === 'update') return input;
     const { password, confirm_password: _c, ...rest } = input;
-    return { ...rest, [PASSWORD_HASH]: await hashPassword(String(password)) };
+    return { ...rest, [PASSWORD_HASH]: (await prepareInput(userAccounts, { password }, 'create')).password };
   },
-  async beforeWrite({ tx, ctx, input, before }) {
+  async beforeWrite({ tx, ctx, registry, input, before }) {
     if (before) return;
-    const user = await insertUser(tx, ctx.tenantId, ctx.actor, {
-      username: String(input.username),
-      passwordHash: String(input[PASSWORD_HASH]),
-      role: 'TEACHER',
-      first_name: String(input.first_name),
-      last_name: String(input.last_name),
-      email: (input.email as string | null | undefined) ?? null,
-      phone: (input.phone as string | null | undefined) ?? null,
-    });
+    const shared = Object.fromEntries(SHARED.map((name) => [name, input[name] ?? null]));
+    const account = { ...shared, username: input.username, password: input[PASSWORD_HASH], role: 'TEACHER', status: 'ACTIVE' };
+    const user = await createRow(tx, registry, ctx, userAccounts, account);
     return { user_id: user.id };
   },
-  async afterWrite({ tx, ctx, input, before, after }) {
+  async afterWrite({ tx, ctx, registry, input, before, after }) {
     if (!before) return;
-    const patch: UserPatch = {};
-    for (const name of SHARED) if (name in input) (patch as Record<string, unknown>)[name] = after[name];
-    if (Object.keys(patch).length) await updateUser(tx, ctx.tenantId, ctx.actor, after.user_id as number, patch, undefined);
+    const patch: Record<string, unknown> = {};
+    for (const name of SHARED) if (name in input) patch[name] = after[name];
+    if (Object.keys(patch).length) await updateRow(tx, registry, ctx, userAccounts, after.user_id as number, patch, undefined);
   },
-  async remove(tx, ctx, before) {
+  async remove(tx, ctx, before, _options, registry) {
     if (before.deleted === true) return;
     await tx
       .update(teachers)
       .set({ deletedAt: sql`now()`, version: sql`${teachers.version} + 1`, updatedAt: sql`now()` })
       .where(and(eq(teachers.tenantId, ctx.tenantId), eq(teachers.id, before.id)));
     const userId = before.user_id as number;
-    await updateUser(tx, ctx.tenantId, ctx.actor, userId, { status: 'INACTIVE' }, undefined);
-    await revokeUserSessions(tx, ctx.tenantId, userId, 'deactivated');
+    // The sign-in's own hooks end its sessions.
+    await updateRow(tx, registry, ctx, userAccounts, userId, { status: 'INACTIVE' }, undefined);
     await recordHistory(tx, ctx.tenantId, ctx.actor, {
       entity: 'teachers',
       entityId: before.id,
