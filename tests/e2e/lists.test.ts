@@ -145,8 +145,9 @@ describe('lists', () => {
     await openSearched('/rooms/');
     const cell = page.locator('.ant-table-row td', { hasText: `Σκοτεινή ${tag}` });
     await cell.waitFor();
-    expect(await contrast(page, '.ant-table-row td')).toBeGreaterThan(7);
-    expect(await luminanceOf(page, '.ant-table-row td')).toBeLessThan(0.1);
+    // antd animates the switch of theme: read the colours once it has settled
+    await expect.poll(() => luminanceOf(page, '.ant-table-row td'), { timeout: 5_000 }).toBeLessThan(0.1);
+    await expect.poll(() => contrast(page, '.ant-table-row td'), { timeout: 5_000 }).toBeGreaterThan(7);
 
     await page
       .locator('.ant-table-row', { hasText: `Σκοτεινή ${tag}` })
@@ -154,8 +155,8 @@ describe('lists', () => {
       .click();
     // the form is drawn again once the room arrives: read its colours after that
     await expect.poll(() => drawer().getByLabel('Όνομα', { exact: true }).inputValue(), { timeout: 15_000 }).toBe(`Σκοτεινή ${tag}`);
-    expect(await contrast(page, '.ant-drawer-content .ant-form-item-label label:visible')).toBeGreaterThan(7);
-    expect(await luminanceOf(page, '.ant-drawer-content')).toBeLessThan(0.1);
+    await expect.poll(() => luminanceOf(page, '.ant-drawer-content'), { timeout: 5_000 }).toBeLessThan(0.1);
+    await expect.poll(() => contrast(page, '.ant-drawer-content .ant-form-item-label label:visible'), { timeout: 5_000 }).toBeGreaterThan(7);
   });
 });
 
