@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import type { Response } from 'light-my-request';
 import { DATABASE_KINDS, startApp, type TestApp } from './harness';
 import { expectClientError, expectError, json, show } from './api-helpers';
+import { nonBlank, notId, notNumber, notString } from './bad-values';
 import type { FieldDef, ResourceDef } from '../../domain/fields';
 import { RESOURCES as ALL_RESOURCES } from '../../domain/resources/index';
 
@@ -23,28 +24,6 @@ const BASE: Record<string, () => Row> = {
   notes: () => ({ title: 'Φ' }),
 };
 const baseOf = (res: ResourceDef) => (BASE[res.name] ?? (() => ({ name: 'Φ' })))();
-
-const notString = fc.oneof(
-  fc.integer(),
-  fc.double({ noNaN: true, noDefaultInfinity: true }),
-  fc.boolean(),
-  fc.array(fc.string({ maxLength: 5 }), { maxLength: 3 }),
-  fc.dictionary(fc.string({ maxLength: 5 }), fc.string({ maxLength: 5 }), { maxKeys: 3 }),
-);
-/** Blank strings mean "none" for optional fields (the server reads them as null), so they are not wrong values. */
-const nonBlank = fc.string({ minLength: 1, maxLength: 10 }).filter((s) => s.trim() !== '');
-const notNumber = fc.oneof(
-  nonBlank,
-  fc.boolean(),
-  fc.array(fc.integer(), { maxLength: 3 }),
-  fc.dictionary(fc.string({ maxLength: 5 }), fc.integer(), { maxKeys: 2 }),
-);
-const notId = fc.oneof(
-  notNumber,
-  fc.integer({ max: 0 }),
-  fc.double({ noNaN: true, noDefaultInfinity: true }).filter((d) => !Number.isInteger(d)),
-  fc.constantFrom(2 ** 31, 2 ** 53, -1),
-);
 
 /** Values that no field of this type accepts. */
 function wrongFor(def: FieldDef): fc.Arbitrary<unknown> {

@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import type { Response } from 'light-my-request';
 import { DATABASE_KINDS, startApp, type TestApp } from './harness';
 import { expectClientError, expectError, json, show } from './api-helpers';
+import { nonBlank, notId, notNumber, notString } from './bad-values';
 import type { FieldDef } from '../../domain/fields';
 import { LESSONS, RECURRING_LESSONS } from '../../domain/resources/lessons';
 import { lessonBody, makeLesson, makeWorld, seriesCreate, type Row, type World } from './lessons-helpers';
@@ -14,26 +15,6 @@ import { lessonBody, makeLesson, makeWorld, seriesCreate, type Row, type World }
 const RUNS = 8;
 const writable = (fields: readonly FieldDef[]) => fields.filter((f) => !f.readOnly);
 
-const nonBlank = fc.string({ minLength: 1, maxLength: 10 }).filter((s) => s.trim() !== '');
-const notString = fc.oneof(
-  fc.integer(),
-  fc.double({ noNaN: true, noDefaultInfinity: true }),
-  fc.boolean(),
-  fc.array(fc.string({ maxLength: 5 }), { maxLength: 3 }),
-  fc.dictionary(fc.string({ maxLength: 5 }), fc.string({ maxLength: 5 }), { maxKeys: 3 }),
-);
-const notNumber = fc.oneof(
-  nonBlank,
-  fc.boolean(),
-  fc.array(fc.integer(), { maxLength: 3 }),
-  fc.dictionary(fc.string({ maxLength: 5 }), fc.integer(), { maxKeys: 2 }),
-);
-const notId = fc.oneof(
-  notNumber,
-  fc.integer({ max: 0 }),
-  fc.double({ noNaN: true, noDefaultInfinity: true }).filter((d) => !Number.isInteger(d)),
-  fc.constantFrom(2 ** 31, 2 ** 53, -1),
-);
 const badDate = fc.oneof(
   notString,
   fc.constantFrom('2027-02-30', '2027-13-01', '27-01-01', '2027/01/05', '2027-1-5', 'αύριο', "'; DROP TABLE lessons; --", '2027-01-05T10:00:00Z', '0000-00-00'),
