@@ -160,8 +160,8 @@ describe('lists', () => {
   });
 });
 
-/** The relative luminance of the first `selector`'s own (or nearest painted) background. */
-function luminanceOf(page: Page, selector: string): Promise<number> {
+/** The first `selector`'s text colour (with alpha) and its own or nearest painted background. */
+function coloursOf(page: Page, selector: string): Promise<{ fg: number[]; bg: number[] }> {
   return page
     .locator(selector)
     .first()
@@ -177,34 +177,24 @@ function luminanceOf(page: Page, selector: string): Promise<number> {
         }
         node = node.parentElement;
       }
-      const channel = (v: number) => ((v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
-      return 0.2126 * channel(bg[0]!) + 0.7152 * channel(bg[1]!) + 0.0722 * channel(bg[2]!);
+      return { fg: parse(getComputedStyle(element).color), bg };
     });
 }
 
+const channel = (v: number) => ((v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+const luminance = ([r = 0, g = 0, b = 0]: number[]) => 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
+
+/** The relative luminance of the first `selector`'s own (or nearest painted) background. */
+async function luminanceOf(page: Page, selector: string): Promise<number> {
+  return luminance((await coloursOf(page, selector)).bg);
+}
+
 /** The WCAG contrast ratio of the first `selector`'s text against its painted background. */
-function contrast(page: Page, selector: string): Promise<number> {
-  return page
-    .locator(selector)
-    .first()
-    .evaluate((element) => {
-      const parse = (c: string) => (c.match(/[\d.]+/g) ?? []).map(Number);
-      const channel = (v: number) => ((v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
-      const lum = ([r = 0, g = 0, b = 0]: number[]) => 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
-      let node: Element | null = element;
-      let bg = [255, 255, 255];
-      while (node) {
-        const [r = 0, g = 0, b = 0, a = 1] = parse(getComputedStyle(node).backgroundColor);
-        if (a > 0.5) {
-          bg = [r, g, b];
-          break;
-        }
-        node = node.parentElement;
-      }
-      const [r = 0, g = 0, b = 0, a = 1] = parse(getComputedStyle(element).color);
-      // antd's text colours are translucent: blend them over the ground they sit on
-      const fg = [r * a + bg[0]! * (1 - a), g * a + bg[1]! * (1 - a), b * a + bg[2]! * (1 - a)];
-      const [hi, lo] = [lum(fg), lum(bg)].sort((x, y) => y - x);
-      return (hi! + 0.05) / (lo! + 0.05);
-    });
+async function contrast(page: Page, selector: string): Promise<number> {
+  const { fg, bg } = await coloursOf(page, selector);
+  const [r = 0, g = 0, b = 0, a = 1] = fg;
+  // antd's text colours are translucent: blend them over the ground they sit on
+  const blended = [r * a + bg[0]! * (1 - a), g * a + bg[1]! * (1 - a), b * a + bg[2]! * (1 - a)];
+  const [hi, lo] = [luminance(blended), luminance(bg)].sort((x, y) => y - x);
+  return (hi! + 0.05) / (lo! + 0.05);
 }
