@@ -63,8 +63,9 @@ export default function AccountPage() {
   const tab = params.get('tab') === 'year' ? 'year' : 'month';
   const year = /^\d{4}$/.test(params.get('year') ?? '') ? Number(params.get('year')) : Number(incomeMonth.slice(0, 4));
   const set = (values: Record<string, string>) =>
-    setParams((current) => {
-      const copy = new URLSearchParams(current);
+    // from the URL as it is now (the list writes its filters there too)
+    setParams(() => {
+      const copy = new URLSearchParams(window.location.search);
       for (const [k, v] of Object.entries(values)) copy.set(k, v);
       return copy;
     });

@@ -22,19 +22,21 @@ export const FIGURES = ['income', 'expenses', 'expected', 'net'] as const;
 function Figure({ name, split }: { name: (typeof FIGURES)[number]; split: ReceiptSplit }) {
   const { t } = useTranslation();
   return (
-    <StatisticCard
-      data-figure={name}
-      statistic={{
-        title: t(`account.${name}`),
-        value: formatMoney(split.total),
-        description: (
-          <Space direction="vertical" size={0}>
-            <StatisticCard.Statistic layout="horizontal" title={t('money.withReceipt')} value={formatMoney(split.with_receipt)} />
-            <StatisticCard.Statistic layout="horizontal" title={t('money.withoutReceipt')} value={formatMoney(split.without_receipt)} />
-          </Space>
-        ),
-      }}
-    />
+    <div data-figure={name} style={{ flex: 1, minWidth: 220 }}>
+      <StatisticCard
+        bordered
+        statistic={{
+          title: t(`account.${name}`),
+          value: formatMoney(split.total),
+          description: (
+            <Space direction="vertical" size={0}>
+              <StatisticCard.Statistic layout="horizontal" title={t('money.withReceipt')} value={formatMoney(split.with_receipt)} />
+              <StatisticCard.Statistic layout="horizontal" title={t('money.withoutReceipt')} value={formatMoney(split.without_receipt)} />
+            </Space>
+          ),
+        }}
+      />
+    </div>
   );
 }
 
@@ -45,11 +47,11 @@ export function MonthFiguresCards({ month }: { month: string }) {
   if (query.isLoading) return <Spin />;
   if (query.isError || !figures) return <Alert type="error" message={errorText(query.error)} />;
   return (
-    <StatisticCard.Group direction="row" style={{ flexWrap: 'wrap' }}>
+    <div style={{ display: 'flex', flexWrap: 'wrap', gap: 16 }}>
       {FIGURES.map((name) => (
         <Figure key={name} name={name} split={figures[name]} />
       ))}
-    </StatisticCard.Group>
+    </div>
   );
 }
 

@@ -92,7 +92,7 @@ function ContractsAnalytics() {
               <LineChart
                 title={t('analytics.contractsChart')}
                 labels={data.months.map((m) => short(m.month))}
-                format={(v) => String(Math.round(v))}
+                format={(v) => v.toLocaleString('el-GR', { maximumFractionDigits: 1 })}
                 series={[
                   { key: 'new', label: t('analytics.newContracts'), color: '#722ed1', values: data.months.map((m) => m.new_contracts) },
                   { key: 'active', label: t('analytics.activeContracts'), color: '#1677ff', values: data.months.map((m) => m.active_contracts) },

@@ -75,8 +75,9 @@ export function ContractToolbar({ state }: { state: ListState }) {
   }, [contractType]);
 
   const setParam = (name: string, value: string | null) =>
-    setParams((current) => {
-      const copy = new URLSearchParams(current);
+    // from the URL as it is now (the list writes its filters there too)
+    setParams(() => {
+      const copy = new URLSearchParams(window.location.search);
       if (value === null) copy.delete(name);
       else copy.set(name, value);
       return copy;
