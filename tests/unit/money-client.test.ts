@@ -1,8 +1,11 @@
+// The client's money: amounts in Greek words on a receipt, euro shown and typed, an overpayment explained.
 import { describe, expect, it } from 'vitest';
 import { formatMoney, parseEuro } from '../../src/components/fields/format';
+import { errorText, toHttpError } from '../../src/providers/errors';
+import { ApiError } from '../../src/providers/http';
+import '../../src/providers/i18nProvider';
 import { euroInWords, numberInWords } from '../../src/resources/money/words';
 
-// What a receipt writes beside the figure, and how money reads and parses in Greek.
 describe('amounts in Greek words', () => {
   it.each([
     [0, 'μηδέν ευρώ'],
@@ -32,5 +35,26 @@ describe('amounts in Greek words', () => {
     expect(formatMoney(150000)).toBe('1.500,00 €');
     expect(parseEuro('1.500,5')).toBe(150050);
     expect(parseEuro('12.50')).toBe(1250);
+  });
+});
+
+describe('an overpayment refused by the server', () => {
+  const refused = (owed: number) =>
+    new ApiError(
+      409,
+      'conflict',
+      'This payment exceeds what is still owed.',
+      { amount: 'too-large' },
+      { error: { code: 'conflict', message: 'x', fields: { amount: 'too-large' }, owed } },
+      {},
+    );
+
+  it('says in Greek what is still owed, in euro', () => {
+    expect(errorText(refused(7000))).toBe('Το ποσό υπερβαίνει ό,τι οφείλεται ακόμη (70,00 €).');
+    expect(toHttpError(refused(0)).message).toBe('Το ποσό υπερβαίνει ό,τι οφείλεται ακόμη (0,00 €).');
+  });
+
+  it('marks the amount field', () => {
+    expect(Object.keys(toHttpError(refused(100)).errors ?? {})).toEqual(['amount']);
   });
 });
