@@ -116,7 +116,7 @@ export interface ScreenDef {
 }
 
 /** Detail tabs a declaration may ask for; each lists rows of another resource pointing at this one. */
-export const DETAIL_TABS = ['lessons', 'recurring-lessons'] as const;
+export const DETAIL_TABS = ['lessons', 'recurring-lessons', 'contracts', 'payments'] as const;
 export type DetailTab = (typeof DETAIL_TABS)[number];
 
 export interface ResourceDef {

@@ -35,8 +35,11 @@ export const CONTRACTS: ResourceDef = {
   screen: {
     route: '/contracts/',
     entity: 'contract',
+    // Beside the drawers: `?mode=status&contract=ID` (month by month) and `?mode=filter`, and
+    // `contract_type=true|false` for contracts with or without receipt.
     modes: ['create', 'update', 'view'],
     icon: 'file-text',
+    page: 'contracts',
     titleFields: ['start_date', 'end_date'],
     listFields: ['student_id', 'category_id', 'start_date', 'end_date', 'month_cost', 'total_cost', 'total_paid', 'rest', 'is_register_paid'],
   },
@@ -97,5 +100,13 @@ export const EXPENSES: ResourceDef = {
     { field: 'date', order: 'desc' },
     { field: 'id', order: 'desc' },
   ],
-  screen: { route: '/account/', entity: 'expense', modes: ['create', 'update', 'view'], icon: 'account-book', titleFields: ['date', 'description'] },
+  // The account's screen: its Month and Year tabs around the expenses list.
+  screen: {
+    route: '/account/',
+    entity: 'expense',
+    modes: ['create', 'update', 'view'],
+    icon: 'account-book',
+    page: 'account',
+    titleFields: ['date', 'description'],
+  },
 };

@@ -14,10 +14,12 @@ export function useModeParams<M extends string>(entity: string, modes: readonly 
   const rawId = params.get(entity);
   const id = rawId && /^\d+$/.test(rawId) ? Number(rawId) : null;
 
+  // The URL as it is now, not as this render saw it: a button rendered before the list wrote
+  // its filters to the URL (antd keeps unchanged rows) must not put the old query back.
   const open = useCallback(
     (next: M, nextId?: number) =>
-      setParams((current) => {
-        const copy = new URLSearchParams(current);
+      setParams(() => {
+        const copy = new URLSearchParams(window.location.search);
         copy.set('mode', next);
         if (nextId === undefined) copy.delete(entity);
         else copy.set(entity, String(nextId));
@@ -27,8 +29,8 @@ export function useModeParams<M extends string>(entity: string, modes: readonly 
   );
   const close = useCallback(
     () =>
-      setParams((current) => {
-        const copy = new URLSearchParams(current);
+      setParams(() => {
+        const copy = new URLSearchParams(window.location.search);
         copy.delete('mode');
         copy.delete(entity);
         return copy;

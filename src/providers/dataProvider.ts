@@ -63,10 +63,11 @@ export const dataProvider: DataProvider = {
         query._order = sort._order.join(',');
       }
       const qs = stringify(query, { skipEmptyString: true, skipNull: true });
-      const { data } = await http.get<{ data: never[]; total: number }>(`${API_URL}/${resource}${qs ? `?${qs}` : ''}`, {
+      const { data } = await http.get<{ data: never[]; total: number; totals?: Record<string, number> }>(`${API_URL}/${resource}${qs ? `?${qs}` : ''}`, {
         headers: meta?.headers as Record<string, string> | undefined,
       });
-      return { data: data.data, total: data.total };
+      // Money lists sum every matching row beside the page (`totals`).
+      return data.totals ? { data: data.data, total: data.total, totals: data.totals } : { data: data.data, total: data.total };
     }),
 
   getMany: ({ resource, ids }) =>

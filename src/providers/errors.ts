@@ -1,4 +1,5 @@
 import type { HttpError } from '@refinedev/core';
+import { formatMoney } from '../components/fields/format';
 import { type ApiError, toApiError } from './http';
 import { currentLanguage, i18n } from './i18nProvider';
 
@@ -34,8 +35,10 @@ function usesFromWords(words: unknown): Record<string, number> | undefined {
 }
 
 function detailsOf(apiError: ApiError): ErrorDetails | undefined {
-  const body = (apiError.body as { error?: { details?: ErrorDetails; used_by?: unknown } } | undefined)?.error;
+  const body = (apiError.body as { error?: { details?: ErrorDetails; used_by?: unknown; owed?: unknown } } | undefined)?.error;
   if (body?.details && typeof body.details === 'object') return body.details;
+  // An overpayment names what is still owed (cents) beside the code.
+  if (typeof body?.owed === 'number') return { owed: body.owed };
   const uses = usesFromWords(body?.used_by);
   return uses ? { uses } : undefined;
 }
@@ -70,6 +73,9 @@ export function errorText(error: unknown): string {
   const { code, details } = codeAndDetails(error);
   if (code === 'in-use' && details?.uses && Object.values(details.uses).some((n) => n > 0)) {
     return i18n.t('errors.inUseBy', { list: usesText(details.uses) });
+  }
+  if (code === 'conflict' && typeof details?.owed === 'number') {
+    return i18n.t('errors.overpaid', { owed: formatMoney(details.owed) });
   }
   if (details?.reason) {
     const key = `errors.reasons.${details.reason}`;

@@ -1,7 +1,10 @@
 import {
+  AccountBookOutlined,
   AppstoreOutlined,
+  BarChartOutlined,
   BookOutlined,
   CalendarOutlined,
+  EuroOutlined,
   ContainerOutlined,
   FileTextOutlined,
   FormOutlined,
@@ -41,6 +44,10 @@ const ICONS: Record<string, ReactNode> = {
   form: <FormOutlined />,
   idcard: <IdcardOutlined />,
   setting: <SettingOutlined />,
+  'file-text': <FileTextOutlined />,
+  euro: <EuroOutlined />,
+  'account-book': <AccountBookOutlined />,
+  'bar-chart': <BarChartOutlined />,
 };
 
 const GROUP_ICONS: Record<string, string> = { settings: 'setting' };

@@ -20,6 +20,9 @@ export const PAGE_LOADERS: Record<string, Loader> = {
   'student-custom-fields': () => import('./student-custom-fields'),
   users: () => import('./users'),
   tenants: () => import('./tenants'),
+  contracts: () => import('./money/contracts'),
+  account: () => import('../pages/account'),
+  analytics: () => import('../pages/analytics'),
 };
 
 export const PAGES: Record<string, LazyExoticComponent<ComponentType>> = Object.fromEntries(

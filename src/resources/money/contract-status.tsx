@@ -1,0 +1,105 @@
+import { PlusOutlined } from '@ant-design/icons';
+import { CanAccess, useCustom } from '@refinedev/core';
+import { Alert, Button, Space, Spin, Table, Tabs, Tag, Typography } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { StatusLine } from '../../../domain/money';
+import { formatDate, formatMoney } from '../../components/fields/format';
+import { errorText } from '../../providers/errors';
+import { PaymentDrawer } from './payment-form';
+import { PaymentsList } from './payments-list';
+import { MoneyTotals } from './totals';
+import { monthLabel, type ContractStatus, type PaymentDraft } from './types';
+
+/**
+ * `?mode=status&contract=ID`: the contract month by month. The registration, then each month,
+ * with what is owed, paid and left, paid or not, and a one-click "record payment" that opens
+ * the payment form with the kind, the month and what is left; the contract's payments below.
+ */
+export function ContractStatusView({ id, withPayments = true }: { id: number; withPayments?: boolean }) {
+  const { t, i18n } = useTranslation();
+  const [draft, setDraft] = useState<PaymentDraft | null>(null);
+  const { result, query } = useCustom<{ data: ContractStatus }>({ url: `/api/contracts/${id}/status`, method: 'get' });
+  const status = result.data?.data;
+  if (query.isLoading) return <Spin />;
+  if (query.isError || !status) return <Alert type="error" message={errorText(query.error)} />;
+  const { contract } = status;
+
+  const lineName = (line: StatusLine) => (line.kind === 'REGISTER' ? t('contracts.status.register') : monthLabel(line.month, i18n.language));
+  const lines = (
+    <Table<StatusLine>
+      size="small"
+      rowKey={(line) => `${line.kind}-${line.month}`}
+      pagination={false}
+      dataSource={status.lines}
+      scroll={{ x: 'max-content' }}
+      onRow={(line) => ({ 'data-line': line.kind === 'REGISTER' ? 'REGISTER' : line.month }) as React.HTMLAttributes<HTMLElement>}
+      columns={[
+        { key: 'line', title: t('contracts.status.line'), render: (_, line) => lineName(line) },
+        { key: 'owed', title: t('contracts.status.owed'), align: 'right', render: (_, line) => formatMoney(line.owed) },
+        { key: 'paid', title: t('contracts.status.paid'), align: 'right', render: (_, line) => formatMoney(line.paid) },
+        { key: 'left', title: t('contracts.status.left'), align: 'right', render: (_, line) => formatMoney(line.left) },
+        {
+          key: 'state',
+          title: t('contracts.status.state'),
+          render: (_, line) =>
+            line.left === 0 ? <Tag color="green">{t('contracts.status.paidTag')}</Tag> : <Tag color="red">{t('contracts.status.unpaidTag')}</Tag>,
+        },
+        {
+          key: 'record',
+          title: t('table.actions'),
+          render: (_, line) =>
+            line.left > 0 && (
+              <CanAccess resource="payments" action="create">
+                <Button
+                  size="small"
+                  type="primary"
+                  icon={<PlusOutlined />}
+                  onClick={() => setDraft({ contract_id: id, kind: line.kind, month: line.kind === 'MONTHLY' ? line.month : null, amount: line.left })}
+                >
+                  {t('contracts.status.record')}
+                </Button>
+              </CanAccess>
+            ),
+        },
+      ]}
+    />
+  );
+
+  return (
+    <Space direction="vertical" style={{ width: '100%' }}>
+      <Typography.Title level={4} style={{ margin: 0 }}>
+        {contract.student?.name} · {formatDate(contract.start_date)} – {formatDate(contract.end_date)}
+      </Typography.Title>
+      <Space wrap>
+        {contract.category?.name && <Tag>{contract.category.name}</Tag>}
+        <Tag color={contract.with_receipt ? 'blue' : 'default'}>{contract.with_receipt ? t('money.withReceipt') : t('money.withoutReceipt')}</Tag>
+      </Space>
+      <MoneyTotals
+        items={[
+          { key: 'total_cost', label: t('contracts.fields.total_cost'), value: status.total_cost },
+          { key: 'total_paid', label: t('contracts.fields.total_paid'), value: status.total_paid },
+          { key: 'rest', label: t('contracts.fields.rest'), value: status.rest },
+        ]}
+      />
+      <Space>
+        <CanAccess resource="payments" action="create">
+          <Button icon={<PlusOutlined />} onClick={() => setDraft({ contract_id: id, kind: 'EXTRA' })}>
+            {t('contracts.status.extra')}
+          </Button>
+        </CanAccess>
+      </Space>
+      {withPayments ? (
+        <Tabs
+          items={[
+            { key: 'months', label: t('contracts.status.months'), children: lines },
+            { key: 'payments', label: t('contracts.tabs.payments'), children: <PaymentsList owner={{ field: 'contract_id', id }} /> },
+          ]}
+        />
+      ) : (
+        lines
+      )}
+      <PaymentDrawer draft={draft} onClose={() => setDraft(null)} onSaved={() => void query.refetch()} />
+    </Space>
+  );
+}

@@ -1,0 +1,70 @@
+import type { PaymentKind, PaymentMethod } from '../../../domain/enums';
+import type { StatusLine } from '../../../domain/money';
+import type { RefLabel } from '../../components/fields/format';
+
+export interface Contract {
+  id: number;
+  version: number;
+  student_id: number;
+  student?: RefLabel | null;
+  category_id: number | null;
+  category?: RefLabel | null;
+  start_date: string;
+  end_date: string;
+  register_cost: number;
+  month_cost: number;
+  with_receipt: boolean;
+  notes: string | null;
+  total_cost: number;
+  total_paid: number;
+  rest: number;
+  extra_total: number;
+  is_register_paid: boolean;
+  unpaid_months: string[];
+  [key: string]: unknown;
+}
+
+export interface Payment {
+  id: number;
+  version: number;
+  contract_id: number;
+  contract?: RefLabel | null;
+  kind: PaymentKind;
+  month: string | null;
+  amount: number;
+  method: PaymentMethod;
+  bill_number: string | null;
+  paid_on: string;
+  description: string | null;
+  student_id?: number;
+  student?: RefLabel | null;
+  [key: string]: unknown;
+}
+
+/** GET /api/contracts/:id/status */
+export interface ContractStatus {
+  contract: Contract;
+  lines: StatusLine[];
+  extras: Pick<Payment, 'id' | 'kind' | 'month' | 'amount' | 'bill_number' | 'paid_on'>[];
+  total_cost: number;
+  total_paid: number;
+  rest: number;
+}
+
+/** What the payment form starts with: a line of the status ("record payment") or nothing. */
+export interface PaymentDraft {
+  contract_id: number;
+  kind?: PaymentKind;
+  month?: string | null;
+  amount?: number;
+}
+
+/** "2026-11" -> "Νοέμβριος 2026" in the user's language. */
+export function monthLabel(month: string | null | undefined, language: string): string {
+  if (!month) return '';
+  const [y, m] = month.split('-').map(Number);
+  const text = new Intl.DateTimeFormat(language === 'el' ? 'el-GR' : 'en-GB', { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(
+    new Date(Date.UTC(y!, m! - 1, 1)),
+  );
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

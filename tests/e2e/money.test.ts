@@ -1,0 +1,168 @@
+import type { Locator, Page } from 'playwright-core';
+import { beforeEach, describe, expect, inject, it } from 'vitest';
+import { submitSignIn, useBrowserTab } from './browser';
+
+// The centre's money in a real Chromium, in Greek, against the real server: a secretary makes
+// a contract, takes the registration and this month's fee with receipt numbers, sees the month
+// turn paid, finds the student gone from "unpaid this month" and opens the printable receipt;
+// an admin finds the same figures in the account's month and sees the analytics charts.
+const baseUrl = inject('baseUrl');
+const apiBase = inject('apiBase');
+const root = inject('root');
+
+const tab = useBrowserTab({ width: 1400, height: 900 });
+let page: Page;
+beforeEach(() => {
+  page = tab.page;
+});
+
+const JSON_HEADERS = { 'content-type': 'application/json', 'x-client-type': 'api', 'x-tenant-id': 'demo' };
+
+async function api(token: string, path: string, body: unknown): Promise<{ id: number }> {
+  const res = await fetch(`${apiBase}${path}`, { method: 'POST', headers: { ...JSON_HEADERS, authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
+  expect(res.status, `${path}: ${await res.clone().text()}`).toBe(201);
+  return (await res.json()) as { id: number };
+}
+
+/** A SECRETARY, an ADMIN and a student, named uniquely, created as ROOT. */
+async function centre() {
+  const login = await fetch(`${apiBase}/login`, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ ...root, tenant: 'demo' }) });
+  const { token } = (await login.json()) as { token: string };
+  const n = Date.now() % 100_000;
+  const secretary = { username: `tameio${n}`, password: 'secretary-password-1' };
+  const admin = { username: `dieythynsi${n}`, password: 'admin-password-1' };
+  await api(token, '/api/users', { ...secretary, role: 'SECRETARY', first_name: 'Άννα', last_name: 'Γραμματέως' });
+  await api(token, '/api/users', { ...admin, role: 'ADMIN', first_name: 'Νίκος', last_name: 'Διευθυντής' });
+  const student = { first_name: 'Ιάσονας', last_name: `Οικονόμου${n}` };
+  await api(token, '/api/students', student);
+  return { secretary, admin, student: `${student.first_name} ${student.last_name}` };
+}
+
+async function signIn(user: { username: string; password: string }) {
+  await submitSignIn(page, baseUrl, user.username, user.password);
+  await page.waitForURL(`${baseUrl}/`);
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+const now = new Date();
+const THIS_MONTH = `${now.getFullYear()}-${pad(now.getMonth() + 1)}`;
+const START = `01/${pad(now.getMonth() + 1)}/${now.getFullYear()}`;
+const END = `28/${pad(now.getMonth() + 1)}/${now.getFullYear() + 1}`;
+
+const drawer = (title: string) => page.locator('.ant-drawer-content').filter({ has: page.locator('.ant-drawer-title').getByText(title, { exact: true }) });
+
+async function setDate(scope: Locator, label: string, date: string) {
+  const input = scope.getByLabel(label, { exact: true });
+  await input.click();
+  await input.fill(date);
+  await input.press('Enter');
+}
+
+/** Records the payment the status line `line` offers (its kind, month and what is left), with the next receipt number. */
+async function recordPayment(status: Locator, line: string) {
+  await status
+    .locator('tr[data-line]', { has: page.getByRole('cell', { name: line, exact: true }) })
+    .getByRole('button', { name: 'Καταχώριση πληρωμής' })
+    .click();
+  const form = drawer('Νέα πληρωμή');
+  await form.waitFor();
+  await form.getByRole('button', { name: /^Επόμενος: \d+$/ }).click();
+  await expect.poll(() => form.getByLabel('Αρ. απόδειξης', { exact: true }).inputValue()).toMatch(/^\d+$/);
+  await form.getByRole('button', { name: 'Αποθήκευση' }).click();
+  await form.waitFor({ state: 'detached' });
+}
+
+describe('the centre’s money', () => {
+  it('a secretary takes payments with receipts; an admin finds the same figures; analytics draws its charts', async () => {
+    const { secretary, admin, student } = await centre();
+    await signIn(secretary);
+
+    // a contract for the student: registration 50 €, 120 € a month
+    await page.getByRole('menuitem', { name: 'Συμβόλαια' }).click();
+    await page.waitForURL(/\/contracts\//);
+    await page.getByRole('button', { name: 'Νέο συμβόλαιο' }).click();
+    const form = drawer('Νέο συμβόλαιο');
+    await form.waitFor();
+    await form.getByLabel('Μαθητής', { exact: true }).click({ force: true });
+    await form.getByLabel('Μαθητής', { exact: true }).fill(student.split(' ')[1]!);
+    await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: student }).first().click();
+    await setDate(form, 'Έναρξη', START);
+    await setDate(form, 'Λήξη', END);
+    await form.getByLabel('Κόστος εγγραφής', { exact: true }).fill('50');
+    await form.getByLabel('Μηνιαίο κόστος', { exact: true }).fill('120');
+    await form.getByRole('button', { name: 'Αποθήκευση' }).click();
+    await form.waitFor({ state: 'detached' });
+
+    // "unpaid this month" lists the student, with the contract's 13 months and registration as rest
+    await page.getByRole('button', { name: 'Απλήρωτοι αυτόν τον μήνα' }).click();
+    await page.waitForURL(/unpaid_month/);
+    const row = page.locator('.ant-table-row', { hasText: student });
+    await row.waitFor();
+    await row.getByText('1.610,00 €').first().waitFor();
+
+    // the status, month by month; the registration and this month paid with receipts
+    await row.getByRole('button', { name: 'Κατάσταση' }).click();
+    await page.waitForURL(/mode=status/);
+    const status = drawer('Κατάσταση συμβολαίου');
+    await status.locator('tr[data-line]').first().waitFor();
+    expect(await status.locator('tr[data-line]').count()).toBe(14);
+    await recordPayment(status, 'Εγγραφή');
+    const month = status.locator(`tr[data-line="${THIS_MONTH}"]`);
+    await expect.poll(() => month.textContent()).toContain('Απλήρωτο');
+    const monthName = (await month.locator('td').first().textContent())!;
+    await recordPayment(status, monthName);
+    await expect.poll(() => month.textContent()).toContain('Πληρωμένο');
+    await expect.poll(() => status.locator('tr[data-line="REGISTER"]').textContent()).toContain('Πληρωμένο');
+    await status.locator('[data-total="total_paid"]').getByText('170,00 €').waitFor();
+
+    // the printable receipt of this month's payment
+    await status.getByRole('tab', { name: 'Πληρωμές' }).click();
+    const paymentRow = status.locator('.ant-table-row', { hasText: '120,00 €' });
+    await paymentRow.getByRole('button', { name: 'Απόδειξη' }).click();
+    const receipt = page.locator('.ant-modal-content', { hasText: 'Απόδειξη είσπραξης' });
+    await receipt.getByText('εκατόν είκοσι ευρώ').waitFor();
+    await receipt.getByText(student).waitFor();
+    await page.evaluate(() => {
+      const w = window as unknown as { printed: number; print(): void };
+      w.printed = 0;
+      w.print = () => {
+        w.printed += 1;
+      };
+    });
+    await receipt.getByRole('button', { name: 'Εκτύπωση' }).click();
+    expect(await page.evaluate(() => (window as unknown as { printed: number }).printed)).toBe(1);
+    await receipt.locator('.ant-modal-footer').getByRole('button', { name: 'Κλείσιμο' }).click();
+
+    // back on the list, still filtered by "unpaid this month": the student is gone
+    await status.locator('.ant-drawer-close').click();
+    await page.waitForURL((url) => !url.search.includes('mode='));
+    expect(new URL(page.url()).search).toContain('unpaid_month');
+    await expect.poll(() => page.locator('.ant-table-row', { hasText: student }).count()).toBe(0);
+    await page.getByText('Κανένα αποτέλεσμα.').waitFor();
+
+    // the admin's account month: the same 170 € came in, all with receipt
+    await page.context().clearCookies();
+    await page.evaluate(() => localStorage.clear());
+    await signIn(admin);
+    await page.goto(`${baseUrl}/account/?income_month=${THIS_MONTH}`);
+    const income = page.locator('[data-figure="income"]');
+    await income.getByText('170,00 €').first().waitFor();
+    // the total and its part with receipt
+    expect(await income.getByText('170,00 €', { exact: true }).count()).toBe(2);
+    await page.locator('.ant-table-row', { hasText: student }).first().waitFor();
+
+    // the year: this month's column and the year's totals hold the same income
+    await page.getByRole('tab', { name: 'Έτος' }).click();
+    await page.getByRole('img', { name: 'Έσοδα, έξοδα και αναμενόμενα ανά μήνα' }).waitFor();
+    const totals = page.locator('.ant-table-row', { hasText: 'Σύνολα' });
+    await totals.getByText('170,00 €').first().waitFor();
+
+    // the analytics tab draws its charts
+    await page.getByRole('menuitem', { name: 'Αναλυτικά' }).click();
+    await page.waitForURL(/\/analytics\//);
+    await page.getByRole('tab', { name: 'Συμβόλαια' }).waitFor();
+    await page.getByRole('img', { name: 'Νέα και ενεργά συμβόλαια' }).waitFor();
+    await page.getByRole('img', { name: 'Αναμενόμενα και εισπραγμένα' }).waitFor();
+    expect(await page.locator('svg[data-chart="expected,collected"] rect').count()).toBeGreaterThan(0);
+  });
+});
