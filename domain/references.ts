@@ -1,6 +1,6 @@
 import type { FieldDef } from './fields';
 
-// Where a reference's label travels beside its id (CONTRACT issue 3): `category_id` comes with
+// Where a reference's label travels beside its id: `category_id` comes with
 // `category: {id, name}`, `class_ids` with `classes: [{id, name}]`. Server and client both name
 // labels through this one function.
 export function labelKey(field: Pick<FieldDef, 'name' | 'type'>): string {

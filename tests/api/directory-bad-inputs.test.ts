@@ -1,4 +1,4 @@
-// Generated bad inputs against every issue-3 resource: values of the wrong type for each field of the ResourceDef, overlong strings, unknown
+// Generated bad inputs against every directory resource: values of the wrong type for each field of the ResourceDef, overlong strings, unknown
 // fields, any JSON body, junk list queries and ids. Each answer is a 4xx with {error: {code,
 // message}}, 400 validation naming the field where there is one, and the data never changes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,6 +1,6 @@
 // Who may call what on the directory:
 // ROOT, ADMIN, SECRETARY, a TEACHER (created through POST /api/teachers) and an anonymous
-// caller against list, read, create, update, delete and history of every issue-3 resource.
+// caller against list, read, create, update, delete and history of every directory resource.
 // The expectation comes from the domain's can() and RESOURCE_AREA, so the matrix follows it.
 // TEACHER's notes, classes and students are narrowed to their own (directory-notes.test.ts and
 // teacher-references.test.ts have the details).

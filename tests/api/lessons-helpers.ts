@@ -1,4 +1,4 @@
-// Fixtures for the lessons API tests (issue 4, CONTRACT-4): a centre with teachers (each also a
+// Fixtures for the lessons API tests: a centre with teachers (each also a
 // TEACHER sign-in), rooms, classes, subjects, a lesson type and a tag, all made through the API.
 import { expect } from 'vitest';
 import type { Response } from 'light-my-request';

@@ -1,4 +1,4 @@
-// Internals of the generic CRUD module behind the directory (issue 3): delete rules derived
+// Internals of the generic CRUD module behind the directory: delete rules derived
 // from who references whom, link removal recorded in the owners' history, label naming, and
 // the demo centre written once on both databases.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
