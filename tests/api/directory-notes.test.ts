@@ -1,4 +1,4 @@
-// /api/notes (CONTRACT-3 "Notes", ): author_id is the signed-in user (ROOT:
+// /api/notes: author_id is the signed-in user (ROOT:
 // null, labelled "Root") and never taken from the body; a TEACHER lists and reads their own notes
 // and the notes about their teacher record, and writes only their own; staff see all.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// References between directory rows (CONTRACT-3 "HTTP"): deleting a row that another row points
+// References between directory rows: deleting a row that another row points
 // to through a single reference is 409 in-use naming what uses it, and nothing changes; links in
 // join lists (class_ids, subject_ids, student_ids) are removed with the row and recorded as an
 // update in the owner's history; students referenced by notes are in use; labels follow renames.

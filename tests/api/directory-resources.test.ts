@@ -1,4 +1,4 @@
-// Issue 3, the directory (CONTRACT-3 "HTTP", sections 4-5): every resource, table-driven
+// The directory: every resource, table-driven
 // from its domain ResourceDef so that a field added to domain/resources/ is covered here without
 // a new test: create and read back (with reference labels), update with version (409 stale),
 // delete, list with every filterable field and operator and every sortable field, Greek q

@@ -1,4 +1,4 @@
-// The calendar's query (CONTRACT-4 "GET /api/lessons/calendar"): every lesson with
+// The calendar's query: every lesson with
 // from <= date <= to, not paged, ordered by date and start time, with reference labels and the
 // lesson type's colour; repeatable filters by teacher, class, room and subject (and status);
 // to before from, a range over 42 days, or a missing bound is 400.

@@ -1,4 +1,4 @@
-// POST /api/students/import (CONTRACT-3 "Import"): {rows, skip_invalid, dry_run} -> 200
+// POST /api/students/import: {rows, skip_invalid, dry_run} -> 200
 // {created, skipped, errors: [{row, fields}]}; an invalid row without skip_invalid is 400
 // validation with the errors and nothing written; dry_run validates and writes nothing; each
 // created student has a history entry; at most 5000 rows; the route takes bodies over 1 MB.

@@ -1,4 +1,4 @@
-// /api/teachers (CONTRACT-3 "Teachers", ): a teacher is also a TEACHER
+// /api/teachers: a teacher is also a TEACHER
 // sign-in, created in one transaction with it; confirm_password must match; usernames are unique
 // across all accounts of a centre; username and password are create-only; deleting a teacher
 // keeps the row ('deleted: true', label {id, name: null, deleted: true}), refuses its sign-in and
