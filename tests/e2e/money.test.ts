@@ -46,6 +46,8 @@ async function signIn(user: { username: string; password: string }) {
 const pad = (n: number) => String(n).padStart(2, '0');
 const now = new Date();
 const THIS_MONTH = `${now.getFullYear()}-${pad(now.getMonth() + 1)}`;
+const NEXT = new Date(now.getFullYear(), now.getMonth() + 1, 1);
+const NEXT_MONTH = `${NEXT.getFullYear()}-${pad(NEXT.getMonth() + 1)}`;
 const START = `01/${pad(now.getMonth() + 1)}/${now.getFullYear()}`;
 const END = `28/${pad(now.getMonth() + 1)}/${now.getFullYear() + 1}`;
 
@@ -109,6 +111,8 @@ describe('the centre’s money', () => {
     await recordPayment(status, 'Εγγραφή');
     const month = status.locator(`tr[data-line="${THIS_MONTH}"]`);
     await expect.poll(() => month.textContent()).toContain('Απλήρωτο');
+    // a month still ahead is not owed yet
+    expect(await status.locator(`tr[data-line="${NEXT_MONTH}"]`).textContent()).toContain('Δεν έχει λήξει');
     const monthName = (await month.locator('td').first().textContent())!;
     await recordPayment(status, monthName);
     await expect.poll(() => month.textContent()).toContain('Πληρωμένο');

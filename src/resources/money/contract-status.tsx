@@ -1,6 +1,7 @@
 import { PlusOutlined } from '@ant-design/icons';
 import { CanAccess, useCustom } from '@refinedev/core';
 import { Alert, Button, Space, Spin, Table, Tabs, Tag, Typography } from 'antd';
+import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { StatusLine } from '../../../domain/money';
@@ -42,8 +43,12 @@ export function ContractStatusView({ id, withPayments = true }: { id: number; wi
         {
           key: 'state',
           title: t('contracts.status.state'),
-          render: (_, line) =>
-            line.left === 0 ? <Tag color="green">{t('contracts.status.paidTag')}</Tag> : <Tag color="red">{t('contracts.status.unpaidTag')}</Tag>,
+          render: (_, line) => {
+            if (line.left === 0) return <Tag color="green">{t('contracts.status.paidTag')}</Tag>;
+            // a month still ahead is not owed yet: only this month and the ones behind are unpaid
+            if (line.month && line.month > dayjs().format('YYYY-MM')) return <Tag>{t('contracts.status.notDueTag')}</Tag>;
+            return <Tag color="red">{t('contracts.status.unpaidTag')}</Tag>;
+          },
         },
         {
           key: 'record',
