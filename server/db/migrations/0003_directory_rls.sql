@@ -1,4 +1,4 @@
--- Row-level security for the directory's tables (issue 3), exactly as 0001 does for the
+-- Row-level security for the directory's tables, exactly as 0001 does for the
 -- foundation's: GRANT to frontis_app, ENABLE + FORCE ROW LEVEL SECURITY, tenant_isolation.
 GRANT SELECT, INSERT, UPDATE, DELETE ON subjects, rooms, class_categories, contract_categories, classes, class_subjects, lesson_types, lesson_tags, teachers, teacher_subjects, students, class_students, student_subjects, student_custom_fields, notes TO frontis_app;
 --> statement-breakpoint

@@ -1,4 +1,4 @@
--- Lessons' rules the schema cannot declare (issue 4): no room, teacher or class holds two
+-- Lessons' rules the schema cannot declare: no room, teacher or class holds two
 -- overlapping NORMAL lessons, enforced by exclusion constraints so that
 -- concurrent bookings cannot both win; then row-level security as 0003 does for the directory.
 -- Times are half-open ([start, end)): 17:00-18:00 and 18:00-19:00 do not clash.

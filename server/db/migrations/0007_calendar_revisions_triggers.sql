@@ -1,4 +1,4 @@
--- The calendar's revision per centre (issue 4): one more on every statement that writes lessons
+-- The calendar's revision per centre: one more on every statement that writes lessons
 -- or the rows their labels show. Statement-level, so a series of 500 lessons counts once; the
 -- centre is the one the transaction is set to (withTenant sets app.tenant_id), so writes
 -- outside a centre (migrations, the platform) leave it alone.
