@@ -1,11 +1,11 @@
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, inject, it } from 'vitest';
+import { post, rootToken } from './api';
 import { submitSignIn, useBrowserTab } from './browser';
 
 // The calendar in the dark theme and on a phone, the recurring lessons shown as soon as they
 // arrive, and My data saved: in a real Chromium against the real server.
 const baseUrl = inject('baseUrl');
-const apiBase = inject('apiBase');
 const root = inject('root');
 
 const tab = useBrowserTab({ width: 1280, height: 900 });
@@ -13,19 +13,6 @@ let page: Page;
 beforeEach(() => {
   page = tab.page;
 });
-
-const JSON_HEADERS = { 'content-type': 'application/json', 'x-client-type': 'api', 'x-tenant-id': 'demo' };
-
-async function rootToken(): Promise<string> {
-  const login = await fetch(`${apiBase}/login`, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ ...root, tenant: 'demo' }) });
-  return ((await login.json()) as { token: string }).token;
-}
-
-async function post(token: string, path: string, body: unknown): Promise<{ id: number }> {
-  const res = await fetch(`${apiBase}${path}`, { method: 'POST', headers: { ...JSON_HEADERS, authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
-  expect(res.status, `${path}: ${await res.clone().text()}`).toBe(201);
-  return (await res.json()) as { id: number };
-}
 
 async function signInAsRoot() {
   await submitSignIn(page, baseUrl, root.username, root.password);

@@ -1,6 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { beforeEach, describe, expect, inject, it } from 'vitest';
 import { addDays, isoWeekday } from '../../domain/lessons';
+import { JSON_HEADERS, post, rootToken } from './api';
 import { chooseOption, submitSignIn, useBrowserTab } from './browser';
 
 // The calendar in Greek, in a real Chromium against the real server: a weekly lesson created
@@ -8,7 +9,6 @@ import { chooseOption, submitSignIn, useBrowserTab } from './browser';
 // given its replacement, both statuses visible, and the conflict named when a room is booked twice.
 const baseUrl = inject('baseUrl');
 const apiBase = inject('apiBase');
-const root = inject('root');
 
 const tab = useBrowserTab({ width: 1500, height: 1000 });
 let page: Page;
@@ -16,27 +16,18 @@ beforeEach(() => {
   page = tab.page;
 });
 
-const JSON_HEADERS = { 'content-type': 'application/json', 'x-client-type': 'api', 'x-tenant-id': 'demo' };
-
-async function api(token: string, path: string, body: unknown): Promise<{ id: number }> {
-  const res = await fetch(`${apiBase}${path}`, { method: 'POST', headers: { ...JSON_HEADERS, authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
-  expect(res.status, `${path}: ${await res.clone().text()}`).toBe(201);
-  return (await res.json()) as { id: number };
-}
-
 /** A SECRETARY and what a lesson needs (teacher, subject, class, rooms), named uniquely, created as ROOT. */
 async function centre() {
-  const login = await fetch(`${apiBase}/login`, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ ...root, tenant: 'demo' }) });
-  const { token } = (await login.json()) as { token: string };
+  const token = await rootToken();
   const n = Date.now() % 100_000;
   const user = { username: `grammateia${n}`, password: 'secretary-password-1' };
-  await api(token, '/api/users', { ...user, role: 'SECRETARY', first_name: 'Άννα', last_name: 'Γραμματέως' });
+  await post(token, '/api/users', { ...user, role: 'SECRETARY', first_name: 'Άννα', last_name: 'Γραμματέως' });
   const names = { teacher: `Ζαχαρίου ${n}`, other: `Ρήγα ${n}`, subject: `Λατινικά ${n}`, class: `Γ Λυκείου ${n}`, room: `Αίθουσα ${n}` };
   for (const [username, last] of [
     [`zacharioy${n}`, names.teacher],
     [`riga${n}`, names.other],
   ]) {
-    await api(token, '/api/teachers', {
+    await post(token, '/api/teachers', {
       username,
       password: 'teacher-password-1',
       confirm_password: 'teacher-password-1',
@@ -44,9 +35,9 @@ async function centre() {
       last_name: last,
     });
   }
-  await api(token, '/api/subjects', { name: names.subject, color: '#722ed1' });
-  await api(token, '/api/classes', { name: names.class });
-  await api(token, '/api/rooms', { name: names.room, capacity: 12 });
+  await post(token, '/api/subjects', { name: names.subject, color: '#722ed1' });
+  await post(token, '/api/classes', { name: names.class });
+  await post(token, '/api/rooms', { name: names.room, capacity: 12 });
   return { user, names };
 }
 
@@ -206,12 +197,11 @@ describe('the calendar', () => {
   });
 
   it('a TEACHER sees only own lessons and edits their homework; the office moves one by dragging, cancels, restores and deletes it', async () => {
-    const login = await fetch(`${apiBase}/login`, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ ...root, tenant: 'demo' }) });
-    const { token } = (await login.json()) as { token: string };
+    const token = await rootToken();
     const n = Date.now() % 100_000;
     const teacher = { username: `kathigitis${n}`, password: 'teacher-password-1' };
-    const mine = await api(token, '/api/teachers', { ...teacher, confirm_password: teacher.password, first_name: 'Νίκος', last_name: `Αλεξίου ${n}` });
-    const other = await api(token, '/api/teachers', {
+    const mine = await post(token, '/api/teachers', { ...teacher, confirm_password: teacher.password, first_name: 'Νίκος', last_name: `Αλεξίου ${n}` });
+    const other = await post(token, '/api/teachers', {
       username: `allos${n}`,
       password: teacher.password,
       confirm_password: teacher.password,
@@ -219,11 +209,11 @@ describe('the calendar', () => {
       last_name: `Καθηγήτρια ${n}`,
     });
     const subjects = { mine: `Φυσική ${n}`, other: `Χημεία ${n}` };
-    const physics = await api(token, '/api/subjects', { name: subjects.mine, color: '#1677ff' });
-    const chemistry = await api(token, '/api/subjects', { name: subjects.other, color: '#52c41a' });
+    const physics = await post(token, '/api/subjects', { name: subjects.mine, color: '#1677ff' });
+    const chemistry = await post(token, '/api/subjects', { name: subjects.other, color: '#52c41a' });
     const today = localDate(new Date());
-    await api(token, '/api/lessons', { date: today, start_time: '10:00', end_time: '11:00', teacher_id: mine.id, subject_id: physics.id });
-    await api(token, '/api/lessons', { date: today, start_time: '10:00', end_time: '11:00', teacher_id: other.id, subject_id: chemistry.id });
+    await post(token, '/api/lessons', { date: today, start_time: '10:00', end_time: '11:00', teacher_id: mine.id, subject_id: physics.id });
+    await post(token, '/api/lessons', { date: today, start_time: '10:00', end_time: '11:00', teacher_id: other.id, subject_id: chemistry.id });
 
     // The teacher: own lesson only, no booking, homework only.
     await signIn(teacher.username, teacher.password);

@@ -1,5 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
 import { beforeEach, describe, expect, inject, it } from 'vitest';
+import { post, rootToken } from './api';
 import { submitSignIn, useBrowserTab } from './browser';
 
 // The centre's money in a real Chromium, in Greek, against the real server: a secretary makes
@@ -7,8 +8,6 @@ import { submitSignIn, useBrowserTab } from './browser';
 // turn paid, finds the student gone from "unpaid this month" and opens the printable receipt;
 // an admin finds the same figures in the account's month and sees the analytics charts.
 const baseUrl = inject('baseUrl');
-const apiBase = inject('apiBase');
-const root = inject('root');
 
 const tab = useBrowserTab({ width: 1400, height: 900 });
 let page: Page;
@@ -16,25 +15,16 @@ beforeEach(() => {
   page = tab.page;
 });
 
-const JSON_HEADERS = { 'content-type': 'application/json', 'x-client-type': 'api', 'x-tenant-id': 'demo' };
-
-async function api(token: string, path: string, body: unknown): Promise<{ id: number }> {
-  const res = await fetch(`${apiBase}${path}`, { method: 'POST', headers: { ...JSON_HEADERS, authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
-  expect(res.status, `${path}: ${await res.clone().text()}`).toBe(201);
-  return (await res.json()) as { id: number };
-}
-
 /** A SECRETARY, an ADMIN and a student, named uniquely, created as ROOT. */
 async function centre() {
-  const login = await fetch(`${apiBase}/login`, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ ...root, tenant: 'demo' }) });
-  const { token } = (await login.json()) as { token: string };
+  const token = await rootToken();
   const n = Date.now() % 100_000;
   const secretary = { username: `tameio${n}`, password: 'secretary-password-1' };
   const admin = { username: `dieythynsi${n}`, password: 'admin-password-1' };
-  await api(token, '/api/users', { ...secretary, role: 'SECRETARY', first_name: 'Άννα', last_name: 'Γραμματέως' });
-  await api(token, '/api/users', { ...admin, role: 'ADMIN', first_name: 'Νίκος', last_name: 'Διευθυντής' });
+  await post(token, '/api/users', { ...secretary, role: 'SECRETARY', first_name: 'Άννα', last_name: 'Γραμματέως' });
+  await post(token, '/api/users', { ...admin, role: 'ADMIN', first_name: 'Νίκος', last_name: 'Διευθυντής' });
   const student = { first_name: 'Ιάσονας', last_name: `Οικονόμου${n}` };
-  await api(token, '/api/students', student);
+  await post(token, '/api/students', student);
   return { secretary, admin, student: `${student.first_name} ${student.last_name}` };
 }
 
