@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { post, rootToken } from './api';
 import { submitSignIn, useBrowserTab } from './browser';
 
 // What every list and view of the generic screen does, seen in Greek in a real Chromium: a
@@ -7,8 +8,6 @@ import { submitSignIn, useBrowserTab } from './browser';
 // footer and the in-use dialog speak Greek with the right plural, History names the records a
 // change points to, an unknown id says the record does not exist, and the dark theme is legible.
 const baseUrl = inject('baseUrl');
-const apiBase = inject('apiBase');
-const root = inject('root');
 
 const tab = useBrowserTab({ width: 1400, height: 900 });
 let page: Page;
@@ -16,20 +15,14 @@ beforeEach(() => {
   page = tab.page;
 });
 
-const JSON_HEADERS = { 'content-type': 'application/json', 'x-client-type': 'api', 'x-tenant-id': 'demo' };
 const tag = `t${Date.now() % 1_000_000}`;
 let token = '';
 const admin = { username: `lists${tag}`, password: 'lists-password-1' };
 
-async function create(path: string, body: unknown): Promise<number> {
-  const res = await fetch(`${apiBase}${path}`, { method: 'POST', headers: { ...JSON_HEADERS, authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
-  expect(res.status, `${path}: ${await res.clone().text()}`).toBe(201);
-  return ((await res.json()) as { id: number }).id;
-}
+const create = async (path: string, body: unknown) => (await post(token, path, body)).id;
 
 beforeAll(async () => {
-  const login = await fetch(`${apiBase}/login`, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ ...root, tenant: 'demo' }) });
-  token = ((await login.json()) as { token: string }).token;
+  token = await rootToken();
   await create('/api/users', { ...admin, role: 'ADMIN', first_name: 'Λίνα', last_name: 'Λιστάκη' });
 });
 

@@ -1,13 +1,12 @@
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, inject, it } from 'vitest';
+import { post, rootToken } from './api';
 import { submitSignIn, useBrowserTab } from './browser';
 
 // A phone (390 px wide) in Greek: the students list without sideways scrolling of the page,
 // the surname in view, the menu opened from the header's toggle, and a student's view drawer
 // across the whole screen with every tab label readable.
 const baseUrl = inject('baseUrl');
-const apiBase = inject('apiBase');
-const root = inject('root');
 
 const WIDTH = 390;
 const tab = useBrowserTab({ width: WIDTH, height: 844 });
@@ -16,18 +15,11 @@ beforeEach(() => {
   page = tab.page;
 });
 
-const JSON_HEADERS = { 'content-type': 'application/json', 'x-client-type': 'api', 'x-tenant-id': 'demo' };
-
-async function create(token: string, path: string, body: unknown): Promise<number> {
-  const res = await fetch(`${apiBase}${path}`, { method: 'POST', headers: { ...JSON_HEADERS, authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
-  expect(res.status, `${path}: ${await res.clone().text()}`).toBe(201);
-  return ((await res.json()) as { id: number }).id;
-}
+const create = async (token: string, path: string, body: unknown) => (await post(token, path, body)).id;
 
 /** A SECRETARY and one student, named uniquely, created as ROOT. */
 async function secretaryAndStudent() {
-  const login = await fetch(`${apiBase}/login`, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ ...root, tenant: 'demo' }) });
-  const { token } = (await login.json()) as { token: string };
+  const token = await rootToken();
   const n = Date.now() % 1_000_000;
   const user = { username: `kinito${n}`, password: 'mobile-password-1' };
   await create(token, '/api/users', { ...user, role: 'SECRETARY', first_name: 'Μαρία', last_name: 'Κινητού' });
