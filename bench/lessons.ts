@@ -7,7 +7,10 @@
  * HOURS one-hour slots from 14:00, for SCHOOL_WEEKS weeks: 26 × 8 × 6 × 40 = 49,920 lessons,
  * about 1,250 in any week.
  */
+/** The most JSON a week of 1,248 lessons may answer before compression, in KB. */
+export const WEEK_ANSWER_LIMIT_KB = 150;
 import { performance } from 'node:perf_hooks';
+import { gzipSync } from 'node:zlib';
 
 export const SCHOOL_YEAR = { from: '2026-09-14', to: '2027-06-19' };
 /** A week in the middle of the term: Monday to Sunday. */
@@ -132,4 +135,16 @@ export async function timeWeekAfterChange(address: string, headers: Record<strin
   }
   ms.sort((a, b) => a - b);
   return { count, p50: percentile(ms, 50), p99: percentile(ms, 99) };
+}
+
+/**
+ * The calendar week's answer as a client without compression receives it (autocannon, the
+ * load test) and as a browser does (gzipped), in KB, with its lesson count.
+ */
+export async function weekAnswerSize(address: string, headers: Record<string, string>, url: string) {
+  const res = await fetch(address + url, { headers: { ...headers, 'accept-encoding': 'identity' } });
+  if (!res.ok) throw new Error(`${url} answered ${res.status}`);
+  const body = Buffer.from(await res.arrayBuffer());
+  const { total } = JSON.parse(body.toString('utf8')) as { total: number };
+  return { total, kb: body.length / 1024, gzippedKb: gzipSync(body).length / 1024 };
 }

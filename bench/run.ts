@@ -20,7 +20,7 @@ import { captureStatements, replay, type Statement } from './capture';
 import { sql } from 'drizzle-orm';
 import { performance } from 'node:perf_hooks';
 import { timeCalendarRender } from './calendar-render';
-import { BENCH_WEEK, seedLessons, timeSeriesCreation, timeWeekAfterChange } from './lessons';
+import { BENCH_WEEK, seedLessons, timeSeriesCreation, timeWeekAfterChange, WEEK_ANSWER_LIMIT_KB, weekAnswerSize } from './lessons';
 import { startSeededServer, type SeededServer } from './server';
 
 const { values: args } = parseArgs({
@@ -95,8 +95,10 @@ async function benchKind(kind: Kind) {
     const table = await seedLessons(address, headers);
     await database.db.execute(sql`vacuum analyze`);
     console.log(`  seeded ${table.lessons} lessons through the series API in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-    const week = await fetch(address + WEEK_URL, { headers }).then((r) => r.json() as Promise<{ total: number }>);
-    console.log(`  calendar week ${BENCH_WEEK.from} to ${BENCH_WEEK.to}: ${week.total} lessons`);
+    const week = await weekAnswerSize(address, headers, WEEK_URL);
+    console.log(
+      `  calendar week ${BENCH_WEEK.from} to ${BENCH_WEEK.to}: ${week.total} lessons, answer ${week.kb.toFixed(1)} KB of JSON (${week.gzippedKb.toFixed(1)} KB gzipped; limit ${WEEK_ANSWER_LIMIT_KB} KB${week.kb > WEEK_ANSWER_LIMIT_KB ? `, ${(week.kb - WEEK_ANSWER_LIMIT_KB).toFixed(1)} KB over` : ''})`,
+    );
     await compare('calendar week', kind, database, address, WEEK_URL, headers);
     const rebuilt = await timeWeekAfterChange(address, headers, table, WEEK_URL, 20);
     console.log(

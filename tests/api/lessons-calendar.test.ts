@@ -1,16 +1,33 @@
 // The calendar's query: every lesson with
 // from <= date <= to, not paged, ordered by date and start time, with reference labels and the
 // lesson type's colour; repeatable filters by teacher, class, room and subject (and status);
-// to before from, a range over 42 days, or a missing bound is 400.
+// to before from, a range over 42 days, or a missing bound is 400. The answer is compact (a row
+// of values per lesson, each label once): the client's decoder turns it back into the lessons
+// the server holds, and a busy week of 1,248 lessons stays within 150 KB of JSON.
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Response } from 'light-my-request';
+import { sql, type SQL } from 'drizzle-orm';
+import { withTenant } from '../../server/db/client';
 import { DATABASE_KINDS, startApp, type TestApp } from './harness';
 import { expectError, expectStatus, json, show } from './api-helpers';
+import { CALENDAR_COLUMNS, CALENDAR_LABELS, decodeCalendar, type CalendarAnswer } from '../../domain/calendar';
 import { addDays } from '../../domain/lessons';
-import { createLessonType, lessonBody, makeLesson, makeWorld, patchLesson, type Row, type World } from './lessons-helpers';
+import {
+  callerOf,
+  createLessonType,
+  created,
+  fresh,
+  lessonBody,
+  makeLesson,
+  makeWorld,
+  patchLesson,
+  TEACHER_PASSWORD,
+  type Row,
+  type World,
+} from './lessons-helpers';
 
-/** What a calendar row carries (the lesson's view reads the whole row). */
+/** What a calendar lesson carries once decoded (the lesson's view reads the whole row). */
 const CALENDAR_FIELDS = [
   'id',
   'version',
@@ -98,17 +115,18 @@ describe.each(DATABASE_KINDS)('lessons calendar on %s', (kind) => {
   });
 
   const cal = (query: string) => w.admin('GET', `/api/lessons/calendar?${query}`);
-  const _key = (l: Row) => `${l.date} ${l.start_time} ${String(l.id).padStart(10, '0')}`;
+  /** The lessons of an answer, as the calendar screen decodes them. */
+  const lessonsOf = (res: Response) => decodeCalendar(json(res) as CalendarAnswer) as unknown as Row[];
   const expectIds = (res: Response, pick: (l: Row) => boolean, from = FROM, to = TO) => {
     expectStatus(res, 200);
-    const body = json(res);
+    const data = lessonsOf(res);
     const want = all.filter((l) => l.date >= from && l.date <= to && pick(l));
-    expect(body.data.map((l: Row) => l.id).sort(), show(res)).toEqual(want.map((l) => l.id).sort());
-    expect(body.total).toBe(body.data.length);
+    expect(data.map((l: Row) => l.id).sort(), show(res)).toEqual(want.map((l) => l.id).sort());
+    expect(json(res).total).toBe(data.length);
     // ordered by date, then start time
-    const order = body.data.map((l: Row) => `${l.date} ${l.start_time}`);
+    const order = data.map((l: Row) => `${l.date} ${l.start_time}`);
     expect(order).toEqual([...order].sort());
-    return body.data as Row[];
+    return data;
   };
 
   it('returns every lesson with from <= date <= to (both ends included), not paged, ordered by date and start time', async () => {
@@ -124,9 +142,36 @@ describe.each(DATABASE_KINDS)('lessons calendar on %s', (kind) => {
     expectIds(await cal(`from=${addDays(FROM, 7)}&to=${addDays(FROM, 7)}`), () => true, addDays(FROM, 7), addDays(FROM, 7));
   });
 
-  it('each row carries what the calendar draws, as the list shows it: labels, color of the lesson type (null without one), status', async () => {
+  it('answers a row of plain values per lesson and each label once, keyed by id', async () => {
     const res = await cal(`from=${FROM}&to=${TO}`);
-    const data = json(res).data as Row[];
+    const body = json(res);
+    expect(Object.keys(body).sort()).toEqual(['columns', 'labels', 'rows', 'total']);
+    expect(body.columns).toEqual([...CALENDAR_COLUMNS]);
+    expect(body.rows.length).toBe(body.total);
+    expect(body.rows.length).toBeGreaterThan(25);
+    const at = (c: string) => body.columns.indexOf(c);
+    for (const row of body.rows) {
+      expect(row).toHaveLength(CALENDAR_COLUMNS.length);
+      // nothing but ids, numbers, the date, times and the status: no label inside a row
+      for (const value of row) expect(value === null || ['number', 'boolean', 'string'].includes(typeof value)).toBe(true);
+      expect(row.filter((v: unknown) => typeof v === 'string')).toEqual([row[at('date')], row[at('start_time')], row[at('end_time')], row[at('status')]]);
+    }
+    expect(Object.keys(body.labels).sort()).toEqual(Object.keys(CALENDAR_LABELS).sort());
+    // each label is there once, for exactly the ids the rows name
+    for (const [name, column] of Object.entries(CALENDAR_LABELS)) {
+      const used = new Set(body.rows.map((r: unknown[]) => r[at(column)]).filter((id: unknown) => id !== null));
+      expect(Object.keys(body.labels[name]).sort(), name).toEqual([...used].map(String).sort());
+    }
+    expect(body.labels.teacher[String(w.teachers[0]!.row.id)]).toEqual({ name: w.teachers[0]!.name });
+    expect(body.labels.room[String(w.rooms[1]!.id)]).toEqual({ name: w.rooms[1]!.name });
+    expect(body.labels.lesson_type[String(plainType.id)]).toEqual({ name: plainType.name, color: '#123456' });
+    // the teacher's name once in the whole answer, however many lessons they teach
+    expect(res.body.split(w.teachers[0]!.name).length - 1).toBe(1);
+  });
+
+  it('decoded, each lesson carries what the calendar draws, as the list shows it: labels, color of the lesson type (null without one), status', async () => {
+    const res = await cal(`from=${FROM}&to=${TO}`);
+    const data = lessonsOf(res);
     const listed = json(await w.admin('GET', `/api/lessons?date_gte=${FROM}&date_lte=${TO}&_end=200`)).data as Row[];
     for (const l of data) {
       const row = listed.find((x) => x.id === l.id)!;
@@ -185,14 +230,14 @@ describe.each(DATABASE_KINDS)('lessons calendar on %s', (kind) => {
 
   it('every change the calendar shows reaches the next answer: a lesson moved, created, deleted, a teacher or room renamed, a type recoloured', async () => {
     const week = () => cal(`from=${FROM}&to=${TO}`);
-    const find = async (id: number) => (json(await week()).data as Row[]).find((l) => l.id === id);
+    const find = async (id: number) => lessonsOf(await week()).find((l) => l.id === id);
     const lesson = all.find((l) => l.teacher_id === w.teachers[1]!.row.id && l.date === addDays(FROM, 9))!;
     const etag = String((await week()).headers.etag);
 
     expectStatus(await patchLesson(w.admin, lesson.id, { start_time: '20:00', end_time: '21:00' }), 200);
     const moved = await week();
     expect(moved.headers.etag).not.toBe(etag);
-    expect((json(moved).data as Row[]).find((l) => l.id === lesson.id)).toMatchObject({ start_time: '20:00', end_time: '21:00' });
+    expect(lessonsOf(moved).find((l) => l.id === lesson.id)).toMatchObject({ start_time: '20:00', end_time: '21:00' });
 
     const added = await makeLesson(w.admin, { date: addDays(FROM, 12), start_time: '05:00', end_time: '05:30' });
     expect(await find(added.id)).toMatchObject({ date: addDays(FROM, 12), start_time: '05:00' });
@@ -218,12 +263,15 @@ describe.each(DATABASE_KINDS)('lessons calendar on %s', (kind) => {
   });
 
   it("a TEACHER never gets the office's week from the cache, nor the office the teacher's", async () => {
-    const office = json(await cal(`from=${FROM}&to=${TO}`)).data as Row[];
-    const mine = json(await w.teachers[0]!.call('GET', `/api/lessons/calendar?from=${FROM}&to=${TO}`)).data as Row[];
+    const office = lessonsOf(await cal(`from=${FROM}&to=${TO}`));
+    const mine = lessonsOf(await w.teachers[0]!.call('GET', `/api/lessons/calendar?from=${FROM}&to=${TO}`));
     expect(mine.length).toBeGreaterThan(0);
     expect(mine.every((l) => l.teacher_id === w.teachers[0]!.row.id)).toBe(true);
     expect(office.length).toBeGreaterThan(mine.length);
-    expect((json(await cal(`from=${FROM}&to=${TO}`)).data as Row[]).length).toBe(office.length);
+    expect(lessonsOf(await cal(`from=${FROM}&to=${TO}`)).length).toBe(office.length);
+    // the teacher's answer names only the teacher's own labels
+    const theirs = json(await w.teachers[0]!.call('GET', `/api/lessons/calendar?from=${FROM}&to=${TO}`));
+    expect(Object.keys(theirs.labels.teacher)).toEqual([String(w.teachers[0]!.row.id)]);
   });
 
   it.each([
@@ -245,6 +293,52 @@ describe.each(DATABASE_KINDS)('lessons calendar on %s', (kind) => {
     expectIds(await cal(`from=${FROM}&to=${TO}&teacher_id=${w.teachers[0]!.row.id}&room_id=${w.rooms[1]!.id}`), () => false);
     expectIds(await cal(`from=${FROM}&to=${TO}&teacher_id=${w.teachers[1]!.row.id}&room_id=${w.rooms[1]!.id}`), (l) => l.teacher_id === w.teachers[1]!.row.id);
     expectIds(await cal(`from=${FROM}&to=${TO}&status=CANCELED`), (l) => l.status === 'CANCELED');
+  });
+
+  it('a busy week of 1,248 lessons (26 rooms, each with its teacher and class, 8 hours a day, Monday to Saturday) is at most 150 KB of JSON', async () => {
+    // a centre of its own: teachers, rooms, classes, subjects and types through the API, the
+    // week's lessons in one insert (what 208 weekly series would make)
+    const slug = `busy${fresh('')}`;
+    const { tenantId, admin: owner } = await t.createTenant(slug);
+    const admin = callerOf(t, owner.token, slug);
+    const make = async (url: string, body: (k: number) => Row, count: number) => {
+      const ids: number[] = [];
+      for (let k = 0; k < count; k++) ids.push(created(await admin('POST', url, body(k)), url).id);
+      return ids;
+    };
+    const teachers = await make(
+      '/api/teachers',
+      (k) => ({ username: fresh('busy'), password: TEACHER_PASSWORD, confirm_password: TEACHER_PASSWORD, first_name: 'Καθηγητής', last_name: `Νο ${k + 1}` }),
+      26,
+    );
+    const rooms = await make('/api/rooms', (k) => ({ name: `Αίθουσα ${k + 1}`, capacity: 12 }), 26);
+    const classes = await make('/api/classes', (k) => ({ name: `Τμήμα ${k + 1}` }), 26);
+    const subjects = await make(
+      '/api/subjects',
+      (k) => ({ name: ['Μαθηματικά', 'Φυσική', 'Χημεία', 'Έκθεση', 'Αγγλικά', 'Βιολογία'][k]!, color: '#1677ff' }),
+      6,
+    );
+    const types = await make('/api/lesson-types', (k) => ({ name: ['Θεωρία', 'Ασκήσεις', 'Διαγώνισμα'][k]!, color: '#52c41a', entity: 'NORMAL' }), 3);
+    const monday = addDays(FROM, 13 * 7);
+    const values: SQL[] = [];
+    for (let day = 0; day < 6; day++)
+      for (let k = 0; k < 26; k++)
+        for (let h = 0; h < 8; h++)
+          values.push(
+            sql`(${tenantId}, ${addDays(monday, day)}, ${`${14 + h}:00`}, ${`${15 + h}:00`}, ${teachers[k]}, ${rooms[k]}, ${classes[k]}, ${subjects[(k + h) % 6]}, ${types[h % 3]})`,
+          );
+    await withTenant(t.database, tenantId, (tx) =>
+      tx.execute(
+        sql`insert into lessons (tenant_id, date, start_time, end_time, teacher_id, room_id, class_id, subject_id, lesson_type_id) values ${sql.join(values, sql`, `)}`,
+      ),
+    );
+    const res = await admin('GET', `/api/lessons/calendar?from=${monday}&to=${addDays(monday, 6)}`);
+    expectStatus(res, 200);
+    const week = lessonsOf(res);
+    expect(week).toHaveLength(1248);
+    expect(week.every((l) => l.teacher?.name && l.room?.name && l.class?.name && l.subject?.name && l.color === '#52c41a')).toBe(true);
+    const kb = Buffer.byteLength(res.body, 'utf8') / 1024;
+    expect(kb, `${kb.toFixed(1)} KB`).toBeLessThanOrEqual(150);
   });
 
   it('a six-week month view is allowed; to before from, more than 42 days, or a missing bound is 400', async () => {

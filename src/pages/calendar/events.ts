@@ -1,7 +1,7 @@
 import type { CSSProperties } from 'react';
 import type { Translate } from '../../components/fields/format';
 import { KIND } from '../../../domain/lessons';
-import type { Lesson } from '../../resources/lessons/types';
+import type { CalendarLesson } from '../../../domain/calendar';
 import { lessonTitle } from '../../resources/lessons/status';
 
 /** The column of lessons without a room in the day view. */
@@ -14,7 +14,7 @@ export interface CalendarEvent {
   start: Date;
   end: Date;
   roomId: number;
-  lesson: Lesson;
+  lesson: CalendarLesson;
   /** "Μαρία Π. · Αίθουσα 1" */
   detail: string;
   /** Status text shown on the event (to be replaced, replaced, cancelled, replacement). */
@@ -45,7 +45,7 @@ export function readableText(hex: string): string {
 const at = (date: string, time: string) =>
   new Date(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10)), Number(time.slice(0, 2)), Number(time.slice(3, 5)));
 
-export function toEvent(lesson: Lesson, t: Translate, staff: boolean): CalendarEvent {
+export function toEvent(lesson: CalendarLesson, t: Translate, staff: boolean): CalendarEvent {
   const color = lesson.color ?? DEFAULT_COLOR;
   const title = lessonTitle(lesson, t);
   const detail = [lesson.teacher?.name ?? (lesson.teacher?.deleted ? t('directory.deletedTeacher') : null), lesson.room?.name].filter(Boolean).join(' · ');

@@ -6,6 +6,7 @@ import { Calendar, type SlotInfo } from 'react-big-calendar';
 import * as dragAndDrop from 'react-big-calendar/lib/addons/dragAndDrop';
 import type { EventInteractionArgs } from 'react-big-calendar/lib/addons/dragAndDrop';
 import { useTranslation } from 'react-i18next';
+import { decodeCalendar } from '../../../domain/calendar';
 import type { Translate } from '../../components/fields/format';
 import { conflictsOf, LessonConflicts } from '../../components/lesson-conflicts';
 import type { ProviderError } from '../../providers/dataProvider';
@@ -128,8 +129,10 @@ export function LessonCalendar({ filters, onOpen, onSlot }: LessonCalendarProps)
   }, [view, rooms.result.data, filters.room_id, t]);
 
   const language = i18n.language;
+  // the compact answer (a row per lesson, each label once) back into lessons
+  const decoded = useMemo(() => (query.data?.data ? decodeCalendar(query.data.data) : []), [query.data]);
   // biome-ignore lint/correctness/useExhaustiveDependencies: the texts follow the language, not the t function's identity
-  const base = useMemo(() => (query.data?.data.data ?? []).map((lesson) => toEvent(lesson, t, staff)), [query.data, language, staff]);
+  const base = useMemo(() => decoded.map((lesson) => toEvent(lesson, t, staff)), [decoded, language, staff]);
   const events = useMemo(() => (moved.size ? base.map((e) => (moved.has(e.id) ? { ...e, ...moved.get(e.id)! } : e)) : base), [base, moved]);
 
   // 08:00 to 22:00, stretched to show any lesson outside it

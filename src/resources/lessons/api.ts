@@ -1,7 +1,8 @@
 import { keys, useCustom, useCustomMutation, useInvalidate } from '@refinedev/core';
 import { useCallback } from 'react';
 import { API_URL, toProviderError, type ProviderError } from '../../providers/dataProvider';
-import type { Lesson, RecurringLesson } from './types';
+import type { CalendarAnswer } from '../../../domain/calendar';
+import type { RecurringLesson } from './types';
 
 // The lesson calls that are not plain CRUD go through Refine's custom hooks: the calendar's
 // week (one GET with its own parameters) and the series commands (their answer also lists the
@@ -16,14 +17,10 @@ export interface CalendarQuery {
   subject_id?: number[];
 }
 
-interface CalendarAnswer {
-  data: Lesson[];
-  total: number;
-}
-
 /**
  * The lessons of the calendar's range (GET /api/lessons/calendar; ids repeat as
- * `teacher_id=1&teacher_id=2`). The server answers 304 to the browser's If-None-Match when the
+ * `teacher_id=1&teacher_id=2`), in the compact form that decodeCalendar (domain/calendar.ts)
+ * turns into lessons. The server answers 304 to the browser's If-None-Match when the
  * week did not change, and the browser hands the cached body back. Keyed under `lessons`, so
  * every lesson write that invalidates the lesson lists reloads it too.
  */

@@ -2,6 +2,7 @@
 // load balancer would send them: sessions, refresh rotation, sign-out, the sign-in limit, the
 // calendar cache and history must agree whichever process answers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeCalendar, type CalendarAnswer } from '../../../domain/calendar';
 import { type Answer, call, type FrontisProcess, ROOT, scratchDatabase, signIn, startFrontis } from './frontis-process';
 
 const PER_USER = 5;
@@ -98,7 +99,7 @@ describe('two processes on one PostgreSQL', () => {
     const subject = await make('subjects', { name: 'Άλγεβρα' });
     const type = await make('lesson-types', { name: 'Κανονικό', color: '#336699', entity: 'NORMAL' });
     const week = '/api/lessons/calendar?from=2027-03-01&to=2027-03-07';
-    const lessonsOn = async (base: string) => ok(await call(base, 'GET', week, { token: admin })).data as Row[];
+    const lessonsOn = async (base: string) => decodeCalendar(ok(await call(base, 'GET', week, { token: admin })) as CalendarAnswer) as Row[];
 
     expect(await lessonsOn(a.base)).toEqual([]);
     expect(await lessonsOn(a.base)).toEqual([]); // now from A's cache
