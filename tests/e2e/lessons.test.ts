@@ -196,6 +196,86 @@ describe('the calendar', () => {
     expect(text).toContain('19:00');
   });
 
+  it("draws every lesson of the week the server holds: its time, labels, status and the type's colour", async () => {
+    const token = await rootToken();
+    const n = Date.now() % 100_000;
+    const teacher = await post(token, '/api/teachers', {
+      username: `zografou${n}`,
+      password: 'teacher-password-1',
+      confirm_password: 'teacher-password-1',
+      first_name: 'Άρτεμις',
+      last_name: `Ζωγράφου ${n}`,
+    });
+    const subject = await post(token, '/api/subjects', { name: `Γεωμετρία ${n}`, color: '#13c2c2' });
+    const klass = await post(token, '/api/classes', { name: `Α Λυκείου ${n}` });
+    const room = await post(token, '/api/rooms', { name: `Αίθουσα Σχεδίου ${n}`, capacity: 8 });
+    const type = await post(token, '/api/lesson-types', { name: `Θεωρία ${n}`, color: '#fa8c16', entity: 'NORMAL' });
+    const today = localDate(new Date());
+    const full = { date: today, teacher_id: teacher.id, subject_id: subject.id, class_id: klass.id, room_id: room.id, lesson_type_id: type.id };
+    await post(token, '/api/lessons', { ...full, start_time: '08:00', end_time: '09:00' });
+    const marked = await post(token, '/api/lessons', { ...full, start_time: '09:00', end_time: '10:30' });
+    const cancelled = await post(token, '/api/lessons', { date: today, start_time: '11:00', end_time: '12:00', subject_id: subject.id });
+    const api = async (method: string, path: string, body?: unknown) => {
+      const res = await fetch(`${apiBase}${path}`, {
+        method,
+        headers: { ...JSON_HEADERS, authorization: `Bearer ${token}` },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      expect(res.status, `${path}: ${await res.clone().text()}`).toBe(200);
+      return (await res.json()) as { data: Record<string, any>[] };
+    };
+    await api('PATCH', `/api/lessons/${marked.id}`, { status: 'TO_BE_REPLACED', version: 1 });
+    await api('PATCH', `/api/lessons/${cancelled.id}`, { status: 'CANCELED', version: 1 });
+
+    const { user } = await centre();
+    const asked = page.waitForResponse((r) => r.url().includes('/api/lessons/calendar?') && r.status() === 200);
+    await signIn(user.username, user.password);
+    const range = new URL((await asked).url()).searchParams;
+    await settled();
+    expect(await calendar().getAttribute('data-view')).toBe('week');
+
+    // What the server holds for the week, as full lesson rows (not the calendar's compact answer).
+    const held = (await api('GET', `/api/lessons?date_gte=${range.get('from')}&date_lte=${range.get('to')}&_end=200`)).data;
+    expect(held.length).toBeLessThan(200);
+    expect(held.map((l) => l.id)).toEqual(expect.arrayContaining([marked.id, cancelled.id]));
+    const status: Record<string, string> = { TO_BE_REPLACED: 'Προς αναπλήρωση', REPLACED: 'Αναπληρώθηκε', CANCELED: 'Ακυρώθηκε' };
+    const rgb = (hex: string) => `rgb(${[1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)).join(', ')})`;
+    await expect.poll(() => calendar().locator('[data-lesson-id]').count()).toBe(held.length);
+    const drawn = await calendar()
+      .locator('.rbc-event')
+      .evaluateAll((events) =>
+        events.map((e) => {
+          const body = e.querySelector<HTMLElement>('[data-lesson-id]')!;
+          return {
+            id: Number(body.dataset.lessonId),
+            status: body.dataset.status,
+            kind: Number(body.dataset.kind),
+            text: body.textContent,
+            title: e.getAttribute('title'),
+            colour: (e as HTMLElement).style.backgroundColor,
+          };
+        }),
+      );
+    const want = held.map((l) => {
+      const title = `${l.subject?.name ?? 'Χωρίς μάθημα'}${l.class?.name ? ` — ${l.class.name}` : ''}`;
+      const detail = [l.teacher?.name ?? (l.teacher?.deleted ? 'Διαγραμμένος καθηγητής' : null), l.room?.name].filter(Boolean).join(' · ');
+      const badge = [status[l.status], l.kind === 2 ? 'Αναπλήρωση' : undefined].filter(Boolean).join(' · ');
+      const text = [`${l.start_time}–${l.end_time} ${title}`, detail, badge].filter(Boolean).join('\n');
+      return { id: l.id, status: l.status, kind: l.kind, text, colour: l.status === 'CANCELED' ? rgb('#bfbfbf') : rgb(l.color ?? '#1677ff') };
+    });
+    const byId = (a: { id: number }, b: { id: number }) => a.id - b.id;
+    expect(drawn.map(({ title: _, ...e }) => e).sort(byId)).toEqual(want.sort(byId));
+    // the tooltip says the same
+    for (const e of drawn) expect(e.title?.endsWith(e.text ?? '-'), `${e.id}: ${e.title}`).toBe(true);
+    // the three lessons made here, as a person reads them
+    expect(drawn.find((e) => e.id === marked.id)).toMatchObject({
+      status: 'TO_BE_REPLACED',
+      text: `09:00–10:30 Γεωμετρία ${n} — Α Λυκείου ${n}\nΆρτεμις Ζωγράφου ${n} · Αίθουσα Σχεδίου ${n}\nΠρος αναπλήρωση`,
+      colour: 'rgb(250, 140, 22)',
+    });
+    expect(drawn.find((e) => e.id === cancelled.id)).toMatchObject({ status: 'CANCELED', text: `11:00–12:00 Γεωμετρία ${n}\nΑκυρώθηκε` });
+  });
+
   it('a TEACHER sees only own lessons and edits their homework; the office moves one by dragging, cancels, restores and deletes it', async () => {
     const token = await rootToken();
     const n = Date.now() % 100_000;
