@@ -45,7 +45,7 @@ export class CalendarCache {
     return hit;
   }
 
-  /** Keeps the body encoded: a busy week is about 100 KB, not worth encoding per request. */
+  /** Keeps the body encoded: a busy week is about 115 KB, not worth encoding per request. */
   put(key: string, revision: number, text: string): CachedRange {
     const range = new CachedRange(revision, Buffer.from(text, 'utf8'));
     const old = this.entries.get(key);

@@ -156,7 +156,7 @@ function labelsOf(ctx: Ctx, name: CalendarLabelName): SQL {
  * the database in one statement: a week of a busy centre is over a thousand lessons, and
  * mapping them row by row in Node (plus a statement per label) cost more than the query. Each
  * lesson is an array of plain values; each label is written once per answer, not per lesson
- * (a week of 1,248 lessons: about 100 KB instead of 560 KB). The lesson's view reads the full row.
+ * (a week of 1,248 lessons: about 115 KB instead of 560 KB). The lesson's view reads the full row.
  */
 export async function buildCalendar(tx: Tx, ctx: Ctx, query: CalendarQuery): Promise<string> {
   const where = and(...baseWhere(lessonsSpec, ctx), gte(lessons.date, query.from), lte(lessons.date, query.to), ...query.filters);

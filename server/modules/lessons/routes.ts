@@ -65,7 +65,7 @@ export const lessonRoutes: FastifyPluginAsyncZod<{ database: Database }> = async
       // The browser keeps the week and asks again with If-None-Match: unchanged is a 304.
       reply.header('etag', etag).header('cache-control', 'private, no-cache').header('vary', 'accept-encoding');
       if (request.headers['if-none-match'] === etag) return reply.code(304).send();
-      // Already JSON, written by the database; about 100 KB for a busy week, so gzipped for browsers.
+      // Already JSON, written by the database; about 115 KB for a busy week, so gzipped for browsers.
       reply.type('application/json; charset=utf-8');
       if (/\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''))) return reply.header('content-encoding', 'gzip').send(await range.gzipped());
       return reply.send(range.body);
