@@ -325,7 +325,9 @@ export const definitionRoutes: FastifyPluginAsyncZod<{ database: Database }> = a
         if (body.slug !== undefined && body.slug !== before.slug) throw new DomainError('validation', 'The slug never changes.', { slug: 'invalid' });
         if (body.version !== before.version) throw new DomainError('stale');
         let removed: string[] = [];
-        const fieldsChanged = body.fields !== undefined && JSON.stringify(body.fields) !== JSON.stringify(before.fields);
+        // Only keys, types and search flags touch stored records; labels and order do not.
+        const stored = (fields: readonly CustomEntityField[]) => JSON.stringify(fields.map((f) => [f.key, f.type, f.searchable]).sort());
+        const fieldsChanged = body.fields !== undefined && stored(body.fields) !== stored(before.fields);
         if (body.fields) {
           await checkTargets(tx, ctx.tenantId, before.slug, body.fields);
           removed = await checkFieldChange(tx, ctx, before, body.fields, body.discard_values ?? []);

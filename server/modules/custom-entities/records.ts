@@ -144,7 +144,7 @@ export const recordRoutes: FastifyPluginAsyncZod<{ database: Database; registry:
           .insert(customRecords)
           .values({ tenantId: ctx.tenantId, entityId: entity.id, data: stored, search: searchOf(entity, stored) })
           .returning(recordColumns);
-        await reindex(tx, entity, ctx.tenantId, [row!]);
+        await reindex(tx, entity, ctx.tenantId, [row!], true);
         await recordHistory(tx, ctx.tenantId, ctx.actor, { entity: recordsHistoryEntity(entity.slug), entityId: row!.id, action: 'create', after: stored });
         const [out] = await presentRecords(tx, registry, ctx, entity, [row!]);
         return out!;
@@ -267,7 +267,7 @@ export const recordRoutes: FastifyPluginAsyncZod<{ database: Database; registry:
             .insert(customRecords)
             .values(batch.map((data) => ({ tenantId: ctx.tenantId, entityId: entity.id, data, search: searchOf(entity, data) })))
             .returning(recordColumns);
-          await reindex(tx, entity, ctx.tenantId, rows);
+          await reindex(tx, entity, ctx.tenantId, rows, true);
           await recordHistoryMany(
             tx,
             ctx.tenantId,

@@ -140,10 +140,17 @@ export function valueRows(entity: CustomEntity, tenantId: number, recordId: numb
 }
 
 /** Rewrites the value index of these records (after a create, update or definition change). */
-export async function reindex(tx: Tx, entity: CustomEntity, tenantId: number, records: readonly { id: number; data: Record<string, unknown> }[]) {
+export async function reindex(
+  tx: Tx,
+  entity: CustomEntity,
+  tenantId: number,
+  records: readonly { id: number; data: Record<string, unknown> }[],
+  fresh = false,
+) {
   if (!records.length) return;
   const ids = records.map((r) => r.id);
-  for (let at = 0; at < ids.length; at += 1000) {
+  // New records have no index rows yet.
+  for (let at = 0; !fresh && at < ids.length; at += 1000) {
     await tx.delete(customValues).where(and(eq(customValues.tenantId, tenantId), inArray(customValues.recordId, ids.slice(at, at + 1000))));
   }
   const rows = records.flatMap((r) => valueRows(entity, tenantId, r.id, r.data));
