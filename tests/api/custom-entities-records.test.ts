@@ -147,6 +147,12 @@ describe.each(DATABASE_KINDS)('custom entity records on %s', (kind) => {
     expect(byId).toEqual([...byId].sort((a, b) => b - a));
   });
 
+  it('a student that records point at is kept (409 in-use naming the records)', async () => {
+    const body = expectError(await call('DELETE', `/api/students/${students[0]}`), 409, 'in-use');
+    expect(body.error.details.uses['custom-entities/exams/records']).toBeGreaterThan(0);
+    expectStatus(await call('GET', `/api/students/${students[0]}`), 200);
+  });
+
   it.each([
     ['_sort=tags', '_sort'],
     ['_sort=nope', '_sort'],
