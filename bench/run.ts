@@ -11,7 +11,10 @@
  *    calendar's week query the same way (the week is cached until the calendar changes), the
  *    week right after a change, then the time to create one weekly series for a year;
  *  - on PGlite, times in Chromium how long a week of those lessons takes to render.
- * Options: --only pglite|postgres, --students N, --seconds N, --series N, --browser false.
+ *  - defines a 10-field custom entity, imports 10,000 records, and measures a filtered,
+ *    sorted, counted page of them beside the students list (bench/entities.ts).
+ * Options: --only pglite|postgres, --students N, --seconds N, --series N, --browser false,
+ * --part entities (the students list and custom records only).
  */
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
@@ -20,6 +23,7 @@ import { captureStatements, replay, type Statement } from './capture';
 import { sql } from 'drizzle-orm';
 import { performance } from 'node:perf_hooks';
 import { timeCalendarRender } from './calendar-render';
+import { benchEntities } from './entities';
 import { BENCH_WEEK, seedLessons, timeSeriesCreation, timeWeekAfterChange, WEEK_ANSWER_LIMIT_KB, weekAnswerSize } from './lessons';
 import { startSeededServer, type SeededServer } from './server';
 
@@ -30,6 +34,8 @@ const { values: args } = parseArgs({
     seconds: { type: 'string', default: '10' },
     series: { type: 'string', default: '40' },
     browser: { type: 'string', default: 'true' },
+    // 'entities': only the students list beside the custom entity records (no lessons, no browser).
+    part: { type: 'string', default: 'all' },
   },
 });
 const STUDENTS = Number(args.students);
@@ -84,12 +90,15 @@ async function compare(label: string, kind: Kind, database: SeededServer['databa
 }
 
 async function benchKind(kind: Kind) {
-  const browser = kind === 'pglite' && args.browser !== 'false';
+  const browser = kind === 'pglite' && args.browser !== 'false' && args.part !== 'entities';
   const server = await startSeededServer(kind, STUDENTS, { serveClient: browser });
   const { database, address, headers, seedSeconds, close } = server;
   try {
     console.log(`  seeded ${STUDENTS} + 3000 students in ${seedSeconds.toFixed(1)} s`);
-    await compare('students list', kind, database, address, LIST_URL, headers);
+    if (args.part !== 'entities') await compare('students list', kind, database, address, LIST_URL, headers);
+    // A filtered, sorted, counted page of 10,000 custom records against the students list.
+    await benchEntities(kind, server, SECONDS);
+    if (args.part === 'entities') return;
 
     const t0 = performance.now();
     const table = await seedLessons(address, headers);

@@ -7,6 +7,7 @@ import { and, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { can, DomainError, normalizeSearch, RESOURCE_AREA, type FieldErrors } from '../../../domain/index';
 import { enterTenant, type Tx } from '../../db/client';
 import { pgCode, pgConstraint } from '../../plugins/errors';
+import { customRecordsPointingAt } from '../custom-entities/references';
 import { recordHistory, recordHistoryMany, type HistoryEntry } from '../history/record';
 import { findRow } from './read';
 import type { Registry } from './registry';
@@ -274,6 +275,8 @@ export async function releaseReferences(tx: Tx, registry: Registry, ctx: Ctx, sp
       .where(and(ownRows(oc, ctx.tenantId), eq(column, id)))) as { n: number }[];
     if (row && row.n > 0) uses[other.def.name] = (uses[other.def.name] ?? 0) + row.n;
   }
+  // Records of custom entities keep what their REFERENCE fields point at, too.
+  Object.assign(uses, await customRecordsPointingAt(tx, ctx.tenantId, spec.def.name, id));
   if (Object.keys(uses).length) {
     const words = Object.entries(uses).map(([name, n]) => `${n} ${name}`);
     // used_by: the same in words, as older clients read it.
