@@ -1,0 +1,93 @@
+import type { FieldDef } from '../../../domain/fields';
+import type { Language } from '../../../domain/enums';
+
+// The shapes of /api/custom-entities as the builder and the list read and write them.
+
+/** The field types an entity's field may take. */
+export const ENTITY_FIELD_TYPES = ['TEXT', 'NUMBER', 'DATE', 'SINGLE_CHOICE', 'MULTIPLE_CHOICE', 'BOOLEAN', 'REFERENCE'] as const;
+export type EntityFieldType = (typeof ENTITY_FIELD_TYPES)[number];
+
+/** Built-in resources a REFERENCE field may point to. */
+export const BUILT_IN_TARGETS = ['students', 'teachers', 'classes', 'subjects', 'rooms'] as const;
+
+export interface EntityField {
+  key: string;
+  label_el: string;
+  label_en: string;
+  type: EntityFieldType;
+  required: boolean;
+  options: string[] | null;
+  /** A built-in resource name or `custom:<slug>`. */
+  target: string | null;
+  position?: number;
+  shown_in_list: boolean;
+  searchable: boolean;
+}
+
+export interface EntityRow {
+  id: number;
+  version: number;
+  slug: string;
+  name_el: string;
+  name_en: string;
+  name_plural_el: string;
+  name_plural_en: string;
+  description: string | null;
+  icon: string | null;
+  group: string | null;
+  fields: EntityField[];
+  created_at?: string;
+  updated_at?: string;
+}
+
+export const isChoice = (type: string | undefined) => type === 'SINGLE_CHOICE' || type === 'MULTIPLE_CHOICE';
+
+/** The API resource of an entity's records: `custom-entities/<slug>/records`. */
+export const recordsResource = (slug: string) => `custom-entities/${slug}/records`;
+
+/** Where the records of an entity are listed. */
+export const recordsRoute = (slug: string) => `/custom-entities/entity/${slug}/`;
+
+/** The resource a REFERENCE target names: a built-in name, or a custom entity's records. */
+export const targetResource = (target: string | null | undefined): string | undefined => {
+  if (!target) return undefined;
+  return target.startsWith('custom:') ? recordsResource(target.slice('custom:'.length)) : target;
+};
+
+/** An entity's name in `language`, falling back to the other one. */
+export const entityName = (
+  row: Pick<EntityRow, 'name_el' | 'name_en' | 'slug'>,
+  language: Language | string,
+  plural?: Pick<EntityRow, 'name_plural_el' | 'name_plural_en'>,
+) => {
+  const [el, en] = plural ? [plural.name_plural_el, plural.name_plural_en] : [row.name_el, row.name_en];
+  return (language === 'en' ? en || el : el || en) || row.slug;
+};
+
+/** A field of the builder as the field registry reads it (the live preview). */
+export function previewField(field: Partial<EntityField>, index: number, language: string): { def: FieldDef; label: string } {
+  const type = field.type ?? 'TEXT';
+  const label = (language === 'en' ? field.label_en || field.label_el : field.label_el || field.label_en) || field.key || `#${index + 1}`;
+  const options = isChoice(type) ? (field.options ?? []).filter(Boolean) : undefined;
+  return {
+    label,
+    def: {
+      name: `f${index}_${field.key ?? ''}`,
+      type,
+      label,
+      required: Boolean(field.required),
+      ...(options ? { options } : {}),
+      ...(type === 'REFERENCE' ? { reference: targetResource(field.target) ?? 'students' } : {}),
+    },
+  };
+}
+
+/** `count` and `field` of a 409 in-use answer about an entity. */
+export function inUseDetails(body: unknown): { count?: number; field?: string } {
+  const error = (body as { error?: { details?: Record<string, unknown> } & Record<string, unknown> } | undefined)?.error;
+  const details = (error?.details ?? error ?? {}) as Record<string, unknown>;
+  return {
+    count: typeof details.count === 'number' ? details.count : undefined,
+    field: typeof details.field === 'string' ? details.field : undefined,
+  };
+}
