@@ -37,6 +37,9 @@ export const FIELD_CODES = [
   'mismatch',
   'taken',
   'invalid',
+  // a slug or key that is a reserved word, a value given twice where each must be unique
+  'reserved',
+  'duplicate',
 ] as const;
 export type FieldCode = (typeof FIELD_CODES)[number];
 
@@ -79,6 +82,7 @@ export const ERROR_REASONS = [
   'has-replacement',
   'values-held',
   'values-would-not-fit',
+  'records-held',
 ] as const;
 export type ErrorReason = (typeof ERROR_REASONS)[number];
 
@@ -93,7 +97,7 @@ export interface ErrorDetails {
   uses?: Record<string, number>;
   /** How many rows the message counts: overlapping lessons, students holding a value, invalid import rows. */
   count?: number;
-  /** The field a message is about (`taken`: the name already in use). */
+  /** The field a message is about (`taken`: the name already in use; a custom entity's field key). */
   field?: string;
   /** A refused status move of a lesson (`status-move`: from -> to; `not-to-be-replaced`: its status). */
   from?: string;

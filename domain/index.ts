@@ -5,6 +5,7 @@ export * from './permissions';
 export * from './text';
 export * from './resources';
 export * from './custom-fields';
+export * from './custom-entities';
 export * from './references';
 export * from './lessons';
 export * from './money';

@@ -43,7 +43,8 @@ interface Grant {
 
 export const PERMISSIONS: Record<Area, Grant> = {
   tenants: { read: ROOT_ONLY, write: ROOT_ONLY },
-  customEntityDefinitions: { read: ALL, write: ROOT_ONLY },
+  // Definitions are kept by ROOT; every other role learns its entities from the runtime declarations.
+  customEntityDefinitions: { read: ROOT_ONLY, write: ROOT_ONLY },
   users: { read: MANAGERS, write: MANAGERS },
   // Definitions and categories are read by whoever fills a form that uses them.
   customFields: { read: ALL, write: MANAGERS },
@@ -66,6 +67,7 @@ export const PERMISSIONS: Record<Area, Grant> = {
   notes: { read: ALL, write: ALL, ownOnly: ['TEACHER'] },
   notifications: { read: ALL, write: ALL, ownOnly: ALL },
   mydata: { read: ALL, write: ALL, ownOnly: ALL },
+  // Records of custom entities: the office keeps them, TEACHER reads them.
   customEntityRecords: { read: ALL, write: STAFF },
 };
 
