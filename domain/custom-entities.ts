@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { customFieldDef } from './custom-fields';
 import { type FieldDef, isReservedKey, type ResourceDef, SIDEBAR_GROUPS } from './fields';
+import { labelKey } from './references';
 import { RESOURCES } from './resources/index';
 
 // Custom entities: record types a centre's ROOT defines at run time. A definition is data
@@ -177,7 +178,10 @@ export const entityFieldsSchema = z
   .max(50)
   .superRefine((fields, ctx) => {
     const seen = new Set<string>();
+    // A REFERENCE's label travels beside it under its own name: no other field may take that name.
+    const labels = new Set(fields.filter((f) => f.type === 'REFERENCE').map((f) => labelKey({ name: f.key, type: 'REFERENCE' })));
     fields.forEach((f, i) => {
+      if (labels.has(f.key)) ctx.addIssue({ code: 'custom', path: [i, 'key'], params: { code: 'duplicate' }, message: 'a reference label takes this name' });
       if (seen.has(f.key)) ctx.addIssue({ code: 'custom', path: [i, 'key'], params: { code: 'duplicate' }, message: 'duplicate key' });
       seen.add(f.key);
       const choice = f.type === 'SINGLE_CHOICE' || f.type === 'MULTIPLE_CHOICE';

@@ -8,7 +8,8 @@ export function labelKey(field: Pick<FieldDef, 'name' | 'type'>): string {
     const base = field.name.replace(/_ids$/, '');
     return /(s|x|ch|sh)$/.test(base) ? `${base}es` : `${base}s`;
   }
-  return field.name.replace(/_id$/, '');
+  // A name without `_id` (a custom entity's `student`) keeps its label beside it as `student_label`.
+  return /_id$/.test(field.name) ? field.name.replace(/_id$/, '') : `${field.name}_label`;
 }
 
 /** A reference's label: name is null (and deleted true) for a soft-deleted row such as a teacher. */
