@@ -15,6 +15,8 @@ import { FieldDisplay } from './fields/display';
 import { fieldText, labelOf, type Translate } from './fields/format';
 import { FieldFormItem, type InputContext } from './fields/input';
 import { HistoryTab } from './history-tab';
+import { referencingTabs } from './referencing-tabs';
+import { useRuntimeResources } from '../resources/runtime';
 import { filterColumn } from './list-filters';
 import { ListTable, type ListState } from './list-table';
 import { ModeDrawer, useModeParams } from './mode-drawer';
@@ -416,6 +418,7 @@ function ResourceView({ config, id, onEdit }: { config: Resolved; id: number; on
   const { t: translate } = useTranslation();
   const t = translate as Translate;
   const { result: row, query } = useOne<Row>({ resource: def.name, id });
+  const { declarations } = useRuntimeResources();
   if (query.isLoading) return <Spin />;
   if (query.isError || !row) return <Alert type="error" message={errorText(query.error)} />;
 
@@ -461,6 +464,7 @@ function ResourceView({ config, id, onEdit }: { config: Resolved; id: number; on
         items={[
           { key: 'details', label: t('directory.tabs.details'), children: details },
           ...declaredTabs(def, row.id, t),
+          ...referencingTabs(def, row.id, declarations, t),
           ...(config.viewTabs?.(row) ?? []),
           { key: 'history', label: t('directory.tabs.history'), children: <HistoryTab def={def} id={id} customFields={config.customFields} /> },
         ]}

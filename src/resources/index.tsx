@@ -54,7 +54,9 @@ const ICONS: Record<string, ReactNode> = {
 const GROUP_ICONS: Record<string, string> = { settings: 'setting' };
 
 export const iconOf = (name: string | undefined): ReactNode =>
-  (name && (Object.hasOwn(ICONS, name) ? ICONS[name] : Object.hasOwn(ENTITY_ICONS, name) ? ENTITY_ICONS[name] : undefined)) || <UnorderedListOutlined />;
+  (name && (Object.hasOwn(ICONS, name) ? ICONS[name] : Object.hasOwn(ENTITY_ICONS, name) ? ENTITY_ICONS[name as keyof typeof ENTITY_ICONS] : undefined)) || (
+    <UnorderedListOutlined />
+  );
 
 /** A screen that came as a declaration at run time: its slug in `/custom-entities/entity/<slug>/`. */
 export const runtimeIdentifier = (def: ResourceDef) => `runtime:${def.screen.route}`;

@@ -50,6 +50,7 @@ const LabelsJson = z.object({
 const DeclarationJson = z.object({
   name: z.string().regex(NAME_RE),
   labels: z.partialRecord(z.enum(LANGUAGES), LabelsJson).optional(),
+  description: z.string().max(2000).nullable().optional(),
   area: z.string().refine((a): a is Area => Object.hasOwn(PERMISSIONS, a)),
   fields: z.array(FieldJson).min(1).max(200),
   defaultSort: z.array(z.object({ field: z.string().regex(FIELD_RE), order: z.enum(['asc', 'desc']) })).max(5),
@@ -131,8 +132,10 @@ export function parseRuntimeDeclarations(json: unknown): RuntimeDeclaration[] {
       console.warn('A runtime resource declaration was left out:', parsed.error.issues[0]);
       continue;
     }
-    const { labels, ...rest } = parsed.data;
+    const { labels, description, ...rest } = parsed.data;
     const def = (labels ? { ...rest, labels } : rest) as RuntimeDeclaration;
+    // a description beside the labels is the same in both languages
+    if (description && labels) for (const l of Object.values(labels)) l.description ??= description;
     if (taken.has(def.screen.route)) continue;
     taken.add(def.screen.route);
     out.push(def);

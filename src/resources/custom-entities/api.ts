@@ -1,14 +1,15 @@
-import type { FieldDef } from '../../../domain/fields';
+import { CUSTOM_ENTITY_FIELD_TYPES, recordsResourceName, REFERENCE_TARGETS, targetResource as domainTarget } from '../../../domain/custom-entities';
 import type { Language } from '../../../domain/enums';
+import type { FieldDef } from '../../../domain/fields';
 
 // The shapes of /api/custom-entities as the builder and the list read and write them.
 
 /** The field types an entity's field may take. */
-export const ENTITY_FIELD_TYPES = ['TEXT', 'NUMBER', 'DATE', 'SINGLE_CHOICE', 'MULTIPLE_CHOICE', 'BOOLEAN', 'REFERENCE'] as const;
+export const ENTITY_FIELD_TYPES = CUSTOM_ENTITY_FIELD_TYPES;
 export type EntityFieldType = (typeof ENTITY_FIELD_TYPES)[number];
 
 /** Built-in resources a REFERENCE field may point to. */
-export const BUILT_IN_TARGETS = ['students', 'teachers', 'classes', 'subjects', 'rooms'] as const;
+export const BUILT_IN_TARGETS = REFERENCE_TARGETS;
 
 export interface EntityField {
   key: string;
@@ -43,15 +44,14 @@ export interface EntityRow {
 export const isChoice = (type: string | undefined) => type === 'SINGLE_CHOICE' || type === 'MULTIPLE_CHOICE';
 
 /** The API resource of an entity's records: `custom-entities/<slug>/records`. */
-export const recordsResource = (slug: string) => `custom-entities/${slug}/records`;
+export const recordsResource = recordsResourceName;
 
 /** Where the records of an entity are listed. */
 export const recordsRoute = (slug: string) => `/custom-entities/entity/${slug}/`;
 
 /** The resource a REFERENCE target names: a built-in name, or a custom entity's records. */
 export const targetResource = (target: string | null | undefined): string | undefined => {
-  if (!target) return undefined;
-  return target.startsWith('custom:') ? recordsResource(target.slice('custom:'.length)) : target;
+  return target ? domainTarget(target) : undefined;
 };
 
 /** An entity's name in `language`, falling back to the other one. */
@@ -82,12 +82,13 @@ export function previewField(field: Partial<EntityField>, index: number, languag
   };
 }
 
-/** `count` and `field` of a 409 in-use answer about an entity. */
-export function inUseDetails(body: unknown): { count?: number; field?: string } {
+/** `count`, `field` and `reason` of a 409 in-use answer about an entity. */
+export function inUseDetails(body: unknown): { count?: number; field?: string; reason?: string } {
   const error = (body as { error?: { details?: Record<string, unknown> } & Record<string, unknown> } | undefined)?.error;
   const details = (error?.details ?? error ?? {}) as Record<string, unknown>;
   return {
     count: typeof details.count === 'number' ? details.count : undefined,
     field: typeof details.field === 'string' ? details.field : undefined,
+    reason: typeof details.reason === 'string' ? details.reason : undefined,
   };
 }

@@ -168,20 +168,17 @@ function Builder({ id }: { id: number | null }) {
       });
       return;
     }
-    if (apiError.code === 'duplicate' || apiError.code === 'conflict') {
-      form.setFields([{ name: 'slug', errors: [t('custom-entities.slugTaken')] }]);
-      return;
-    }
     const fields = Object.entries(apiError.fields ?? {});
     if (fields.length) {
-      form.setFields(
-        fields.map(([name, code]) => ({
-          name: formPath(name) as never,
-          errors: [t(`custom-entities.codes.${code}`, { defaultValue: t(`fields.${code}`, { defaultValue: t('fields.invalid') }) })],
-        })),
-      );
-      const general = fields.filter(([name]) => !form.getFieldInstance(formPath(name) as never));
-      if (general.length) message.error(general.map(([name, code]) => `${name}: ${t(`fields.${code}`, { defaultValue: code })}`).join('; '));
+      const text = (name: string, code: string) =>
+        name === 'slug' && code === 'duplicate'
+          ? t('custom-entities.slugTaken')
+          : t(`custom-entities.codes.${code}`, { defaultValue: t(`fields.${code}`, { defaultValue: t('fields.invalid') }) });
+      const shown = fields.filter(([name]) => form.getFieldInstance(formPath(name) as never) !== undefined || /^(fields\.\d+\.)?\w+$/.test(name));
+      form.setFields(shown.map(([name, code]) => ({ name: formPath(name) as never, errors: [text(name, code)] })));
+      const general = fields.filter(([name]) => !shown.some(([n]) => n === name));
+      if (general.length) message.error(general.map(([name, code]) => `${name}: ${text(name, code)}`).join('; '));
+      else message.error(t('directory.saveFailed'));
       return;
     }
     modal.error({ title: t('directory.saveFailed'), content: errorText(apiError) });
@@ -250,7 +247,7 @@ function EntityCard({ t, editing }: { t: Translate; editing: boolean }) {
                 value: name,
                 label: (
                   <Space>
-                    {ENTITY_ICONS[name]}
+                    {ENTITY_ICONS[name as keyof typeof ENTITY_ICONS]}
                     {name.replace(/Outlined$/, '')}
                   </Space>
                 ),

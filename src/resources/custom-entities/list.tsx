@@ -36,11 +36,12 @@ export default function CustomEntitiesPage() {
       await removed(row);
     } catch (error) {
       const apiError = toApiError(error);
-      if (apiError.code !== 'in-use') {
+      const { count, reason } = inUseDetails(apiError.body);
+      // records of its own go with it when asked; other entities pointing at it must change first
+      if (apiError.code !== 'in-use' || (reason !== undefined && reason !== 'records-held')) {
         modal.error({ title: t('directory.deleteFailed'), content: errorText(apiError) });
         return;
       }
-      const { count } = inUseDetails(apiError.body);
       modal.confirm({
         title: t('custom-entities.deleteWithRecordsTitle', { name: entityName(row, i18n.language) }),
         content: count === undefined ? t('custom-entities.deleteWithRecordsText') : t('custom-entities.deleteWithRecordsCount', { count }),
