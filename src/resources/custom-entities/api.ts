@@ -92,3 +92,40 @@ export function inUseDetails(body: unknown): { count?: number; field?: string; r
     reason: typeof details.reason === 'string' ? details.reason : undefined,
   };
 }
+
+/** The builder's form values: an entity without its id and version, fields still being typed. */
+export type Values = Omit<EntityRow, 'id' | 'version' | 'fields'> & { fields: Partial<EntityField>[] };
+
+/** The body the API takes: trimmed texts, options only for choices, a target only for references, positions in order. */
+export function entityBody(values: Values): Record<string, unknown> {
+  const text = (v: unknown) => (typeof v === 'string' ? v.trim() : v);
+  return {
+    slug: text(values.slug),
+    name_el: text(values.name_el),
+    name_en: text(values.name_en),
+    name_plural_el: text(values.name_plural_el),
+    name_plural_en: text(values.name_plural_en),
+    description: text(values.description) || null,
+    icon: values.icon ?? null,
+    group: values.group || null,
+    fields: (values.fields ?? []).map((f, position) => ({
+      key: text(f.key),
+      label_el: text(f.label_el),
+      label_en: text(f.label_en),
+      type: f.type,
+      required: Boolean(f.required),
+      options: isChoice(f.type) ? (f.options ?? []).map((o) => String(o).trim()).filter(Boolean) : null,
+      target: f.type === 'REFERENCE' ? (f.target ?? null) : null,
+      position,
+      shown_in_list: Boolean(f.shown_in_list),
+      searchable: Boolean(f.searchable),
+    })),
+  };
+}
+
+/** A stored entity as the form holds it: fields in their order, no nulls in the choice lists. */
+export const toValues = (row: EntityRow) =>
+  ({ ...row, fields: [...row.fields].sort((a, b) => (a.position ?? 0) - (b.position ?? 0)).map((f) => ({ ...f, options: f.options ?? [] })) }) as never;
+
+/** A server field code `fields.2.key` as the form's path `['fields', 2, 'key']`. */
+export const formPath = (name: string): (string | number)[] => name.split('.').map((part) => (/^\d+$/.test(part) ? Number(part) : part));

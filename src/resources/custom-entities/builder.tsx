@@ -7,6 +7,7 @@ import { Alert, App, Button, Card, Checkbox, Col, Empty, Form, Input, Row, Selec
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
+import { FIELD_KEY_RE, SLUG_RE } from '../../../domain/custom-entities';
 import { SIDEBAR_GROUPS } from '../../../domain/fields';
 import type { Translate } from '../../components/fields/format';
 import { FieldFormItem } from '../../components/fields/input';
@@ -15,9 +16,20 @@ import { errorText } from '../../providers/errors';
 import { http, toApiError } from '../../providers/http';
 import { ENTITY_ICON_NAMES, ENTITY_ICONS } from '../entity-icons';
 import { useRuntimeResources } from '../runtime';
-import { BUILT_IN_TARGETS, ENTITY_FIELD_TYPES, entityName, inUseDetails, isChoice, previewField, type EntityField, type EntityRow } from './api';
-
-type Values = Omit<EntityRow, 'id' | 'version' | 'fields'> & { fields: Partial<EntityField>[] };
+import {
+  BUILT_IN_TARGETS,
+  ENTITY_FIELD_TYPES,
+  entityBody,
+  entityName,
+  formPath,
+  inUseDetails,
+  isChoice,
+  previewField,
+  toValues,
+  type EntityField,
+  type EntityRow,
+  type Values,
+} from './api';
 
 const newField = (): Partial<EntityField> => ({
   key: '',
@@ -30,40 +42,6 @@ const newField = (): Partial<EntityField> => ({
   shown_in_list: true,
   searchable: false,
 });
-
-/** The body the API takes: trimmed texts, options only for choices, a target only for references, positions in order. */
-export function entityBody(values: Values): Record<string, unknown> {
-  const text = (v: unknown) => (typeof v === 'string' ? v.trim() : v);
-  return {
-    slug: text(values.slug),
-    name_el: text(values.name_el),
-    name_en: text(values.name_en),
-    name_plural_el: text(values.name_plural_el),
-    name_plural_en: text(values.name_plural_en),
-    description: text(values.description) || null,
-    icon: values.icon ?? null,
-    group: values.group || null,
-    fields: (values.fields ?? []).map((f, position) => ({
-      key: text(f.key),
-      label_el: text(f.label_el),
-      label_en: text(f.label_en),
-      type: f.type,
-      required: Boolean(f.required),
-      options: isChoice(f.type) ? (f.options ?? []).map((o) => String(o).trim()).filter(Boolean) : null,
-      target: f.type === 'REFERENCE' ? (f.target ?? null) : null,
-      position,
-      shown_in_list: Boolean(f.shown_in_list),
-      searchable: Boolean(f.searchable),
-    })),
-  };
-}
-
-/** A stored entity as the form holds it: fields in their order, no nulls in the choice lists. */
-const toValues = (row: EntityRow) =>
-  ({ ...row, fields: [...row.fields].sort((a, b) => (a.position ?? 0) - (b.position ?? 0)).map((f) => ({ ...f, options: f.options ?? [] })) }) as never;
-
-/** A server field code `fields.2.key` as the form's path `['fields', 2, 'key']`. */
-export const formPath = (name: string): (string | number)[] => name.split('.').map((part) => (/^\d+$/.test(part) ? Number(part) : part));
 
 /**
  * /custom-entities/builder/ (ROOT): `?mode=create`, or `?mode=update&entity=<id>`. The entity's
@@ -221,8 +199,8 @@ function fieldLabel(entity: EntityRow | null, key: string | undefined, language:
   return (language === 'en' ? field.label_en || field.label_el : field.label_el || field.label_en) || field.key;
 }
 
-const SLUG = /^[a-z][a-z0-9-]{1,39}$/;
-const KEY = /^[a-z][a-z0-9_]{0,39}$/;
+const SLUG = SLUG_RE;
+const KEY = FIELD_KEY_RE;
 
 function EntityCard({ t, editing }: { t: Translate; editing: boolean }) {
   const required = [{ required: true, message: t('forms.required') }];
