@@ -196,28 +196,34 @@ export const entityFieldsSchema = z
       } else if (f.target) ctx.addIssue({ code: 'custom', path: [i, 'target'], params: { code: 'invalid' }, message: 'no target' });
     });
   })
-  .transform((fields) =>
-    fields.map(
-      (f, i): CustomEntityField => ({
-        key: f.key,
-        label_el: f.label_el,
-        label_en: f.label_en,
-        type: f.type,
-        required: f.required,
-        options: f.type === 'SINGLE_CHOICE' || f.type === 'MULTIPLE_CHOICE' ? (f.options ?? null) : null,
-        target: f.type === 'REFERENCE' ? (f.target ?? null) : null,
-        position: f.position ?? i,
-        shown_in_list: f.shown_in_list,
-        searchable: f.searchable,
-      }),
-    ),
+  // Stored in their order, numbered 0, 1, 2… (a tie keeps the order they were sent in).
+  .transform((sent) =>
+    sent
+      .map((f, i) => ({ f, at: f.position ?? i, i }))
+      .sort((a, b) => a.at - b.at || a.i - b.i)
+      .map(({ f }) => f)
+      .map(
+        (f, i): CustomEntityField => ({
+          key: f.key,
+          label_el: f.label_el,
+          label_en: f.label_en,
+          type: f.type,
+          required: f.required,
+          options: f.type === 'SINGLE_CHOICE' || f.type === 'MULTIPLE_CHOICE' ? (f.options ?? null) : null,
+          target: f.type === 'REFERENCE' ? (f.target ?? null) : null,
+          position: i,
+          shown_in_list: f.shown_in_list,
+          searchable: f.searchable,
+        }),
+      ),
   );
 
 const definitionShape = {
   slug: z
     .string()
-    .regex(SLUG_RE)
-    .refine((s) => !isReservedSlug(s), { params: { code: 'reserved' } }),
+    .max(60)
+    .refine((s) => !isReservedSlug(s), { params: { code: 'reserved' }, abort: true })
+    .regex(SLUG_RE),
   name_el: text(100),
   name_en: text(100),
   name_plural_el: text(100),
@@ -232,8 +238,8 @@ const definitionShape = {
 export const entityCreateSchema = z.strictObject(definitionShape);
 /** PATCH /api/custom-entities/:id: the slug never changes; `discard_values` names removed fields whose values go. */
 export const entityUpdateSchema = z.strictObject({
-  ...Object.fromEntries(Object.entries(definitionShape).filter(([k]) => k !== 'slug')),
-  slug: z.string().optional(),
+  ...Object.fromEntries(Object.entries(definitionShape).map(([k, v]) => [k, v.optional()])),
+  slug: z.string().max(60).optional(),
   version: z.number().int().min(0).max(2_147_483_647),
   discard_values: z.array(z.string().max(40)).max(50).optional(),
 }) as unknown as z.ZodType<

@@ -27,6 +27,8 @@ import { paymentRoutes } from './modules/payments/routes';
 import { DIRECTORY_SPECS, registry } from './modules/registry';
 import { studentImportRoutes } from './modules/students/import';
 import { runtimeResourceRoutes } from './modules/runtime-resources/routes';
+import { definitionRoutes } from './modules/custom-entities/definitions';
+import { recordRoutes } from './modules/custom-entities/records';
 import { tenantRoutes } from './modules/tenants/spec';
 import { usersSpec } from './modules/users/spec';
 import { authPlugin } from './plugins/auth';
@@ -115,7 +117,10 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(accountRoutes, { prefix: '/api/account', database });
   await app.register(analyticsRoutes, { prefix: '/api/analytics', database });
   await app.register(historyRoutes, { prefix: '/api/history', database });
-  await app.register(runtimeResourceRoutes, { prefix: '/api/resources' });
+  await app.register(runtimeResourceRoutes, { prefix: '/api/resources', database });
+  // Record types the centre defines at run time, and their records.
+  await app.register(definitionRoutes, { prefix: '/api/custom-entities', database });
+  await app.register(recordRoutes, { prefix: '/api/custom-entities', database, registry });
 
   await app.register(clientPlugin, { serveClient: opts.serveClient ?? true, distDir: opts.distDir });
 

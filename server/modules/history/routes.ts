@@ -75,7 +75,9 @@ export const historyRoutes: FastifyPluginAsyncZod<{ database: Database }> = asyn
     },
     async (request, reply) => {
       const { query } = request;
-      const area = RESOURCE_AREA[query.entity] ?? EXTRA_AREAS[query.entity];
+      // A custom entity's records keep their history as `custom:<slug>`.
+      const area =
+        RESOURCE_AREA[query.entity] ?? EXTRA_AREAS[query.entity] ?? (/^custom:[a-z][a-z0-9-]{1,39}$/.test(query.entity) ? 'customEntityRecords' : undefined);
       if (!area) throw new DomainError('validation', 'Unknown entity.', { entity: 'invalid-option' });
       const actor = actorOf(request);
       if (!can(actor.role, area, 'read')) throw new DomainError('forbidden');

@@ -1,0 +1,244 @@
+/**
+ * Custom entities' storage: definitions as rows with their fields in jsonb, records as a
+ * jsonb object each, and the typed value index (custom_values) every filter and sort reads.
+ * See docs/custom-entities.md for why the values are indexed in a side table.
+ */
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { z } from 'zod';
+import {
+  type CustomEntity,
+  type CustomEntityField,
+  DomainError,
+  entityFieldDef,
+  type FieldErrors,
+  fieldSchema,
+  labelKey,
+  normalizeSearch,
+  type ReferenceLabel,
+  type ResourceDef,
+  recordsResourceName,
+  runtimeDeclaration,
+  sortKey,
+  zodIssuesToFields,
+} from '../../../domain/index';
+import type { Tx } from '../../db/client';
+import { customEntities, customRecords, customValues } from '../../db/schema/index';
+import type { Registry } from '../crud/registry';
+import type { Ctx } from '../crud/spec';
+import { iso } from '../params';
+
+export type EntityRow = typeof customEntities.$inferSelect;
+
+/** A definition as the API answers it. */
+export function entityAnswer(row: EntityRow) {
+  return {
+    id: row.id,
+    slug: row.slug,
+    name_el: row.nameEl,
+    name_en: row.nameEn,
+    name_plural_el: row.namePluralEl,
+    name_plural_en: row.namePluralEn,
+    description: row.description,
+    icon: row.icon,
+    group: row.group,
+    fields: [...row.fields].sort((a, b) => a.position - b.position),
+    version: row.version,
+    created_at: iso(row.createdAt),
+    updated_at: iso(row.updatedAt),
+  };
+}
+
+export const asEntity = (row: EntityRow): CustomEntity => entityAnswer(row) as CustomEntity;
+
+export async function entityBySlug(tx: Tx, tenantId: number, slug: string): Promise<EntityRow | null> {
+  const [row] = await tx
+    .select()
+    .from(customEntities)
+    .where(and(eq(customEntities.tenantId, tenantId), eq(customEntities.slug, slug)));
+  return row ?? null;
+}
+
+/** The entity as a ResourceDef (what the list query and the answers are checked against). */
+export const resourceOf = (entity: CustomEntity): ResourceDef => runtimeDeclaration(entity);
+
+const isChoice = (f: CustomEntityField) => f.type === 'SINGLE_CHOICE' || f.type === 'MULTIPLE_CHOICE';
+
+/** One field's value schema (as the registry validates it), nullable unless required. */
+function valueSchema(f: CustomEntityField, required: boolean): z.ZodType {
+  const v = fieldSchema(entityFieldDef(f));
+  return required ? v : v.nullable().optional();
+}
+
+/** A form's '' for an optional field means no value. */
+function blankToNull(fields: readonly CustomEntityField[], body: Record<string, unknown>) {
+  const out = Object.assign(Object.create(null), body) as Record<string, unknown>;
+  for (const f of fields) if (!f.required && typeof out[f.key] === 'string' && (out[f.key] as string).trim() === '') out[f.key] = null;
+  return out;
+}
+
+/**
+ * The validated values of a write: all fields on create (required ones present), the sent
+ * ones on update (with `version`). Unknown names are refused with `unknown-field`.
+ */
+export function parseRecordBody(entity: CustomEntity, body: unknown, mode: 'create' | 'update'): { values: Record<string, unknown>; version?: number } {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw new DomainError('validation', 'The body must be a JSON object.', { _: 'invalid-type' });
+  }
+  const shape: Record<string, z.ZodType> = Object.create(null);
+  for (const f of entity.fields) {
+    shape[f.key] = mode === 'create' ? valueSchema(f, f.required) : f.required ? fieldSchema(entityFieldDef(f)).optional() : valueSchema(f, false);
+  }
+  if (mode === 'update') shape.version = z.number().int().min(0).max(2_147_483_647);
+  const result = z.strictObject(shape).safeParse(blankToNull(entity.fields, body as Record<string, unknown>), { reportInput: true });
+  if (!result.success) throw new DomainError('validation', undefined, zodIssuesToFields(result.error.issues));
+  const { version, ...values } = result.data as Record<string, unknown> & { version?: number };
+  return { values, version };
+}
+
+/** Stored form of the values: nulls left out, choices in the definition's order. */
+export function cleanValues(entity: CustomEntity, values: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const f of entity.fields) {
+    const v = values[f.key];
+    if (v === null || v === undefined) continue;
+    out[f.key] = f.type === 'MULTIPLE_CHOICE' && Array.isArray(v) ? f.options!.filter((o) => v.includes(o)) : v;
+  }
+  return out;
+}
+
+/** Whether one stored value would pass a changed field definition. */
+export function valueFits(f: CustomEntityField, value: unknown): boolean {
+  return valueSchema(f, f.required).safeParse(value ?? undefined).success;
+}
+
+export function searchOf(entity: CustomEntity, data: Record<string, unknown>): string {
+  const parts = entity.fields
+    .filter((f) => f.searchable)
+    .flatMap((f) => {
+      const v = data[f.key];
+      return Array.isArray(v) ? v.map(String) : v === undefined || v === null ? [] : [String(v)];
+    });
+  return normalizeSearch(parts.join(' '));
+}
+
+/** The value-index rows of one record: one per field (null when empty), one per option held. */
+export function valueRows(entity: CustomEntity, tenantId: number, recordId: number, data: Record<string, unknown>) {
+  const rows: (typeof customValues.$inferInsert)[] = [];
+  const base = { tenantId, entityId: entity.id, recordId };
+  for (const f of entity.fields) {
+    const v = data[f.key];
+    if (f.type === 'MULTIPLE_CHOICE') {
+      for (const o of Array.isArray(v) ? v : []) rows.push({ ...base, key: f.key, txt: String(o), num: null });
+      continue;
+    }
+    if (v === undefined || v === null) rows.push({ ...base, key: f.key, txt: null, num: null });
+    else if (f.type === 'NUMBER' || f.type === 'REFERENCE') rows.push({ ...base, key: f.key, num: Number(v), txt: null });
+    else if (f.type === 'TEXT') rows.push({ ...base, key: f.key, txt: sortKey(String(v)), num: null });
+    else rows.push({ ...base, key: f.key, txt: String(v), num: null });
+  }
+  return rows;
+}
+
+/** Rewrites the value index of these records (after a create, update or definition change). */
+export async function reindex(tx: Tx, entity: CustomEntity, tenantId: number, records: readonly { id: number; data: Record<string, unknown> }[]) {
+  if (!records.length) return;
+  const ids = records.map((r) => r.id);
+  for (let at = 0; at < ids.length; at += 1000) {
+    await tx.delete(customValues).where(and(eq(customValues.tenantId, tenantId), inArray(customValues.recordId, ids.slice(at, at + 1000))));
+  }
+  const rows = records.flatMap((r) => valueRows(entity, tenantId, r.id, r.data));
+  for (let at = 0; at < rows.length; at += 2000) await tx.insert(customValues).values(rows.slice(at, at + 2000));
+}
+
+export interface RecordRow {
+  id: number;
+  version: number;
+  created_at: Date | string;
+  updated_at: Date | string;
+  data: Record<string, unknown>;
+}
+
+/** Labels of custom records: the value of the entity's first TEXT field (else its first field). */
+function titleKey(entity: CustomEntity): string {
+  const sorted = [...entity.fields].sort((a, b) => a.position - b.position);
+  return (sorted.find((f) => f.type === 'TEXT') ?? sorted[0]!).key;
+}
+
+/** Which targets exist, by target: `students` via the registry, `custom:<slug>` among that entity's records. */
+async function labelsOf(tx: Tx, registry: Registry, ctx: Ctx, target: string, ids: number[]): Promise<Map<number, ReferenceLabel>> {
+  const found = new Map<number, ReferenceLabel>();
+  if (!ids.length) return found;
+  if (target.startsWith('custom:')) {
+    const other = await entityBySlug(tx, ctx.tenantId, target.slice(7));
+    if (!other) return found;
+    const key = titleKey(asEntity(other));
+    const rows = await tx
+      .select({ id: customRecords.id, name: sql<string | null>`${customRecords.data} ->> ${key}::text` })
+      .from(customRecords)
+      .where(and(eq(customRecords.tenantId, ctx.tenantId), eq(customRecords.entityId, other.id), inArray(customRecords.id, ids)));
+    for (const r of rows) found.set(r.id, { id: r.id, name: r.name });
+    return found;
+  }
+  const t = registry.targets.get(target);
+  if (!t) return found;
+  const rows = (await tx
+    .select({ id: t.id, name: t.label, deleted: t.deletedAt ? sql<boolean>`(${t.deletedAt} is not null)` : sql<boolean>`false` })
+    .from(t.table as never)
+    .where(and(eq(t.tenantId, ctx.tenantId), inArray(t.id, ids)))) as { id: number; name: string | null; deleted: boolean }[];
+  for (const r of rows) found.set(r.id, r.deleted ? { id: r.id, name: null, deleted: true } : { id: r.id, name: r.name });
+  return found;
+}
+
+/** New reference values must name a row of this centre (a deleted teacher is no longer one). */
+export async function checkRecordReferences(
+  tx: Tx,
+  registry: Registry,
+  ctx: Ctx,
+  entity: CustomEntity,
+  inputs: readonly Record<string, unknown>[],
+): Promise<FieldErrors[]> {
+  const out: FieldErrors[] = inputs.map(() => ({}));
+  for (const f of entity.fields) {
+    if (f.type !== 'REFERENCE' || !f.target) continue;
+    const ids = [...new Set(inputs.map((i) => i[f.key]).filter((v): v is number => typeof v === 'number'))];
+    if (!ids.length) continue;
+    const found = await labelsOf(tx, registry, ctx, f.target, ids);
+    inputs.forEach((input, i) => {
+      const v = input[f.key];
+      if (typeof v === 'number' && (!found.has(v) || found.get(v)!.deleted)) out[i]![f.key] = 'invalid';
+    });
+  }
+  return out;
+}
+
+/** Flat rows with `<key>_label` (or the built-in way, `x` for `x_id`) beside each reference. */
+export async function presentRecords(tx: Tx, registry: Registry, ctx: Ctx, entity: CustomEntity, rows: readonly RecordRow[]) {
+  const out = rows.map((r) => {
+    const flat: Record<string, unknown> = { id: r.id, version: r.version, created_at: iso(new Date(r.created_at)), updated_at: iso(new Date(r.updated_at)) };
+    for (const f of entity.fields) flat[f.key] = r.data[f.key] ?? null;
+    return flat;
+  });
+  for (const f of entity.fields) {
+    if (f.type !== 'REFERENCE' || !f.target) continue;
+    const ids = [...new Set(out.map((r) => r[f.key]).filter((v): v is number => typeof v === 'number'))];
+    const found = await labelsOf(tx, registry, ctx, f.target, ids);
+    const key = labelKey({ name: f.key, type: 'REFERENCE' });
+    for (const r of out) {
+      const id = r[f.key];
+      r[key] = typeof id === 'number' ? (found.get(id) ?? { id, name: null, deleted: true }) : null;
+    }
+  }
+  return out;
+}
+
+export const recordColumns = {
+  id: customRecords.id,
+  version: customRecords.version,
+  created_at: customRecords.createdAt,
+  updated_at: customRecords.updatedAt,
+  data: customRecords.data,
+};
+
+export { isChoice, titleKey };
+export const resourceNameOf = (slug: string) => recordsResourceName(slug);
+export type { SQL };

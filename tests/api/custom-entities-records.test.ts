@@ -1,0 +1,235 @@
+// Records of a custom entity: every field type valid and invalid (400 with a code per field,
+// nothing stored), flat rows with reference labels, list paging, sorting, filters by key,
+// accent-blind search, optimistic locking, history, import, and the tab of a referenced
+// student (records filtered by the reference).
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectError, expectStatus, json, show } from './api-helpers';
+import { notId, notNumber, notString } from './bad-values';
+import './fast-check-seed';
+import { DATABASE_KINDS, startApp, type TestApp } from './harness';
+
+type Row = Record<string, any>;
+const TENANT = 'crecords';
+const field = (key: string, type: string, extra: Row = {}) => ({ key, label_el: key, label_en: key, type, ...extra });
+
+describe.each(DATABASE_KINDS)('custom entity records on %s', (kind) => {
+  let t: TestApp;
+  let root: string;
+  const students: number[] = [];
+  const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, body?: unknown) => t.request({ method, url, body, token: root, tenant: TENANT });
+  const add = async (body: Row, slug = 'exams') => {
+    const res = await call('POST', `/api/custom-entities/${slug}/records`, body);
+    expect(res.statusCode, show(res)).toBe(201);
+    return json(res).data as Row;
+  };
+  const list = async (query: string) => {
+    const res = await call('GET', `/api/custom-entities/exams/records?${query}`);
+    expectStatus(res, 200);
+    return { rows: json(res).data as Row[], total: json(res).total as number, header: res.headers['x-total-count'] };
+  };
+  const titles = async (query: string) => (await list(query)).rows.map((r) => r.title);
+
+  beforeAll(async () => {
+    t = await startApp(kind);
+    await t.createTenant(TENANT);
+    root = (await t.signIn(t.root.username, t.root.password, TENANT)).token;
+    for (const [first, last] of [
+      ['Άννα', 'Παπαδοπούλου'],
+      ['Νίκος', 'Γεωργίου'],
+    ]) {
+      const res = await call('POST', '/api/students', { first_name: first, last_name: last });
+      expectStatus(res, 201);
+      students.push(json(res).id);
+    }
+    const res = await call('POST', '/api/custom-entities', {
+      slug: 'exams',
+      name_el: 'Εξέταση',
+      name_en: 'Exam',
+      name_plural_el: 'Εξετάσεις',
+      name_plural_en: 'Exams',
+      fields: [
+        field('title', 'TEXT', { required: true, searchable: true }),
+        field('grade', 'NUMBER'),
+        field('held_on', 'DATE'),
+        field('subject', 'SINGLE_CHOICE', { options: ['Μαθηματικά', 'Φυσική', 'Χημεία'] }),
+        field('tags', 'MULTIPLE_CHOICE', { options: ['προφορικά', 'γραπτά'] }),
+        field('passed', 'BOOLEAN'),
+        field('student', 'REFERENCE', { target: 'students' }),
+      ],
+    });
+    expectStatus(res, 201);
+  }, 120_000);
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('every field type stores its value, and a row is flat with the reference label beside it', async () => {
+    const made = await add({
+      title: 'Πρόοδος άλγεβρας',
+      grade: 18.5,
+      held_on: '2026-11-20',
+      subject: 'Μαθηματικά',
+      tags: ['γραπτά', 'προφορικά'],
+      passed: true,
+      student: students[0],
+    });
+    expect(made).toMatchObject({
+      title: 'Πρόοδος άλγεβρας',
+      grade: 18.5,
+      held_on: '2026-11-20',
+      subject: 'Μαθηματικά',
+      tags: ['προφορικά', 'γραπτά'],
+      passed: true,
+      student: students[0],
+      student_label: { id: students[0], name: expect.stringContaining('Παπαδοπούλου') },
+      version: 1,
+    });
+    const read = json(await call('GET', `/api/custom-entities/exams/records/${made.id}`)).data;
+    expect(read).toEqual(made);
+    const minimal = await add({ title: 'Μόνο τίτλος', grade: null, held_on: '', student: null });
+    expect(minimal).toMatchObject({ grade: null, held_on: null, student: null, student_label: null, tags: null });
+  });
+
+  it.each([
+    [{ grade: 'ten' }, 'grade', 'invalid-type'],
+    [{ held_on: '2026-02-30' }, 'held_on', 'invalid-format'],
+    [{ held_on: 20260101 }, 'held_on', 'invalid-type'],
+    [{ subject: 'Ιστορία' }, 'subject', 'invalid-option'],
+    [{ tags: ['άλλο'] }, 'tags.0', 'invalid-option'],
+    [{ tags: 'γραπτά' }, 'tags', 'invalid-type'],
+    [{ passed: 'yes' }, 'passed', 'invalid-type'],
+    [{ student: 'Άννα' }, 'student', 'invalid-type'],
+    [{ student: 999999 }, 'student', 'invalid'],
+    [{ nope: 1 }, 'nope', 'unknown-field'],
+    [{ title: '' }, 'title', 'required'],
+    [{ title: 'x'.repeat(501) }, 'title', 'too-long'],
+  ])('%j is refused on %s', async (bad, name, code) => {
+    const before = (await list('')).total;
+    const res = await call('POST', '/api/custom-entities/exams/records', { title: 'Καλό', ...bad });
+    expectError(res, 400, 'validation', { [name]: code });
+    expect((await list('')).total).toBe(before);
+  });
+
+  it('a required field is required on create; unknown entity is 404', async () => {
+    expectError(await call('POST', '/api/custom-entities/exams/records', { grade: 1 }), 400, 'validation', { title: 'required' });
+    expectError(await call('GET', '/api/custom-entities/nosuch/records'), 404, 'not-found');
+    expectError(await call('POST', '/api/custom-entities/nosuch/records', { title: 'x' }), 404, 'not-found');
+  });
+
+  it('lists page, sort by any field, filter by key, search without accents', async () => {
+    await add({ title: 'Φυσική κίνηση', grade: 12, held_on: '2026-10-01', subject: 'Φυσική', passed: false, student: students[1], tags: ['γραπτά'] });
+    await add({ title: 'Χημεία οξέα', grade: 9, held_on: '2026-09-15', subject: 'Χημεία', passed: false, student: students[0] });
+    await add({ title: 'Άλγεβρα ΙΙ', grade: 20, held_on: '2026-12-01', subject: 'Μαθηματικά', passed: true, student: students[1], tags: ['προφορικά'] });
+
+    expect(await titles('_sort=grade&_order=asc&grade_gte=0')).toEqual(['Χημεία οξέα', 'Φυσική κίνηση', 'Πρόοδος άλγεβρας', 'Άλγεβρα ΙΙ']);
+    expect(await titles('_sort=grade&_order=desc&grade_gte=0')).toEqual(['Άλγεβρα ΙΙ', 'Πρόοδος άλγεβρας', 'Φυσική κίνηση', 'Χημεία οξέα']);
+    // Text sorts by its folded form: Άλγεβρα beside άλγεβρα, before Μ…
+    expect(await titles('_sort=title')).toEqual(['Άλγεβρα ΙΙ', 'Μόνο τίτλος', 'Πρόοδος άλγεβρας', 'Φυσική κίνηση', 'Χημεία οξέα']);
+    expect(await titles('_sort=held_on&held_on_gte=2026-10-01&held_on_lte=2026-11-30')).toEqual(['Φυσική κίνηση', 'Πρόοδος άλγεβρας']);
+    expect(await titles('_sort=title&subject=Μαθηματικά')).toEqual(['Άλγεβρα ΙΙ', 'Πρόοδος άλγεβρας']);
+    expect(await titles('_sort=title&subject_ne=Μαθηματικά')).toEqual(['Μόνο τίτλος', 'Φυσική κίνηση', 'Χημεία οξέα']);
+    expect(await titles('_sort=title&passed=false')).toEqual(['Φυσική κίνηση', 'Χημεία οξέα']);
+    expect(await titles('_sort=title&tags=προφορικά')).toEqual(['Άλγεβρα ΙΙ', 'Πρόοδος άλγεβρας']);
+    // The student's tab: records pointing at her.
+    expect(await titles(`_sort=title&student=${students[0]}`)).toEqual(['Πρόοδος άλγεβρας', 'Χημεία οξέα']);
+    // Accent- and case-blind search over searchable fields.
+    expect(await titles('_sort=title&q=ΑΛΓΕΒΡΑ')).toEqual(['Άλγεβρα ΙΙ', 'Πρόοδος άλγεβρας']);
+    expect(await titles('_sort=title&title_like=κινηση')).toEqual(['Φυσική κίνηση']);
+    // Paging with the total in the header and the body.
+    const page = await list('_sort=title&_start=1&_end=3');
+    expect(page.rows.map((r) => r.title)).toEqual(['Μόνο τίτλος', 'Πρόοδος άλγεβρας']);
+    expect([page.total, page.header]).toEqual([5, '5']);
+    const none = await list('q=τίποτατέτοιο');
+    expect([none.rows, none.total]).toEqual([[], 0]);
+    // System fields sort and filter too.
+    const byId = (await list('_sort=id&_order=desc')).rows.map((r) => r.id);
+    expect(byId).toEqual([...byId].sort((a, b) => b - a));
+  });
+
+  it.each([
+    ['_sort=tags', '_sort'],
+    ['_sort=nope', '_sort'],
+    ['nope=1', 'nope'],
+    ['grade_gte=abc', 'grade_gte'],
+    ['held_on=2026-13-01', 'held_on'],
+    ['subject=Ιστορία', 'subject'],
+    ['passed=maybe', 'passed'],
+    ['student=abc', 'student'],
+    ['passed_gte=true', 'passed_gte'],
+    ['_end=1000', '_end'],
+  ])('a bad list query %s is 400 on %s', async (query, name) => {
+    const body = expectError(await call('GET', `/api/custom-entities/exams/records?${query}`), 400, 'validation');
+    expect(Object.keys(body.error.fields)).toContain(name);
+  });
+
+  it('an update changes only what it sends, checks the version, and is in the history', async () => {
+    const made = await add({ title: 'Τεστ', grade: 10, subject: 'Χημεία' });
+    const res = await call('PATCH', `/api/custom-entities/exams/records/${made.id}`, { version: made.version, grade: 11, subject: null });
+    expectStatus(res, 200);
+    expect(json(res).data).toMatchObject({ title: 'Τεστ', grade: 11, subject: null, version: 2 });
+    expectError(await call('PATCH', `/api/custom-entities/exams/records/${made.id}`, { version: 1, grade: 12 }), 409, 'stale');
+    expectError(await call('PATCH', `/api/custom-entities/exams/records/${made.id}`, { grade: 12 }), 400, 'validation', { version: 'required' });
+    expectError(await call('PATCH', `/api/custom-entities/exams/records/${made.id}`, { version: 2, title: null }), 400, 'validation');
+    const history = json(await call('GET', `/api/history?entity=custom:exams&entity_id=${made.id}`)).data;
+    expect(history.map((h: Row) => h.action)).toEqual(['update', 'create']);
+    expect(history[0].changes).toEqual({ grade: { old: 10, new: 11 }, subject: { old: 'Χημεία', new: null } });
+    expectStatus(await call('DELETE', `/api/custom-entities/exams/records/${made.id}`), 204);
+    expectError(await call('GET', `/api/custom-entities/exams/records/${made.id}`), 404, 'not-found');
+    expect(json(await call('GET', `/api/history?entity=custom:exams&entity_id=${made.id}`)).data[0].action).toBe('delete');
+  });
+
+  it('import takes all rows or none, and reports the bad ones by row', async () => {
+    const before = (await list('')).total;
+    let res = await call('POST', '/api/custom-entities/exams/records/import', { rows: [{ title: 'Ι1', grade: 5 }, { title: 'Ι2', grade: 'x' }, { grade: 1 }] });
+    const body = expectError(res, 400, 'validation');
+    expect(body.error.errors).toEqual([
+      { row: 1, fields: { grade: 'invalid-type' } },
+      { row: 2, fields: { title: 'required' } },
+    ]);
+    expect((await list('')).total).toBe(before);
+    res = await call('POST', '/api/custom-entities/exams/records/import', {
+      rows: [
+        { title: 'Ι1', grade: 5, student: students[1] },
+        { title: 'Ι2', grade: 'x' },
+      ],
+      skip_invalid: true,
+    });
+    expectStatus(res, 200);
+    expect(json(res)).toMatchObject({ created: 1, skipped: 1 });
+    expect(await titles(`student=${students[1]}&grade_lte=5`)).toEqual(['Ι1']);
+  });
+
+  it('generated bad records are 400 with field codes and change nothing', async () => {
+    const before = await list('_sort=id&_end=200');
+    const bad = fc.oneof(
+      notString.map((v) => ['title', v] as const),
+      notNumber.map((v) => ['grade', v] as const),
+      notString.map((v) => ['held_on', v] as const),
+      notString.map((v) => ['subject', v] as const),
+      fc.oneof(fc.integer(), fc.string({ minLength: 1 }), fc.constant(null)).map((v) => ['passed', v === null ? 'null' : v] as const),
+      notId.map((v) => ['student', v] as const),
+    );
+    await fc.assert(
+      fc.asyncProperty(bad, async ([name, value]) => {
+        const res = await call('POST', '/api/custom-entities/exams/records', { title: 'Γεννημένο', [name]: value });
+        expect(res.statusCode, show(res)).toBe(400);
+        const fields = json(res).error.fields as Record<string, string>;
+        expect(
+          Object.keys(fields).some((k) => k === name || k.startsWith(`${name}.`)),
+          show(res),
+        ).toBe(true);
+      }),
+      { numRuns: 40 },
+    );
+    const target = before.rows[0]!;
+    await fc.assert(
+      fc.asyncProperty(notNumber, async (value) => {
+        const res = await call('PATCH', `/api/custom-entities/exams/records/${target.id}`, { version: target.version, grade: value });
+        expect(res.statusCode, show(res)).toBe(400);
+      }),
+      { numRuns: 20 },
+    );
+    expect(await list('_sort=id&_end=200')).toEqual(before);
+  });
+});
