@@ -12,7 +12,7 @@ import { errorText } from '../providers/errors';
 import { declaredTabs } from './detail-tabs';
 import { ExportCsvButton, resourceCsvColumns, type CsvColumn } from './export-csv';
 import { FieldDisplay } from './fields/display';
-import { fieldText, labelOf, type Translate } from './fields/format';
+import { fieldText, labelKeyOf, labelOf, type Translate } from './fields/format';
 import { FieldFormItem, type InputContext } from './fields/input';
 import { HistoryTab } from './history-tab';
 import { referencingTabs } from './referencing-tabs';
@@ -109,7 +109,13 @@ export function defaultListFields(def: ResourceDef): string[] {
 /** What a row is called: its declared title fields joined by a space (`name` by default). */
 export const rowTitle = (def: ResourceDef) => (row: Row) =>
   (def.screen.titleFields ?? ['name'])
-    .map((f) => row[f])
+    .map((name) => {
+      // a reference in the title is named by its label (an exam's student), not by its id
+      const field = def.fields.find((f) => f.name === name);
+      if (field?.type !== 'REFERENCE') return row[name];
+      const label = row[labelKeyOf(field)] as { name?: unknown } | null | undefined;
+      return label?.name ?? row[name];
+    })
     .filter((v) => v !== null && v !== undefined && v !== '')
     .map(String)
     .join(' ');
