@@ -78,13 +78,15 @@ describe('custom entities', () => {
     await page.waitForURL(/\/custom-entities\/$/);
     await page.getByRole('button', { name: 'Νέα οντότητα' }).click();
     await page.waitForURL(/\/custom-entities\/builder\/\?mode=create/);
+    await page.getByText('Προεπισκόπηση φόρμας').waitFor();
+    const box = (name: string) => page.getByLabel(name, { exact: true });
 
-    await page.getByLabel('Αναγνωριστικό (slug)').fill(SLUG);
-    await page.getByLabel('Όνομα (ελληνικά)').fill('Εξέταση');
-    await page.getByLabel('Όνομα στον πληθυντικό (ελληνικά)').fill('Εξετάσεις');
-    await page.getByLabel('Όνομα (αγγλικά)').fill('Exam');
-    await page.getByLabel('Όνομα στον πληθυντικό (αγγλικά)').fill('Exams');
-    await page.getByLabel('Περιγραφή').fill('Διαγωνίσματα προσομοίωσης');
+    await box('Αναγνωριστικό (slug)').fill(SLUG);
+    await box('Όνομα (ελληνικά)').fill('Εξέταση');
+    await box('Όνομα στον πληθυντικό (ελληνικά)').fill('Εξετάσεις');
+    await box('Όνομα (αγγλικά)').fill('Exam');
+    await box('Όνομα στον πληθυντικό (αγγλικά)').fill('Exams');
+    await box('Περιγραφή').fill('Διαγωνίσματα προσομοίωσης');
 
     await defineField(0, { key: 'student', el: 'Μαθητής', en: 'Student', type: 'Αναφορά σε εγγραφή' });
     await chooseOption(page, card(0), 'Αναφέρεται σε', 'Μαθητές');
@@ -136,7 +138,7 @@ describe('custom entities', () => {
     expect(await link.getAttribute('href')).toMatch(/^\/students\/\?mode=view&student=\d+$/);
 
     // filter by subject: the two physics exams
-    await page.locator('th', { hasText: 'Μάθημα' }).locator('.ant-table-filter-trigger').click();
+    await page.getByRole('columnheader', { name: 'Μάθημα' }).locator('.ant-table-filter-trigger').click();
     const dropdown = page.locator('.ant-table-filter-dropdown:visible');
     await dropdown.getByText('Φυσική', { exact: true }).click();
     await dropdown.getByRole('button', { name: 'Φίλτρο' }).click();
