@@ -168,24 +168,28 @@ export function useRuntimeResourcesState(source: () => Promise<unknown>): Runtim
   const started = useRef(false);
   // The next sign-in mounts a new App: nothing of this user's declarations stays behind.
   useEffect(() => () => setRuntimeDeclarations([]), []);
-  const reload = useCallback(
+  const fetchAll = useCallback(
     () =>
-      source().then(
-        (json) => {
-          const defs = parseRuntimeDeclarations(json);
-          registerTranslations(defs);
-          setRuntimeDeclarations(defs);
-          setDeclarations(defs);
-        },
-        (error: unknown) => console.warn('Runtime resources could not be loaded:', error),
-      ),
+      source().then((json) => {
+        const defs = parseRuntimeDeclarations(json);
+        registerTranslations(defs);
+        setRuntimeDeclarations(defs);
+        setDeclarations(defs);
+      }),
     [source],
   );
+  const reload = useCallback(() => fetchAll().catch((error: unknown) => console.warn('Runtime resources could not be loaded:', error)), [fetchAll]);
   const load = useCallback(() => {
     if (started.current) return;
     started.current = true;
-    void reload();
-  }, [reload]);
+    // right after sign-in a request may meet a session still settling: try again a few times
+    const attempt = (left: number) =>
+      fetchAll().catch((error: unknown) => {
+        if (left > 0) setTimeout(() => attempt(left - 1), 2000);
+        else console.warn('Runtime resources could not be loaded:', error);
+      });
+    void attempt(3);
+  }, [fetchAll]);
   return useMemo(() => ({ declarations, load, reload }), [declarations, load, reload]);
 }
 

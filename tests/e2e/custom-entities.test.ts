@@ -108,7 +108,7 @@ describe('custom entities', () => {
     await page.waitForURL(/\/custom-entities\/$/);
     await rows().filter({ hasText: SLUG }).getByText('4 πεδία').waitFor();
     // no sign-out, no reload: the entity is in the sidebar
-    await sidebar().getByText('Εξετάσεις', { exact: true }).click();
+    await sidebar().getByText('Εξετάσεις', { exact: true }).click({ timeout: 30_000 });
     await page.waitForURL(new RegExp(`/custom-entities/entity/${SLUG}/`));
     await page.getByText('Διαγωνίσματα προσομοίωσης').waitFor();
     await page.getByText('Κανένα αποτέλεσμα.').first().waitFor();
@@ -116,7 +116,7 @@ describe('custom entities', () => {
 
   it('an ADMIN sees it in the sidebar without a rebuild', async () => {
     await signIn(people.admin);
-    await sidebar().getByText('Εξετάσεις', { exact: true }).click();
+    await sidebar().getByText('Εξετάσεις', { exact: true }).click({ timeout: 30_000 });
     await page.waitForURL(new RegExp(`/custom-entities/entity/${SLUG}/`));
     await page.getByRole('button', { name: 'Νέα εγγραφή: Εξέταση' }).waitFor();
     // the builder stays ROOT's
@@ -125,7 +125,7 @@ describe('custom entities', () => {
 
   it('a SECRETARY adds three exams, filters and exports them, and sees them on the student', async () => {
     await signIn(people.secretary);
-    await sidebar().getByText('Εξετάσεις', { exact: true }).click();
+    await sidebar().getByText('Εξετάσεις', { exact: true }).click({ timeout: 30_000 });
     await page.waitForURL(new RegExp(`/custom-entities/entity/${SLUG}/`));
     await addExam(`Ελένη Παππά ${n}`, '12/01/2027', '18', 'Μαθηματικά');
     await addExam(`Ελένη Παππά ${n}`, '19/01/2027', '15', 'Φυσική');
@@ -172,7 +172,7 @@ describe('custom entities', () => {
 
   it('a TEACHER reads the exams and cannot change them', async () => {
     await signIn(people.teacher);
-    await sidebar().getByText('Εξετάσεις', { exact: true }).click();
+    await sidebar().getByText('Εξετάσεις', { exact: true }).click({ timeout: 30_000 });
     await page.waitForURL(new RegExp(`/custom-entities/entity/${SLUG}/`));
     await expect.poll(() => rows().count(), { timeout: 15_000 }).toBe(3);
     expect(await page.getByRole('button', { name: 'Νέα εγγραφή: Εξέταση' }).count()).toBe(0);
