@@ -113,6 +113,7 @@ export function routeGuardOf(def: { area: Area; screen: { route: string; opensFo
 /** Screens not declared yet. */
 const UNDECLARED_ROUTES: readonly RouteGuard[] = [
   { path: '/custom-entities', exact: true, roles: ROOT_ONLY },
+  { path: '/custom-entities/builder', roles: ROOT_ONLY },
   { path: '/file-management', roles: MANAGERS },
   { path: '/analytics', roles: MANAGERS },
 ];

@@ -4,7 +4,6 @@ import routerProvider, { DocumentTitleHandler } from '@refinedev/react-router';
 import { Suspense, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Route, Routes } from 'react-router';
-import { SCREENS } from '../domain/resources/index';
 import { FullPageSpin } from './components/full-page-spin';
 import { SessionNavigator } from './components/session-navigator';
 import { lazyPage } from './lazy';
@@ -14,7 +13,7 @@ import { dataProvider } from './providers/dataProvider';
 import { createI18nProvider, i18n } from './providers/i18nProvider';
 import { TOASTS, useNotificationProvider } from './providers/notificationProvider';
 import { refineResources } from './resources';
-import { PAGES, routeTable } from './resources/pages';
+import { CLIENT_SCREENS, PAGES, routeTable } from './resources/pages';
 import { fetchRuntimeDeclarations, RUNTIME_ROUTE, RuntimeResourcesProvider, useRuntimeResourcesState } from './resources/runtime';
 import './locales/screens';
 
@@ -25,7 +24,7 @@ const ResourceRoute = lazyPage(() => import('./resources/resource-route'));
 const NotFoundPage = lazyPage(() => import('./pages/not-found'));
 
 /** One route per declared path: a page when the declaration names one, else the generic screen. */
-const ROUTES = routeTable(SCREENS).map(({ path, page }) => {
+const ROUTES = routeTable(CLIENT_SCREENS).map(({ path, page }) => {
   const Page = (page && PAGES[page]) || ResourceRoute;
   return path === '/' ? <Route key="/" index element={<Page />} /> : <Route key={path} path={path} element={<Page />} />;
 });
@@ -38,7 +37,7 @@ export default function App({ loadRuntime = fetchRuntimeDeclarations }: { loadRu
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new provider for each language makes Refine re-render its texts
   const i18nProvider = useMemo(createI18nProvider, [instance.language]);
   const runtime = useRuntimeResourcesState(loadRuntime);
-  const resources = useMemo(() => refineResources(SCREENS, runtime.declarations), [runtime.declarations]);
+  const resources = useMemo(() => refineResources(CLIENT_SCREENS, runtime.declarations), [runtime.declarations]);
   return (
     <AntdApp notification={TOASTS} message={TOASTS}>
       <RuntimeResourcesProvider value={runtime}>

@@ -3,6 +3,7 @@ import { Alert, Empty, Space, Spin, Table, Tag, Timeline, Typography } from 'ant
 import { useTranslation } from 'react-i18next';
 import type { CustomFieldDefinition } from '../../domain/custom-fields';
 import { customFieldDef } from '../../domain/custom-fields';
+import { recordsHistoryEntity } from '../../domain/custom-entities';
 import type { FieldDef, ResourceDef } from '../../domain/fields';
 import { errorText } from '../providers/errors';
 import { formatInstant, labelOf, refName, valueText, type RefLabel, type Translate } from './fields/format';
@@ -125,13 +126,19 @@ function ShownValue({ value, ids, old }: { value: Shown; ids: Map<string, number
 
 const ACTION_COLOR = { create: 'green', update: 'blue', delete: 'red' } as const;
 
+/** How the history names a resource's rows: a custom entity's records as `custom:<slug>`. */
+export function historyEntity(def: Pick<ResourceDef, 'name'>): string {
+  const slug = /^custom-entities\/([a-z][a-z0-9-]*)\/records$/.exec(def.name)?.[1];
+  return slug ? recordsHistoryEntity(slug) : def.name;
+}
+
 /** The History tab of a detail view: who changed what and when, field by field, newest first. */
 export function HistoryTab({ def, id, customFields }: { def: ResourceDef; id: number; customFields?: readonly CustomFieldDefinition[] }) {
   const { t } = useTranslation();
   const { result, query } = useList<HistoryEntry>({
     resource: 'history',
     filters: [
-      { field: 'entity', operator: 'eq', value: def.name },
+      { field: 'entity', operator: 'eq', value: historyEntity(def) },
       { field: 'entity_id', operator: 'eq', value: id },
     ],
     pagination: { currentPage: 1, pageSize: 200, mode: 'server' },

@@ -12,9 +12,11 @@ import { errorText } from '../providers/errors';
 import { declaredTabs } from './detail-tabs';
 import { ExportCsvButton, resourceCsvColumns, type CsvColumn } from './export-csv';
 import { FieldDisplay } from './fields/display';
-import { fieldText, labelOf, type Translate } from './fields/format';
+import { fieldText, labelKeyOf, labelOf, type Translate } from './fields/format';
 import { FieldFormItem, type InputContext } from './fields/input';
 import { HistoryTab } from './history-tab';
+import { referencingTabs } from './referencing-tabs';
+import { useRuntimeResources } from '../resources/runtime';
 import { filterColumn } from './list-filters';
 import { ListTable, type ListState } from './list-table';
 import { ModeDrawer, useModeParams } from './mode-drawer';
@@ -107,7 +109,13 @@ export function defaultListFields(def: ResourceDef): string[] {
 /** What a row is called: its declared title fields joined by a space (`name` by default). */
 export const rowTitle = (def: ResourceDef) => (row: Row) =>
   (def.screen.titleFields ?? ['name'])
-    .map((f) => row[f])
+    .map((name) => {
+      // a reference in the title is named by its label (an exam's student), not by its id
+      const field = def.fields.find((f) => f.name === name);
+      if (field?.type !== 'REFERENCE') return row[name];
+      const label = row[labelKeyOf(field)] as { name?: unknown } | null | undefined;
+      return label?.name ?? row[name];
+    })
     .filter((v) => v !== null && v !== undefined && v !== '')
     .map(String)
     .join(' ');
@@ -416,6 +424,7 @@ function ResourceView({ config, id, onEdit }: { config: Resolved; id: number; on
   const { t: translate } = useTranslation();
   const t = translate as Translate;
   const { result: row, query } = useOne<Row>({ resource: def.name, id });
+  const { declarations } = useRuntimeResources();
   if (query.isLoading) return <Spin />;
   if (query.isError || !row) return <Alert type="error" message={errorText(query.error)} />;
 
@@ -461,6 +470,7 @@ function ResourceView({ config, id, onEdit }: { config: Resolved; id: number; on
         items={[
           { key: 'details', label: t('directory.tabs.details'), children: details },
           ...declaredTabs(def, row.id, t),
+          ...referencingTabs(def, row.id, declarations, t),
           ...(config.viewTabs?.(row) ?? []),
           { key: 'history', label: t('directory.tabs.history'), children: <HistoryTab def={def} id={id} customFields={config.customFields} /> },
         ]}

@@ -24,6 +24,7 @@ import type { ResourceProps } from '@refinedev/core';
 import type { ReactNode } from 'react';
 import type { ResourceDef } from '../../domain/fields';
 import { SCREENS, type PageDef } from '../../domain/resources/index';
+import { ENTITY_ICONS } from './entity-icons';
 
 // Icons are names in the declarations (cheap to compare, and a runtime declaration can name
 // one) and become components only here.
@@ -52,7 +53,10 @@ const ICONS: Record<string, ReactNode> = {
 
 const GROUP_ICONS: Record<string, string> = { settings: 'setting' };
 
-export const iconOf = (name: string | undefined): ReactNode => (name && ICONS[name]) || <UnorderedListOutlined />;
+export const iconOf = (name: string | undefined): ReactNode =>
+  (name && (Object.hasOwn(ICONS, name) ? ICONS[name] : Object.hasOwn(ENTITY_ICONS, name) ? ENTITY_ICONS[name as keyof typeof ENTITY_ICONS] : undefined)) || (
+    <UnorderedListOutlined />
+  );
 
 /** A screen that came as a declaration at run time: its slug in `/custom-entities/entity/<slug>/`. */
 export const runtimeIdentifier = (def: ResourceDef) => `runtime:${def.screen.route}`;

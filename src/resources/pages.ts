@@ -1,6 +1,6 @@
 import type { ComponentType, LazyExoticComponent } from 'react';
 import type { ResourceDef } from '../../domain/fields';
-import { routePath, type PageDef } from '../../domain/resources/index';
+import { routePath, SCREENS, type PageDef } from '../../domain/resources/index';
 import { lazyPage } from '../lazy';
 
 type Loader = () => Promise<{ default: ComponentType }>;
@@ -23,7 +23,29 @@ export const PAGE_LOADERS: Record<string, Loader> = {
   contracts: () => import('./money/contracts'),
   account: () => import('../pages/account'),
   analytics: () => import('../pages/analytics'),
+  'custom-entities': () => import('./custom-entities/list'),
+  'custom-entity-builder': () => import('./custom-entities/builder'),
 };
+
+/**
+ * The custom-entity screens of ROOT: the list of the centre's entities (a sidebar entry) and
+ * the builder (reached from it). Their routes are guarded in domain/permissions.
+ */
+export const ENTITY_PAGES: readonly PageDef[] = [
+  {
+    name: 'custom-entities',
+    area: 'customEntityDefinitions',
+    screen: { route: '/custom-entities/', icon: 'appstore', page: 'custom-entities', opensFor: 'writers' },
+  },
+  {
+    name: 'custom-entity-builder',
+    area: 'customEntityDefinitions',
+    screen: { route: '/custom-entities/builder/', page: 'custom-entity-builder', hidden: true, opensFor: 'writers' },
+  },
+];
+
+/** Every screen of the client: the declared ones and the custom-entity pages. */
+export const CLIENT_SCREENS: readonly (ResourceDef | PageDef)[] = [...SCREENS, ...ENTITY_PAGES];
 
 export const PAGES: Record<string, LazyExoticComponent<ComponentType>> = Object.fromEntries(
   Object.entries(PAGE_LOADERS).map(([name, load]) => [name, lazyPage(load)]),

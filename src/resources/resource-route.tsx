@@ -3,6 +3,7 @@ import { RESOURCES, routePath } from '../../domain/resources/index';
 import { ResourceScreen } from '../components/resource-screen';
 import NotFoundPage from '../pages/not-found';
 import { useRuntimeResources } from './runtime';
+import { RuntimeScreen } from './runtime-screen';
 
 /** Declarations shown by the generic screen: those without a page of their own. */
 export const PLAIN_RESOURCES = Object.values(RESOURCES).filter((d) => !d.screen.page);
@@ -15,7 +16,9 @@ export default function ResourceRoute() {
   const { pathname } = useLocation();
   const { declarations } = useRuntimeResources();
   const path = routePath(pathname);
-  const def = [...PLAIN_RESOURCES, ...declarations].find((d) => routePath(d.screen.route) === path);
-  if (!def) return <NotFoundPage />;
-  return <ResourceScreen key={def.screen.route} def={def} />;
+  const def = PLAIN_RESOURCES.find((d) => routePath(d.screen.route) === path);
+  if (def) return <ResourceScreen key={def.screen.route} def={def} />;
+  const runtime = declarations.find((d) => routePath(d.screen.route) === path);
+  if (runtime) return <RuntimeScreen key={runtime.screen.route} def={runtime} />;
+  return <NotFoundPage />;
 }

@@ -3,7 +3,9 @@ import { z } from 'zod';
 import { DETAIL_TABS, FIELD_TYPES, SIDEBAR_GROUPS, type ResourceDef } from '../../domain/fields';
 import { PERMISSIONS, type Area } from '../../domain/permissions';
 import { RESOURCES } from '../../domain/resources/index';
+import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from '../../domain/enums';
 import { http } from '../providers/http';
+import { i18n, type Tree } from '../providers/i18nProvider';
 import { setRuntimeDeclarations } from './registry';
 
 /** Where resources declared at run time live: `/custom-entities/entity/<slug>/`. */
@@ -36,8 +38,19 @@ const FieldJson = z.object({
   label: z.string().max(200).optional(),
 });
 
+const short = z.string().max(200);
+/** What a custom entity is called in one language, and its fields' labels. */
+const LabelsJson = z.object({
+  name: short.optional(),
+  plural: short.optional(),
+  description: z.string().max(2000).nullable().optional(),
+  fields: z.record(z.string().regex(FIELD_RE), short).optional(),
+});
+
 const DeclarationJson = z.object({
   name: z.string().regex(NAME_RE),
+  labels: z.partialRecord(z.enum(LANGUAGES), LabelsJson).optional(),
+  description: z.string().max(2000).nullable().optional(),
   area: z.string().refine((a): a is Area => Object.hasOwn(PERMISSIONS, a)),
   fields: z.array(FieldJson).min(1).max(200),
   defaultSort: z.array(z.object({ field: z.string().regex(FIELD_RE), order: z.enum(['asc', 'desc']) })).max(5),
@@ -58,21 +71,71 @@ const DeclarationJson = z.object({
   }),
 });
 
+export type RuntimeLabels = Partial<Record<Language, z.infer<typeof LabelsJson>>>;
+
+/** A declaration that arrived at run time: a ResourceDef with its names in each language. */
+export type RuntimeDeclaration = ResourceDef & { labels?: RuntimeLabels };
+
+/**
+ * The text of `pick` in `language`, else in the other languages (Greek first), else undefined:
+ * an entity named only in Greek still has a name in the English screen.
+ */
+export function pickLabel(labels: RuntimeLabels | undefined, language: string, pick: (l: NonNullable<RuntimeLabels[Language]>) => string | null | undefined) {
+  const order = [language, DEFAULT_LANGUAGE, ...LANGUAGES].filter((l): l is Language => (LANGUAGES as readonly string[]).includes(l));
+  for (const l of order) {
+    const text = labels?.[l] ? pick(labels[l]!) : undefined;
+    if (typeof text === 'string' && text.trim() !== '') return text;
+  }
+  return undefined;
+}
+
+/**
+ * The i18n keys of a runtime declaration in one language (`<name>.title`, `<name>.fields.<key>`…),
+ * so the generic screen, the sidebar and the History tab name it as they name built-in ones.
+ */
+export function runtimeTranslations(def: RuntimeDeclaration, language: Language, t: (key: string, options: Record<string, unknown>) => string): Tree {
+  const plural = pickLabel(def.labels, language, (l) => l.plural) ?? pickLabel(def.labels, language, (l) => l.name) ?? def.name;
+  const name = pickLabel(def.labels, language, (l) => l.name) ?? plural;
+  const fields: Tree = {};
+  for (const field of def.fields) fields[field.name] = pickLabel(def.labels, language, (l) => l.fields?.[field.name]) ?? field.name;
+  return {
+    [def.name]: plural,
+    title: plural,
+    create: t('customEntities.records.create', { name, lng: language }),
+    edit: t('customEntities.records.edit', { name, lng: language }),
+    view: name,
+    description: pickLabel(def.labels, language, (l) => l.description) ?? '',
+    fields,
+  };
+}
+
+/** Teaches i18next the names of the runtime declarations in every language. */
+function registerTranslations(defs: readonly RuntimeDeclaration[]) {
+  for (const language of LANGUAGES) {
+    const tree: Tree = {};
+    for (const def of defs) tree[def.name] = runtimeTranslations(def, language, (key, options) => i18n.t(key, options));
+    i18n.addResourceBundle(language, 'translation', tree, true, true);
+  }
+}
+
 /**
  * Declarations from the server's JSON (`{data: [...]}` or a bare list). One that does not fit
  * is left out (and said on the console), never a broken screen; so is a second one for a route.
  */
-export function parseRuntimeDeclarations(json: unknown): ResourceDef[] {
+export function parseRuntimeDeclarations(json: unknown): RuntimeDeclaration[] {
   const list = Array.isArray(json) ? json : Array.isArray((json as { data?: unknown } | null)?.data) ? (json as { data: unknown[] }).data : [];
   const taken = new Set(Object.values(RESOURCES).map((d) => d.screen.route));
-  const out: ResourceDef[] = [];
+  const out: RuntimeDeclaration[] = [];
   for (const item of list) {
     const parsed = DeclarationJson.safeParse(item);
     if (!parsed.success) {
       console.warn('A runtime resource declaration was left out:', parsed.error.issues[0]);
       continue;
     }
-    const def = parsed.data as ResourceDef;
+    const { labels, description, ...rest } = parsed.data;
+    const def = (labels ? { ...rest, labels } : rest) as RuntimeDeclaration;
+    // a description beside the labels is the same in both languages
+    if (description && labels) for (const l of Object.values(labels)) l.description ??= description;
     if (taken.has(def.screen.route)) continue;
     taken.add(def.screen.route);
     out.push(def);
@@ -87,35 +150,47 @@ export async function fetchRuntimeDeclarations(): Promise<unknown> {
 }
 
 interface RuntimeResources {
-  declarations: readonly ResourceDef[];
+  declarations: readonly RuntimeDeclaration[];
   /** Loads the declarations once (after sign-in; later calls do nothing). */
   load(): void;
+  /** Loads them again (after the builder saved an entity): new ones appear in the sidebar at once. */
+  reload(): Promise<void>;
 }
 
-const RuntimeContext = createContext<RuntimeResources>({ declarations: [], load: () => undefined });
+const RuntimeContext = createContext<RuntimeResources>({ declarations: [], load: () => undefined, reload: async () => undefined });
 
 /**
  * Holds the declarations that arrived at run time and mounts them: the access check learns
  * them, then the Refine resources and the routes follow (App reads `declarations`).
  */
 export function useRuntimeResourcesState(source: () => Promise<unknown>): RuntimeResources {
-  const [declarations, setDeclarations] = useState<readonly ResourceDef[]>([]);
+  const [declarations, setDeclarations] = useState<readonly RuntimeDeclaration[]>([]);
   const started = useRef(false);
   // The next sign-in mounts a new App: nothing of this user's declarations stays behind.
   useEffect(() => () => setRuntimeDeclarations([]), []);
+  const fetchAll = useCallback(
+    () =>
+      source().then((json) => {
+        const defs = parseRuntimeDeclarations(json);
+        registerTranslations(defs);
+        setRuntimeDeclarations(defs);
+        setDeclarations(defs);
+      }),
+    [source],
+  );
+  const reload = useCallback(() => fetchAll().catch((error: unknown) => console.warn('Runtime resources could not be loaded:', error)), [fetchAll]);
   const load = useCallback(() => {
     if (started.current) return;
     started.current = true;
-    source().then(
-      (json) => {
-        const defs = parseRuntimeDeclarations(json);
-        setRuntimeDeclarations(defs);
-        setDeclarations(defs);
-      },
-      (error: unknown) => console.warn('Runtime resources could not be loaded:', error),
-    );
-  }, [source]);
-  return useMemo(() => ({ declarations, load }), [declarations, load]);
+    // right after sign-in a request may meet a session still settling: try again a few times
+    const attempt = (left: number) =>
+      fetchAll().catch((error: unknown) => {
+        if (left > 0) setTimeout(() => attempt(left - 1), 2000);
+        else console.warn('Runtime resources could not be loaded:', error);
+      });
+    void attempt(3);
+  }, [fetchAll]);
+  return useMemo(() => ({ declarations, load, reload }), [declarations, load, reload]);
 }
 
 export function RuntimeResourcesProvider({ value, children }: { value: RuntimeResources; children: ReactNode }) {

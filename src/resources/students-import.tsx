@@ -4,7 +4,7 @@ import { Alert, Button, Checkbox, Modal, Progress, Result, Select, Space, Steps,
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { customFieldDef, type CustomFieldDefinition } from '../../domain/custom-fields';
-import type { FieldDef } from '../../domain/fields';
+import type { FieldDef, ResourceDef } from '../../domain/fields';
 import { STUDENTS } from '../../domain/resources/people';
 import { normalizeSearch } from '../../domain/text';
 import { parseCsv } from '../components/csv';
@@ -64,6 +64,8 @@ export function cellValue(field: FieldDef, cell: string): unknown {
     }
     case 'DATE':
       return parseDate(s) ?? s;
+    case 'REFERENCE':
+      return /^\d{1,10}$/.test(s) ? Number(s) : s;
     case 'BOOLEAN': {
       const folded = normalizeSearch(s);
       return YES.includes(folded) ? true : NO.includes(folded) ? false : s;
@@ -114,8 +116,42 @@ function answerOf(body: unknown): ImportAnswer | null {
 
 type Stage = 'file' | 'map' | 'done';
 
-/** "Import from CSV": choose a file, map its columns, check (dry run), then import all or nothing. */
+/** Students from CSV: their declared fields and the centre's custom fields. */
 export function StudentImport({ customFields, open, onClose }: { customFields: readonly CustomFieldDefinition[]; open: boolean; onClose(): void }) {
+  const { t: translate } = useTranslation();
+  const t = translate as Translate;
+  const targets = useMemo<ImportTarget[]>(
+    () => [
+      ...IMPORTABLE.map((field) => ({ key: field.name, label: labelOf(t, STUDENTS, field), field, custom: false })),
+      ...customFields.map((d) => ({ key: `custom_fields.${d.key}`, label: d.label, field: customFieldDef(d), custom: true })),
+    ],
+    [customFields, t],
+  );
+  return <CsvImport resource={STUDENTS.name} targets={targets} open={open} onClose={onClose} />;
+}
+
+/** The fields of a declaration a CSV may fill: writable ones, not lists of references or objects. */
+export const importTargets = (t: Translate, def: ResourceDef): ImportTarget[] =>
+  def.fields
+    .filter((f) => !f.readOnly && !['REFERENCES', 'CUSTOM_VALUES', 'PASSWORD'].includes(f.type))
+    .map((field) => ({ key: field.name, label: labelOf(t, def, field), field, custom: false }));
+
+interface ImportProps {
+  /** The API resource: rows go to `/api/<resource>/import`. */
+  resource: string;
+  targets: readonly ImportTarget[];
+  open: boolean;
+  onClose(): void;
+  /** The modal's title and the file hint; the students' by default. */
+  title?: string;
+  hint?: string;
+}
+
+/**
+ * "Import from CSV": choose a file, map its columns, check (dry run), then import all or
+ * nothing (or skip the invalid rows), with the report of what went in.
+ */
+export function CsvImport({ resource, targets, open, onClose, title, hint }: ImportProps) {
   const { t: translate, i18n } = useTranslation();
   const t = translate as Translate;
   const invalidate = useInvalidate();
@@ -131,18 +167,11 @@ export function StudentImport({ customFields, open, onClose }: { customFields: r
   const [percent, setPercent] = useState(0);
   const [problem, setProblem] = useState<string | null>(null);
 
-  const targets = useMemo<ImportTarget[]>(
-    () => [
-      ...IMPORTABLE.map((field) => ({ key: field.name, label: labelOf(t, STUDENTS, field), field, custom: false })),
-      ...customFields.map((d) => ({ key: `custom_fields.${d.key}`, label: d.label, field: customFieldDef(d), custom: true })),
-    ],
-    [customFields, t],
-  );
   const byKey = useMemo(() => new Map(targets.map((x) => [x.key, x])), [targets]);
   const labelsOf = (target: ImportTarget) => [
     target.field.name,
     target.label,
-    ...(target.custom ? [] : Object.keys(translations).map((lng) => i18n.t(`students.fields.${target.field.name}`, { lng }))),
+    ...(target.custom ? [] : Object.keys(translations).map((lng) => i18n.t(target.field.label ?? `${resource}.fields.${target.field.name}`, { lng }))),
   ];
 
   const reset = () => {
@@ -184,7 +213,7 @@ export function StudentImport({ customFields, open, onClose }: { customFields: r
     setPercent(0);
     try {
       const { data } = await http.post<ImportAnswer>(
-        '/api/students/import',
+        `/api/${resource}/import`,
         { rows: bodies(), skip_invalid: skipInvalid, dry_run: dryRun },
         { onUploadProgress: (e) => setPercent(e.total ? Math.min(90, Math.round((e.loaded / e.total) * 90)) : 50) },
       );
@@ -193,7 +222,7 @@ export function StudentImport({ customFields, open, onClose }: { customFields: r
       else {
         setResult({ created: data.created, skipped: data.skipped, errors: data.errors ?? [] });
         setStage('done');
-        await invalidate({ resource: 'students', invalidates: ['list'] });
+        await invalidate({ resource, invalidates: ['list'] });
       }
     } catch (error) {
       const apiError = toApiError(error);
@@ -213,7 +242,7 @@ export function StudentImport({ customFields, open, onClose }: { customFields: r
     Object.entries(e.fields).map(([key, code]) => ({
       key: `${e.row}-${key}`,
       line: e.row + 2, // the header is line 1
-      field: byKey.get(key)?.label ?? (key.startsWith('custom_fields.') ? key.slice(14) : t(`students.fields.${key}`, { defaultValue: key })),
+      field: byKey.get(key)?.label ?? (key.startsWith('custom_fields.') ? key.slice(14) : t(`${resource}.fields.${key}`, { defaultValue: key })),
       problem: t(`fields.${code}`, { defaultValue: code }),
     })),
   );
@@ -224,7 +253,7 @@ export function StudentImport({ customFields, open, onClose }: { customFields: r
     <Modal
       open={open}
       width={960}
-      title={t('import.title')}
+      title={title ?? t('import.title')}
       onCancel={() => {
         if (busy) return;
         reset();
@@ -242,7 +271,7 @@ export function StudentImport({ customFields, open, onClose }: { customFields: r
         {problem && <Alert type="error" showIcon message={problem} />}
         {stage === 'file' && (
           <Space direction="vertical">
-            <Typography.Paragraph type="secondary">{t('import.fileHint')}</Typography.Paragraph>
+            <Typography.Paragraph type="secondary">{hint ?? t('import.fileHint')}</Typography.Paragraph>
             <Upload accept=".csv,text/csv" showUploadList={false} beforeUpload={(file) => (void read(file), false)}>
               <Button icon={<UploadOutlined />}>{t('import.chooseFile')}</Button>
             </Upload>

@@ -8,7 +8,7 @@ import type { ResourceDef } from '../../domain/fields';
 import { accessControlProvider } from '../../src/providers/accessControlProvider';
 import { session } from '../../src/providers/session';
 import { refineResources, resources, runtimeIdentifier } from '../../src/resources/index';
-import { PAGE_LOADERS, routeTable } from '../../src/resources/pages';
+import { CLIENT_SCREENS, ENTITY_PAGES, PAGE_LOADERS, routeTable } from '../../src/resources/pages';
 import { PLAIN_RESOURCES } from '../../src/resources/resource-route';
 import { setRuntimeDeclarations } from '../../src/resources/registry';
 import { parseRuntimeDeclarations } from '../../src/resources/runtime';
@@ -50,7 +50,7 @@ describe.each(DECLARED.map((d) => [d.name, d] as const))('%s', (_name, def) => {
 });
 
 it('every page of the page map is a screen someone declares, and loads as a component', async () => {
-  const named = new Set(SCREENS.map((s) => s.screen.page).filter(Boolean));
+  const named = new Set(CLIENT_SCREENS.map((s) => s.screen.page).filter(Boolean));
   expect(Object.keys(PAGE_LOADERS).sort()).toEqual([...named].sort());
   for (const [name, load] of Object.entries(PAGE_LOADERS)) {
     expect((await load()).default, name).toBeTypeOf('function');
@@ -68,6 +68,18 @@ it('screens sharing a path share one page and one guard', () => {
 it('the settings pages sit in one Settings group, in the sidebar after the top-level screens', () => {
   const grouped = resources.filter((r) => r.meta?.parent === 'settings').map((r) => r.name);
   expect(grouped).toEqual(['class-categories', 'contract-categories', 'expense-categories', 'lesson-types', 'lesson-tags', 'student-custom-fields', 'users']);
+});
+
+it('the custom-entity list and builder are routes of ROOT alone, the list in the sidebar', () => {
+  const paths = routeTable(CLIENT_SCREENS).map((r) => r.path);
+  for (const page of ENTITY_PAGES) {
+    expect(paths).toContain(routePath(page.screen.route));
+    for (const role of ['ADMIN', 'SECRETARY', 'TEACHER'] as const) expect(canOpenRoute(role, page.screen.route), `${role} ${page.screen.route}`).toBe(false);
+    expect(canOpenRoute('ROOT', page.screen.route)).toBe(true);
+  }
+  const items = refineResources(CLIENT_SCREENS);
+  expect(items.find((r) => r.name === 'custom-entities')?.meta?.hide).toBeUndefined();
+  expect(items.find((r) => r.name === 'custom-entity-builder')?.meta?.hide).toBe(true);
 });
 
 describe('a declaration arriving at run time', () => {

@@ -2,6 +2,7 @@ import { useList } from '@refinedev/core';
 import { Select } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { declarationOf } from '../../resources/registry';
 import { formatDate, refName, type RefLabel, type Translate } from './format';
 
 /** How a row of a referenced resource is named in a select. */
@@ -10,6 +11,16 @@ export function rowLabel(resource: string, row: Record<string, unknown>): string
     return `${String(row.first_name ?? '')} ${String(row.last_name ?? '')}`.trim();
   if (resource === 'notes') return String(row.title ?? '');
   if (resource === 'lessons') return `${formatDate(String(row.date ?? ''))} ${String(row.start_time ?? '')}`.trim();
+  // a declaration naming its title fields (custom entities' records): those, joined
+  const titleFields = declarationOf(resource)?.screen.titleFields;
+  if (titleFields?.length) {
+    const title = titleFields
+      .map((f) => row[f])
+      .filter((v) => v !== null && v !== undefined && v !== '')
+      .map(String)
+      .join(' ');
+    if (title) return title;
+  }
   return String(row.name ?? row.label ?? row.id);
 }
 

@@ -1,0 +1,132 @@
+import { DeleteOutlined, EditOutlined, PlusOutlined, UnorderedListOutlined } from '@ant-design/icons';
+import { List } from '@refinedev/antd';
+import { useInvalidate } from '@refinedev/core';
+import { App, Button, Popconfirm, Space, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+import type { Translate } from '../../components/fields/format';
+import { ListTable } from '../../components/list-table';
+import { errorText } from '../../providers/errors';
+import { http, toApiError } from '../../providers/http';
+import { iconOf } from '../index';
+import { useRuntimeResources } from '../runtime';
+import { entityName, inUseDetails, recordsRoute, type EntityRow } from './api';
+
+/**
+ * /custom-entities/ (ROOT): the centre's own record types, each with a link to its records
+ * and to the builder. Deleting one that has records asks again, naming how many go with it.
+ */
+export default function CustomEntitiesPage() {
+  const { t: translate, i18n } = useTranslation();
+  const t = translate as Translate;
+  const { modal, message } = App.useApp();
+  const navigate = useNavigate();
+  const invalidate = useInvalidate();
+  const { reload } = useRuntimeResources();
+
+  const removed = async (row: EntityRow) => {
+    await invalidate({ resource: 'custom-entities', invalidates: ['list'] });
+    await reload();
+    message.success(t('directory.deleted', { name: entityName(row, i18n.language) }));
+  };
+
+  const remove = async (row: EntityRow) => {
+    try {
+      await http.delete(`/api/custom-entities/${row.id}`);
+      await removed(row);
+    } catch (error) {
+      const apiError = toApiError(error);
+      const { count, reason } = inUseDetails(apiError.body);
+      // records of its own go with it when asked; other entities pointing at it must change first
+      if (apiError.code !== 'in-use' || (reason !== undefined && reason !== 'records-held')) {
+        modal.error({ title: t('directory.deleteFailed'), content: errorText(apiError) });
+        return;
+      }
+      modal.confirm({
+        title: t('custom-entities.deleteWithRecordsTitle', { name: entityName(row, i18n.language) }),
+        content: count === undefined ? t('custom-entities.deleteWithRecordsText') : t('custom-entities.deleteWithRecordsCount', { count }),
+        okText: t('custom-entities.deleteWithRecordsOk'),
+        okButtonProps: { danger: true },
+        cancelText: t('buttons.cancel'),
+        onOk: async () => {
+          try {
+            await http.delete(`/api/custom-entities/${row.id}`, { params: { with_records: 'true' } });
+            await removed(row);
+          } catch (again) {
+            modal.error({ title: t('directory.deleteFailed'), content: errorText(again) });
+          }
+        },
+      });
+    }
+  };
+
+  return (
+    <List
+      title={t('custom-entities.title')}
+      breadcrumb={false}
+      headerButtons={
+        <Button type="primary" icon={<PlusOutlined />} onClick={() => navigate('/custom-entities/builder/?mode=create')}>
+          {t('custom-entities.create')}
+        </Button>
+      }
+    >
+      <ListTable<EntityRow & Record<string, unknown>>
+        resource="custom-entities"
+        initialSort={[{ field: 'slug', order: 'asc' }]}
+        columns={[
+          {
+            key: 'name',
+            title: t('custom-entities.fields.name'),
+            render: (_: unknown, row) => (
+              <Space>
+                {iconOf(row.icon ?? undefined)}
+                <Link to={recordsRoute(row.slug)}>{entityName(row, i18n.language, row)}</Link>
+              </Space>
+            ),
+          },
+          {
+            key: 'slug',
+            dataIndex: 'slug',
+            title: t('custom-entities.fields.slug'),
+            sorter: true,
+            render: (slug: string) => <Typography.Text code>{slug}</Typography.Text>,
+          },
+          {
+            key: 'fields',
+            title: t('custom-entities.fields.fields'),
+            render: (_: unknown, row) => t('custom-entities.fieldCount', { count: row.fields?.length ?? 0 }),
+          },
+          { key: 'description', dataIndex: 'description', title: t('custom-entities.fields.description'), ellipsis: true },
+          {
+            key: 'actions',
+            title: t('table.actions'),
+            fixed: 'right',
+            render: (_: unknown, row) => (
+              <Space size={4}>
+                <Link to={recordsRoute(row.slug)} title={t('custom-entities.openRecords')} aria-label={t('custom-entities.openRecords')}>
+                  <Button size="small" icon={<UnorderedListOutlined />} />
+                </Link>
+                <Button
+                  size="small"
+                  icon={<EditOutlined />}
+                  title={t('buttons.edit')}
+                  aria-label={t('buttons.edit')}
+                  onClick={() => navigate(`/custom-entities/builder/?mode=update&entity=${row.id}`)}
+                />
+                <Popconfirm
+                  title={t('directory.deleteConfirm', { name: entityName(row, i18n.language) })}
+                  okText={t('buttons.delete')}
+                  okButtonProps={{ danger: true }}
+                  cancelText={t('buttons.cancel')}
+                  onConfirm={() => remove(row)}
+                >
+                  <Button size="small" danger icon={<DeleteOutlined />} title={t('buttons.delete')} aria-label={t('buttons.delete')} />
+                </Popconfirm>
+              </Space>
+            ),
+          },
+        ]}
+      />
+    </List>
+  );
+}

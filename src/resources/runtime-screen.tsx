@@ -1,0 +1,43 @@
+import { ImportOutlined } from '@ant-design/icons';
+import { CreateButton } from '@refinedev/antd';
+import { Typography } from 'antd';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Translate } from '../components/fields/format';
+import { ResourceScreen } from '../components/resource-screen';
+import type { RuntimeDeclaration } from './runtime';
+import { CsvImport, importTargets } from './students-import';
+
+/**
+ * The screen of a resource declared at run time (a custom entity's records): the generic
+ * screen, with its description above the list and import from CSV for whoever may create.
+ */
+export function RuntimeScreen({ def }: { def: RuntimeDeclaration }) {
+  const { t: translate, i18n } = useTranslation();
+  const t = translate as Translate;
+  const [importing, setImporting] = useState(false);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the labels follow the language
+  const targets = useMemo(() => importTargets(t, def), [def, t, i18n.language]);
+  const description = t(`${def.name}.description`, { defaultValue: '' });
+  return (
+    <>
+      <ResourceScreen
+        def={def}
+        header={description ? <Typography.Paragraph type="secondary">{description}</Typography.Paragraph> : undefined}
+        toolbar={
+          <CreateButton resource={def.name} icon={<ImportOutlined />} onClick={() => setImporting(true)}>
+            {t('import.open')}
+          </CreateButton>
+        }
+      />
+      <CsvImport
+        resource={def.name}
+        targets={targets}
+        open={importing}
+        onClose={() => setImporting(false)}
+        title={t('customEntities.records.importTitle', { name: t(`${def.name}.title`) })}
+        hint={t('customEntities.records.importHint')}
+      />
+    </>
+  );
+}
