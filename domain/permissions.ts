@@ -81,8 +81,6 @@ export const isOwnOnly = (role: Role, area: Area): boolean => PERMISSIONS[area].
 /** API resources not declared in domain/resources yet; their routes check these areas. */
 const UNDECLARED_AREAS: Record<string, Area> = {
   'custom-entities': 'customEntityDefinitions',
-  folders: 'files',
-  files: 'files',
   analytics: 'analytics',
   account: 'account',
   notifications: 'notifications',
@@ -111,7 +109,6 @@ export function routeGuardOf(def: { area: Area; screen: { route: string; opensFo
 /** Screens not declared yet. */
 const UNDECLARED_ROUTES: readonly RouteGuard[] = [
   { path: '/custom-entities', exact: true, roles: ROOT_ONLY },
-  { path: '/file-management', roles: MANAGERS },
   { path: '/analytics', roles: MANAGERS },
 ];
 
