@@ -23,6 +23,7 @@ export const PAGE_LOADERS: Record<string, Loader> = {
   contracts: () => import('./money/contracts'),
   account: () => import('../pages/account'),
   analytics: () => import('../pages/analytics'),
+  'file-management': () => import('./files/index'),
 };
 
 export const PAGES: Record<string, LazyExoticComponent<ComponentType>> = Object.fromEntries(

@@ -24,7 +24,7 @@ export function multipart(filename: string, bytes: Buffer, type = 'application/o
   };
 }
 
-export function filesSuite(label: string, storeConfig: () => Partial<Config>) {
+export function filesSuite(label: string, storeConfig: (kind: string) => Partial<Config>) {
   describe.each(DATABASE_KINDS)(`files and folders (${label}) on %s`, (kind) => {
     let t: TestApp;
     let admin: string;
@@ -56,7 +56,7 @@ export function filesSuite(label: string, storeConfig: () => Partial<Config>) {
     const storedKeys = () => openFileStore(t.config).keys(tenantId);
 
     beforeAll(async () => {
-      t = await startApp(kind, { maxUploadMb: 1, ...storeConfig() });
+      t = await startApp(kind, { maxUploadMb: 1, ...storeConfig(kind) });
       admin = (await t.signIn(t.root.username, t.root.password)).token;
       const tenants = json(await call('GET', '/api/tenants?slug=demo')).data as { id: number }[];
       tenantId = tenants[0]!.id;
@@ -233,7 +233,7 @@ export function filesSuite(label: string, storeConfig: () => Partial<Config>) {
     it("another centre's admin neither sees nor touches this centre's files", async () => {
       const f = await folder('Του demo');
       const file = json(await upload('demo.txt', Buffer.from('demo'), { folder: f.id })).data;
-      const slug = `files${kind.slice(0, 2)}${label.slice(0, 2)}${Date.now().toString(36)}`;
+      const slug = `files${kind.slice(0, 2)}${label.slice(0, 2).toLowerCase()}${Date.now().toString(36)}`;
       const { admin: other } = await t.createTenant(slug);
       const as = (method: 'GET' | 'PATCH' | 'DELETE', url: string, body?: unknown) => call(method, url, body, other.token, slug);
       expect(json(await as('GET', '/api/files')).total).toBe(0);
