@@ -1,6 +1,6 @@
 import { DeleteOutlined, DownloadOutlined, EditOutlined, EyeOutlined, FolderAddOutlined, FolderOutlined, UploadOutlined } from '@ant-design/icons';
 import { List } from '@refinedev/antd';
-import { useInvalidate, useList } from '@refinedev/core';
+import { useInvalidate, useList, type CrudFilter } from '@refinedev/core';
 import { App, Breadcrumb, Button, Card, Col, Form, Input, Popconfirm, Row, Space, Tree, TreeSelect, Typography } from 'antd';
 import type { DataNode } from 'antd/es/tree';
 import { useMemo, useRef, useState, type DragEvent } from 'react';
@@ -84,6 +84,8 @@ export default function FileManagementPage() {
     void invalidate({ resource: 'folders', invalidates: ['list'] });
   };
   const uploads = useUploads(refresh);
+  // The same array while the folder stays: the list refetches when its filters change.
+  const inFolder = useMemo<CrudFilter[]>(() => (folderId === null ? [] : [{ field: 'folder_id', operator: 'eq', value: folderId }]), [folderId]);
 
   /** Changes the search parameters from the URL as it is now (the list writes its own too). */
   const go = (changes: Record<string, string | null>) =>
@@ -99,7 +101,7 @@ export default function FileManagementPage() {
   const closeDrawer = () => go({ mode: null, parent: null, file: null });
 
   const upload = (list: FileList | null) => {
-    if (list?.length) uploads.add([...list], current?.id ?? null);
+    if (list?.length) uploads.add([...list], folderId);
   };
 
   const deleteFolder = async (folder: Folder) => {
@@ -186,7 +188,7 @@ export default function FileManagementPage() {
         breadcrumb={false}
         headerButtons={
           <Space wrap>
-            <Button icon={<FolderAddOutlined />} onClick={() => go({ mode: 'create', parent: current ? String(current.id) : null, file: null })}>
+            <Button icon={<FolderAddOutlined />} onClick={() => go({ mode: 'create', parent: folderId === null ? null : String(folderId), file: null })}>
               {t('files.newFolder')}
             </Button>
             <Button type="primary" icon={<UploadOutlined />} onClick={() => picker.current?.click()}>
@@ -255,10 +257,10 @@ export default function FileManagementPage() {
               <Typography.Text type="secondary">{t('files.dropHint')}</Typography.Text>
               <UploadList uploads={uploads} />
               <ListTable<StoredFile>
-                key={current?.id ?? 'all'}
+                key={folderId ?? 'all'}
                 resource="files"
                 initialSort={FILES.defaultSort.map((s) => ({ field: s.field, order: s.order }))}
-                permanentFilters={current ? [{ field: 'folder_id', operator: 'eq', value: current.id }] : []}
+                permanentFilters={inFolder}
                 columns={[
                   {
                     key: 'name',
