@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../../server/config';
+import { purgeDeletedFiles } from '../../server/jobs/cleanup';
 import { openFileStore } from '../../server/modules/files/storage';
 import { expectError, expectStatus, json, show } from './api-helpers';
 import { DATABASE_KINDS, startApp, type TestApp } from './harness';
@@ -207,6 +208,19 @@ export function filesSuite(label: string, storeConfig: (kind: string) => Partial
       const history = json(await call('GET', `/api/history?entity=files&entity_id=${file.id}`)).data;
       expect(history.map((h: { action: string }) => h.action)).toContain('delete');
       expectStatus(await call('DELETE', `/api/folders/${other.id}`), 204);
+    });
+
+    it("a deleted file's bytes stay for restored backups until the clean-up's delay has passed", async () => {
+      const file = json(await upload('παλιό.txt', Buffer.from('παλιό'))).data;
+      const before = await storedKeys();
+      expectStatus(await call('DELETE', `/api/files/${file.id}`), 204);
+      expect(await storedKeys()).toEqual(before);
+      // Deleted just now: younger than the oldest kept backup, so kept.
+      expect(await purgeDeletedFiles(t.database, tenantId, openFileStore(t.config))).toBe(0);
+      expect((await storedKeys()).length).toBe(before.length);
+      // With no delay the clean-up removes exactly that file's bytes.
+      expect(await purgeDeletedFiles(t.database, tenantId, openFileStore(t.config), 0)).toBe(1);
+      expect((await storedKeys()).length).toBe(before.length - 1);
     });
 
     it('only ROOT and ADMIN reach files and folders; nobody signed out does', async () => {

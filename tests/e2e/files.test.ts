@@ -80,7 +80,7 @@ describe('file management', () => {
     await page.locator('.ant-popconfirm').getByRole('button', { name: 'Διαγραφή' }).click();
     const confirm = page.locator('.ant-modal-confirm:visible');
     await confirm.first().waitFor();
-    const asked = await confirm.innerText();
+    const asked = await confirm.textContent();
     expect(asked).toContain('Ο φάκελος «Πρόγραμμα Νοεμβρίου» δεν είναι άδειος');
     expect(asked).toContain('Περιέχει 3 αρχεία.');
     await confirm.getByRole('button', { name: 'Διαγραφή μαζί με τα περιεχόμενα' }).click();
