@@ -83,8 +83,6 @@ export const isOwnOnly = (role: Role, area: Area): boolean => PERMISSIONS[area].
 /** API resources not declared in domain/resources yet; their routes check these areas. */
 const UNDECLARED_AREAS: Record<string, Area> = {
   'custom-entities': 'customEntityDefinitions',
-  folders: 'files',
-  files: 'files',
   analytics: 'analytics',
   account: 'account',
   notifications: 'notifications',
@@ -114,7 +112,6 @@ export function routeGuardOf(def: { area: Area; screen: { route: string; opensFo
 const UNDECLARED_ROUTES: readonly RouteGuard[] = [
   { path: '/custom-entities', exact: true, roles: ROOT_ONLY },
   { path: '/custom-entities/builder', roles: ROOT_ONLY },
-  { path: '/file-management', roles: MANAGERS },
   { path: '/analytics', roles: MANAGERS },
 ];
 

@@ -19,6 +19,8 @@ import { loadJwtKey } from './modules/auth/tokens';
 import { historyRoutes } from './modules/history/routes';
 import { crudRoutes } from './modules/crud/routes';
 import { expenseRoutes } from './modules/expenses/routes';
+import { fileRoutes } from './modules/files/routes';
+import { openFileStore, type FileStore } from './modules/files/storage';
 import { calendarFeedRoutes } from './modules/lessons/feed';
 import { lessonRoutes } from './modules/lessons/routes';
 import { seriesRoutes } from './modules/lessons/series-routes';
@@ -38,7 +40,7 @@ import { openapiPlugin } from './plugins/openapi';
 import { securityPlugin } from './plugins/security';
 import { tenancyPlugin } from './plugins/tenancy';
 
-/** JSON bodies are small; file uploads (later) get their own streaming limit. */
+/** JSON bodies are small; file uploads are streamed with their own limit (MAX_UPLOAD_MB). */
 const JSON_BODY_LIMIT = 1024 * 1024;
 
 export interface BuildOptions {
@@ -48,6 +50,8 @@ export interface BuildOptions {
   serveClient?: boolean;
   /** Where the built client lives (default ./dist). */
   distDir?: string;
+  /** Where uploaded files' bytes go (default: the one the configuration names). */
+  store?: FileStore;
 }
 
 export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
@@ -116,6 +120,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(expenseRoutes, { database });
   await app.register(accountRoutes, { prefix: '/api/account', database });
   await app.register(analyticsRoutes, { prefix: '/api/analytics', database });
+  // The centre's documents: folders and files are on the CRUD engine; uploads and content here.
+  await app.register(fileRoutes, { prefix: '/api/files', database, store: opts.store ?? openFileStore(config), maxBytes: config.maxUploadMb * 1024 * 1024 });
   await app.register(historyRoutes, { prefix: '/api/history', database });
   await app.register(runtimeResourceRoutes, { prefix: '/api/resources', database });
   // Record types the centre defines at run time, and their records.

@@ -8,6 +8,7 @@ import { normalizeSearch, type Role } from '../domain/index';
 import type { Config } from './config';
 import { platform, withTenant, type Database } from './db/client';
 import { ensureDemoDirectory } from './demo/directory';
+import { ensureDemoFiles } from './demo/files';
 import { ensureDemoLessons } from './demo/lessons';
 import { ensureDemoMoney } from './demo/money';
 import { rootUsers, tenants, users } from './db/schema/index';
@@ -106,5 +107,6 @@ export async function bootstrap(database: Database, config: Config): Promise<{ d
   const teachers = await ensureDemoDirectory(database, tenantId);
   await ensureDemoLessons(database, tenantId);
   await ensureDemoMoney(database, tenantId);
+  await ensureDemoFiles(database, tenantId, config);
   return { demoLogins: [...staff, ...teachers] };
 }

@@ -17,8 +17,19 @@ export interface Config {
   accessTtlSeconds: number;
   refreshTtlSeconds: number;
   loginRateLimit: { perUser: number; perAddress: number; windowSeconds: number };
+  /** An S3-compatible bucket for uploaded files; without it they live under DATA_DIR/files. */
+  s3?: S3Config;
   /** Optional Sentry DSN host that the client reports to; only widens the CSP connect-src. */
   sentryDsn?: string;
+}
+
+export interface S3Config {
+  bucket: string;
+  endpoint?: string;
+  region: string;
+  accessKeyId?: string;
+  secretAccessKey?: string;
+  forcePathStyle: boolean;
 }
 
 type Env = Record<string, string | undefined>;
@@ -66,5 +77,19 @@ export function loadConfig(env: Env = process.env): Config {
       windowSeconds: int(env, 'LOGIN_RATE_WINDOW_SECONDS', 900, 1),
     },
     sentryDsn: text(env, 'SENTRY_DSN') ?? text(env, 'VITE_SENTRY_DSN'),
+    s3: s3Config(env),
+  };
+}
+
+function s3Config(env: Env): S3Config | undefined {
+  const bucket = text(env, 'S3_BUCKET');
+  if (!bucket) return undefined;
+  return {
+    bucket,
+    endpoint: text(env, 'S3_ENDPOINT'),
+    region: text(env, 'S3_REGION') ?? 'us-east-1',
+    accessKeyId: text(env, 'S3_ACCESS_KEY_ID'),
+    secretAccessKey: text(env, 'S3_SECRET_ACCESS_KEY'),
+    forcePathStyle: flag(env, 'S3_FORCE_PATH_STYLE', false),
   };
 }

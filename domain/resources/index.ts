@@ -2,6 +2,8 @@ import type { ResourceDef, ScreenDef } from '../fields';
 import type { Area } from '../permissions';
 import * as directoryDeclarations from './directory';
 import { CLASS_CATEGORIES, CLASSES, CONTRACT_CATEGORIES, LESSON_TAGS, LESSON_TYPES, ROOMS, SUBJECTS } from './directory';
+import * as fileDeclarations from './files';
+import { FILES, FOLDERS } from './files';
 import * as lessonDeclarations from './lessons';
 import { LESSONS, RECURRING_LESSONS } from './lessons';
 import * as moneyDeclarations from './money';
@@ -13,6 +15,7 @@ import { TENANTS } from './tenants';
 import * as userDeclarations from './users';
 import { USERS } from './users';
 
+export { PREVIEW_TYPES } from './files';
 export { SCHEDULE_FIELDS, TEACHER_LESSON_FIELDS } from './lessons';
 
 export {
@@ -22,6 +25,8 @@ export {
   CONTRACTS,
   EXPENSE_CATEGORIES,
   EXPENSES,
+  FILES,
+  FOLDERS,
   LESSON_TAGS,
   LESSON_TYPES,
   LESSONS,
@@ -50,6 +55,8 @@ const SIDEBAR_ORDER = [
   'subjects',
   'rooms',
   'notes',
+  'folders',
+  'files',
   'class-categories',
   'contract-categories',
   'expense-categories',
@@ -69,7 +76,7 @@ const isDeclaration = (value: unknown): value is ResourceDef =>
  * declaration files export is one, so declaring a resource is all it takes to list it here.
  */
 export const RESOURCES: Record<string, ResourceDef> = Object.fromEntries(
-  [lessonDeclarations, peopleDeclarations, moneyDeclarations, directoryDeclarations, userDeclarations, tenantDeclarations]
+  [lessonDeclarations, peopleDeclarations, moneyDeclarations, directoryDeclarations, fileDeclarations, userDeclarations, tenantDeclarations]
     .flatMap((module) => Object.values(module).filter(isDeclaration))
     .sort((a, b) => place(a.name) - place(b.name))
     .map((r) => [r.name, r]),

@@ -7,6 +7,7 @@ import { buildRegistry } from './crud/registry';
 import { RESOURCES } from '../../domain/index';
 import { classesSpec } from './directory/specs';
 import { expenseCategoriesSpec, expensesSpec } from './expenses/spec';
+import { filesSpec, foldersSpec } from './files/spec';
 import { lessonsSpec, recurringLessonsSpec } from './lessons/spec';
 import { notesSpec } from './notes/spec';
 import { plainSpecs } from './plain-specs';
@@ -17,7 +18,7 @@ import { teachersSpec } from './teachers/spec';
 import { usersSpec } from './users/spec';
 
 /** Resources on the engine that differ from a plain one: their specs carry hooks. */
-const HOOKED_SPECS = [classesSpec, teachersSpec, studentsSpec, studentCustomFieldsSpec, notesSpec];
+const HOOKED_SPECS = [classesSpec, teachersSpec, studentsSpec, studentCustomFieldsSpec, notesSpec, foldersSpec, filesSpec];
 
 /** Resources registered by their own modules (the calendar, series, money figures, users) on the same engine. */
 const OWN_ROUTE_SPECS = [lessonsSpec, recurringLessonsSpec, contractsSpec, paymentsSpec, expenseCategoriesSpec, expensesSpec, usersSpec];

@@ -7,6 +7,7 @@ import {
   EuroOutlined,
   ContainerOutlined,
   FileTextOutlined,
+  FolderOutlined,
   FormOutlined,
   HomeOutlined,
   IdcardOutlined,
@@ -49,6 +50,7 @@ const ICONS: Record<string, ReactNode> = {
   euro: <EuroOutlined />,
   'account-book': <AccountBookOutlined />,
   'bar-chart': <BarChartOutlined />,
+  folder: <FolderOutlined />,
 };
 
 const GROUP_ICONS: Record<string, string> = { settings: 'setting' };

@@ -25,6 +25,7 @@ export const PAGE_LOADERS: Record<string, Loader> = {
   analytics: () => import('../pages/analytics'),
   'custom-entities': () => import('./custom-entities/list'),
   'custom-entity-builder': () => import('./custom-entities/builder'),
+  'file-management': () => import('./files/index'),
 };
 
 /**

@@ -1,6 +1,9 @@
 // Builds a real Frontis app on a real database for API tests: in-memory PGlite, or a fresh
 // database on the PostgreSQL server named by TEST_DATABASE_URL. Nothing here is mocked.
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../../server/app';
@@ -91,8 +94,11 @@ async function createScratchDatabase(): Promise<{ url: string; drop(): Promise<v
 
 export async function startApp(kind: DatabaseKind, overrides: Partial<Config> = {}): Promise<TestApp> {
   const scratch = kind === 'postgres' ? await createScratchDatabase() : undefined;
+  // Uploaded files go to a directory of this app's own, removed with it.
+  const dataDir = await mkdtemp(join(tmpdir(), 'frontis-test-'));
   const config: Config = {
     ...loadConfig({}),
+    dataDir,
     defaultTenant: 'demo',
     rootUsername: ROOT.username,
     rootPassword: ROOT.password,
@@ -179,6 +185,7 @@ export async function startApp(kind: DatabaseKind, overrides: Partial<Config> = 
       await app.close();
       await database.close();
       await scratch?.drop();
+      await rm(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -7,3 +7,4 @@ export * from './people';
 export * from './lessons';
 export * from './money';
 export * from './custom-entities';
+export * from './files';

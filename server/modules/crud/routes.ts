@@ -134,32 +134,35 @@ export const crudRoutes: FastifyPluginAsyncZod<CrudOptions> = async (app, { data
     },
   );
 
-  app.post(
-    '',
-    {
-      config: { access: { area, action: 'create' } },
-      preValidation: guard('create'),
-      schema: {
-        ...tag,
-        summary: spec.postUpdates ? `Create one of ${def.name} (or update one when the body has an id)` : `Create one of ${def.name}`,
-        body: postBody(spec),
-        response: { 200: createdJsonSchema(row), 201: createdJsonSchema(row) },
+  if (!spec.createdElsewhere) registerCreate();
+  function registerCreate() {
+    app.post(
+      '',
+      {
+        config: { access: { area, action: 'create' } },
+        preValidation: guard('create'),
+        schema: {
+          ...tag,
+          summary: spec.postUpdates ? `Create one of ${def.name} (or update one when the body has an id)` : `Create one of ${def.name}`,
+          body: postBody(spec),
+          response: { 200: createdJsonSchema(row), 201: createdJsonSchema(row) },
+        },
       },
-    },
-    async (request, reply) => {
-      const ctx = ctxOf(request);
-      const body = request.body as Record<string, unknown>;
-      if (spec.postUpdates && 'id' in body) {
-        const { id, version, ...rest } = body as Record<string, unknown> & { id: number; version?: number };
-        refuseClearedDefaults(def, rest);
-        const input = await prepareInput(spec, rest, 'update');
-        return { id, data: await inTenant(ctx, (tx) => updateRow(tx, registry, ctx, spec, id, input, version)) };
-      }
-      const input = await prepareInput(spec, withDefaults(def, body), 'create');
-      const data = await inTenant(ctx, (tx) => createRow(tx, registry, ctx, spec, input));
-      return reply.code(201).send({ id: data.id, data });
-    },
-  );
+      async (request, reply) => {
+        const ctx = ctxOf(request);
+        const body = request.body as Record<string, unknown>;
+        if (spec.postUpdates && 'id' in body) {
+          const { id, version, ...rest } = body as Record<string, unknown> & { id: number; version?: number };
+          refuseClearedDefaults(def, rest);
+          const input = await prepareInput(spec, rest, 'update');
+          return { id, data: await inTenant(ctx, (tx) => updateRow(tx, registry, ctx, spec, id, input, version)) };
+        }
+        const input = await prepareInput(spec, withDefaults(def, body), 'create');
+        const data = await inTenant(ctx, (tx) => createRow(tx, registry, ctx, spec, input));
+        return reply.code(201).send({ id: data.id, data });
+      },
+    );
+  }
 
   app.patch(
     '/:id',

@@ -88,6 +88,8 @@ export interface ResourceSpec {
   prepare?(input: Record<string, unknown>, action: 'create' | 'update'): Promise<Record<string, unknown>>;
   /** Body members a create takes beside the declared fields, for the hooks (a tenant's first ADMIN). */
   createExtras?: Record<string, z.ZodType>;
+  /** Rows are made by a route of the resource's own module (a file by its upload): no JSON create. */
+  createdElsewhere?: boolean;
   /** POST with an `id` updates that row, checking the version when one is given. */
   postUpdates?: boolean;
   /** DELETE keeps the row and sets its status INACTIVE, recorded as a delete. */

@@ -1,0 +1,44 @@
+import { Modal } from 'antd';
+import { http } from '../../providers/http';
+
+export interface Preview {
+  name: string;
+  type: string;
+  url: string;
+}
+
+/**
+ * Saves a file under its own name. The API wants the client's headers, so the bytes come
+ * through the app's HTTP client and are handed to the browser as a download.
+ */
+export async function saveFile(file: { id: number; name: string }) {
+  const { data } = await http.get<Blob>(`/api/files/${file.id}/content`, { responseType: 'blob' });
+  const url = URL.createObjectURL(data);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = file.name;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
+/**
+ * An image or PDF shown in place. Only types the server sniffed as images or PDF get here, so
+ * what is shown is never a page that could run scripts.
+ */
+export function FilePreview({ preview, onClose }: { preview: Preview | null; onClose(): void }) {
+  const close = () => {
+    if (preview) URL.revokeObjectURL(preview.url);
+    onClose();
+  };
+  return (
+    <Modal open={preview !== null} title={preview?.name} onCancel={close} footer={null} width="min(90vw, 960px)" destroyOnHidden>
+      {preview?.type === 'application/pdf' ? (
+        <object data={preview.url} type="application/pdf" style={{ width: '100%', height: '75vh' }} aria-label={preview.name} />
+      ) : preview ? (
+        <img src={preview.url} alt={preview.name} style={{ maxWidth: '100%' }} />
+      ) : null}
+    </Modal>
+  );
+}
