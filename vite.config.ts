@@ -54,8 +54,28 @@ function precompress(): Plugin {
   };
 }
 
+/**
+ * @refinedev/antd is one module: whatever any screen takes from it (the list page's header with
+ * @ant-design/pro-layout, forms, buttons) would come with the layout every page needs. The
+ * layout's two files get their own copy of the module, so the calendar loads only the layout
+ * and the screens share the other copy. The layout's context lives in the layout's copy, and
+ * only the layout's files read it.
+ */
+function refineLayoutApart(): Plugin {
+  const layoutFiles = /\/src\/components\/(shell|header)\.tsx$/;
+  return {
+    name: 'frontis-refine-layout-apart',
+    enforce: 'pre',
+    async resolveId(source, importer, options) {
+      if (source !== '@refinedev/antd' || !importer || !layoutFiles.test(importer)) return null;
+      const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
+      return resolved ? { ...resolved, id: `${resolved.id}?layout` } : null;
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), precompress()],
+  plugins: [react(), precompress(), refineLayoutApart()],
   resolve: {
     alias: [
       // react-big-calendar asks for lodash's CommonJS files one by one; their ES module twins
@@ -78,6 +98,9 @@ export default defineConfig({
         // rule they would ship (about 40 KB gzipped) with the calendar.
         moduleSideEffects: [
           { test: /node_modules\/(react-markdown|remark-[^/]+|micromark[^/]*|mdast-[^/]+|unified|vfile[^/]*|hast-[^/]+|unist-[^/]+)\//, sideEffects: false },
+          // antd's drawers and menus read one context from rc-field-form's index, whose top level
+          // assembles the whole form library: pages without a form need not load it.
+          { test: /node_modules\/rc-field-form\/es\/index\.js$/, sideEffects: false },
         ],
       },
     },
