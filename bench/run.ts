@@ -23,6 +23,7 @@ import { captureStatements, replay, type Statement } from './capture';
 import { sql } from 'drizzle-orm';
 import { performance } from 'node:perf_hooks';
 import { timeCalendarRender } from './calendar-render';
+import { rss, timeSignInToWeek, timeStarts } from './client';
 import { benchEntities } from './entities';
 import { BENCH_WEEK, seedLessons, timeSeriesCreation, timeWeekAfterChange, WEEK_ANSWER_LIMIT_KB, weekAnswerSize } from './lessons';
 import { startSeededServer, type SeededServer } from './server';
@@ -108,6 +109,9 @@ async function benchKind(kind: Kind) {
     console.log(
       `  calendar week ${BENCH_WEEK.from} to ${BENCH_WEEK.to}: ${week.total} lessons, answer ${week.kb.toFixed(1)} KB of JSON (${week.gzippedKb.toFixed(1)} KB gzipped; limit ${WEEK_ANSWER_LIMIT_KB} KB${week.kb > WEEK_ANSWER_LIMIT_KB ? `, ${(week.kb - WEEK_ANSWER_LIMIT_KB).toFixed(1)} KB over` : ''})`,
     );
+    console.log(
+      `  RSS of the server's process with ${STUDENTS} + 3000 students and ${table.lessons} lessons: ${rss()}${kind === 'pglite' ? ' (target < 600 MB)' : ''}`,
+    );
     await compare('calendar week', kind, database, address, WEEK_URL, headers);
     const rebuilt = await timeWeekAfterChange(address, headers, table, WEEK_URL, 20);
     console.log(
@@ -127,11 +131,21 @@ async function benchKind(kind: Kind) {
       console.log(
         `  Chromium: a week of ${render.events} lessons rendered in p50 ${render.p50.toFixed(0)} ms, max ${render.max.toFixed(0)} ms over ${render.runs} runs (target < 300 ms)`,
       );
+      const signIn = await timeSignInToWeek(address.replace('127.0.0.1', 'demo.localhost'), { username: 'root', password: 'root-password-1' }, BENCH_WEEK.from);
+      console.log(
+        `  Chromium, first visit: "sign in" to a painted week of ${signIn.lessons} lessons p50 ${signIn.p50.toFixed(0)} ms, max ${signIn.max.toFixed(0)} ms over ${signIn.runs} runs (target < 1000 ms); ${(signIn.jsTransferred / 1024).toFixed(0)} KB of JavaScript transferred`,
+      );
+      console.log(`  RSS of the server's process after the measurements: ${rss()}`);
     }
   } finally {
     await close();
   }
 }
+
+const starts = await timeStarts();
+console.log(
+  `\nstart to a healthy /healthz (embedded database): compiled ${starts.compiledFresh.toFixed(0)} ms on a new data directory, ${starts.compiledRestart.toFixed(0)} ms on a restart; through tsx ${starts.tsxRestart.toFixed(0)} ms on a restart`,
+);
 
 const kinds = (args.only ? [args.only] : ['pglite', 'postgres']) as Kind[];
 for (const kind of kinds) {

@@ -3,6 +3,7 @@
  * must run: security, tenancy, auth), the API modules, the OpenAPI description and the web
  * client. Ready but not listening, so tests use app.inject() on it.
  */
+import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import { sql } from 'drizzle-orm';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -42,6 +43,8 @@ import { tenancyPlugin } from './plugins/tenancy';
 
 /** JSON bodies are small; file uploads are streamed with their own limit (MAX_UPLOAD_MB). */
 const JSON_BODY_LIMIT = 1024 * 1024;
+/** Smaller answers go out as they are: compressing them saves less than it costs. */
+export const COMPRESS_ABOVE_BYTES = 1024;
 
 export interface BuildOptions {
   database: Database;
@@ -89,6 +92,16 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   app.decorate('frontis', { database, config, jwtKey });
 
   await app.register(errorsPlugin);
+  // Answers above 1 KB are compressed for clients that accept it (brotli at a fast setting, or
+  // gzip). An answer a route already encoded itself (the calendar's week) is sent as it is;
+  // files (uploads, backups) are not recompressed, and request bodies are taken as sent.
+  await app.register(compress, {
+    global: true,
+    threshold: COMPRESS_ABOVE_BYTES,
+    encodings: ['br', 'gzip'],
+    customTypes: /^text\/(?!event-stream)|[/+]json(?:;|$)|[/+]xml(?:;|$)|^text\/calendar/,
+    globalDecompression: false,
+  });
   await app.register(cookie);
   await app.register(securityPlugin, { config });
   await app.register(tenancyPlugin, { database });

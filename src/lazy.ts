@@ -23,12 +23,22 @@ export function reloadOnceFor(error: unknown): boolean {
 
 /** React.lazy for a screen (no props), with the reload-once rule above. */
 export function lazyPage(load: () => Promise<{ default: ComponentType }>) {
+  return lazyPart(load);
+}
+
+/**
+ * React.lazy for any component (with props), with the reload-once rule above: for parts of a
+ * screen that only some visits need (a drawer's form), so the screen's first paint does not
+ * wait for them.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: the props are the loaded component's own
+export function lazyPart<C extends ComponentType<any>>(load: () => Promise<{ default: C }>) {
   return lazy(async () => {
     try {
       return await load();
     } catch (error) {
       // while the page reloads, render nothing rather than the error page
-      if (reloadOnceFor(error)) return new Promise<{ default: ComponentType }>(() => undefined);
+      if (reloadOnceFor(error)) return new Promise<{ default: C }>(() => undefined);
       throw error;
     }
   });

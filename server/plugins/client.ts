@@ -1,7 +1,10 @@
 /**
- * Serves the built web client from ./dist: existing files as they are (hashed assets cached
- * for a year), any other non-API GET gets index.html so the client's router can take the
- * path. Everything else that matches no route is a JSON 404.
+ * Serves the built web client from ./dist: existing files as they are, any other non-API GET
+ * gets index.html so the client's router can take the path. Everything else that matches no
+ * route is a JSON 404. The build writes a brotli and a gzip copy beside each text file; the
+ * browser's Accept-Encoding picks one (`Vary: Accept-Encoding`). Hashed files under /assets/
+ * never change, so browsers keep them a year without asking; index.html (which names them)
+ * is checked again on every load.
  */
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -32,7 +35,7 @@ function staticFile(root: string, urlPath: string): string | null {
 export const clientPlugin = fp(async (app: FastifyInstance, opts: { serveClient: boolean; distDir?: string }) => {
   const root = resolve(opts.distDir ?? 'dist');
   const enabled = opts.serveClient && existsSync(join(root, 'index.html'));
-  if (enabled) await app.register(fastifyStatic, { root, serve: false });
+  if (enabled) await app.register(fastifyStatic, { root, serve: false, preCompressed: true });
 
   app.setNotFoundHandler(async (request: FastifyRequest, reply: FastifyReply) => {
     const path = pathOf(request.url);
@@ -42,8 +45,12 @@ export const clientPlugin = fp(async (app: FastifyInstance, opts: { serveClient:
     }
     const file = staticFile(root, path);
     if (file) {
-      const immutable = file.startsWith(`assets${sep}`);
-      return reply.sendFile(file, immutable ? { maxAge: 365 * 24 * 3600 * 1000, immutable: true } : { maxAge: 0 });
+      if (file.startsWith(`assets${sep}`)) {
+        reply.header('cache-control', 'public, max-age=31536000, immutable');
+        return reply.sendFile(file, { cacheControl: false });
+      }
+      if (file === 'index.html') reply.header('cache-control', 'no-cache');
+      return reply.sendFile(file, file === 'index.html' ? { cacheControl: false } : { maxAge: 0 });
     }
     // A missing file with an extension is a real 404, not a client route.
     if (/\.[a-z0-9]{1,8}$/i.test(path)) return sendError(reply, new DomainError('not-found'));

@@ -11,7 +11,7 @@ import { refineResources, resources, runtimeIdentifier } from '../../src/resourc
 import { CLIENT_SCREENS, ENTITY_PAGES, PAGE_LOADERS, routeTable } from '../../src/resources/pages';
 import { PLAIN_RESOURCES } from '../../src/resources/resource-route';
 import { setRuntimeDeclarations } from '../../src/resources/registry';
-import { parseRuntimeDeclarations } from '../../src/resources/runtime';
+import { parseRuntimeDeclarations } from '../../src/resources/runtime-parse';
 
 const DECLARED = Object.values(RESOURCES);
 const ROUTES = routeTable(SCREENS);

@@ -1,11 +1,17 @@
-import { useMemo } from 'react';
+import { Suspense, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
+import { FullPageSpin } from '../../components/full-page-spin';
 import { ModeDrawer } from '../../components/mode-drawer';
-import { LessonForm } from './lesson-form';
-import { LessonView, type LessonNavigation } from './lesson-view';
-import { SeriesForm } from './series-form';
+import { lazyPart } from '../../lazy';
+import type { LessonNavigation } from './lesson-view';
 import type { Lesson } from './types';
+
+// The forms and the lesson's page (with its history table, date and time pickers) load when a
+// drawer first opens: the calendar paints without them.
+const LessonForm = lazyPart(() => import('./lesson-form').then((m) => ({ default: m.LessonForm })));
+const LessonView = lazyPart(() => import('./lesson-view').then((m) => ({ default: m.LessonView })));
+const SeriesForm = lazyPart(() => import('./series-form').then((m) => ({ default: m.SeriesForm })));
 
 export type LessonMode = 'create' | 'update' | 'view' | 'filter' | 'bulk_update';
 const DRAWER_PARAMS = ['mode', 'lesson', 'recurring_lesson', 'start', 'end', 'roomId', 'roomName'];
@@ -84,21 +90,31 @@ export function LessonDrawers({ modes }: { modes: readonly LessonMode[] }) {
     <>
       <ModeDrawer open={formOpen} title={title} onClose={nav.close}>
         {formOpen && (
-          <LessonForm
-            key={`${mode}-${lessonId}-${start}-${roomId}`}
-            mode={mode === 'update' ? 'update' : 'create'}
-            lessonId={lessonId}
-            replacement={replacement}
-            prefill={prefill}
-            onDone={nav.close}
-          />
+          <Suspense fallback={<FullPageSpin />}>
+            <LessonForm
+              key={`${mode}-${lessonId}-${start}-${roomId}`}
+              mode={mode === 'update' ? 'update' : 'create'}
+              lessonId={lessonId}
+              replacement={replacement}
+              prefill={prefill}
+              onDone={nav.close}
+            />
+          </Suspense>
         )}
       </ModeDrawer>
       <ModeDrawer open={mode === 'view' && lessonId !== null} title={t('lessons.view')} onClose={nav.close}>
-        {mode === 'view' && lessonId !== null && <LessonView key={lessonId} id={lessonId} nav={navigation} />}
+        {mode === 'view' && lessonId !== null && (
+          <Suspense fallback={<FullPageSpin />}>
+            <LessonView key={lessonId} id={lessonId} nav={navigation} />
+          </Suspense>
+        )}
       </ModeDrawer>
       <ModeDrawer open={mode === 'bulk_update' && seriesId !== null} title={t('lessons.editSeries')} onClose={nav.close}>
-        {mode === 'bulk_update' && seriesId !== null && <SeriesForm key={seriesId} id={seriesId} onDone={nav.close} />}
+        {mode === 'bulk_update' && seriesId !== null && (
+          <Suspense fallback={<FullPageSpin />}>
+            <SeriesForm key={seriesId} id={seriesId} onDone={nav.close} />
+          </Suspense>
+        )}
       </ModeDrawer>
     </>
   );

@@ -35,10 +35,13 @@ export interface FrontisProcess {
   kill9(): Promise<void>;
 }
 
-/** Starts `node --import tsx server/main.ts` with env on a free loopback port; waits for /healthz. */
-export async function startFrontis(env: Record<string, string>, timeoutMs = 90_000): Promise<FrontisProcess> {
+/**
+ * Starts `node --import tsx server/main.ts` (or the given node arguments, e.g. the compiled
+ * `dist-server/main.js`) with env on a free loopback port; waits for /healthz.
+ */
+export async function startFrontis(env: Record<string, string>, timeoutMs = 90_000, nodeArgs = ['--import', 'tsx', 'server/main.ts']): Promise<FrontisProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, nodeArgs, {
     cwd: REPO,
     env: {
       PATH: process.env.PATH ?? '',
