@@ -8,3 +8,4 @@ export * from './custom-fields';
 export * from './references';
 export * from './lessons';
 export * from './money';
+export * from './notifications';

@@ -23,6 +23,8 @@ import { calendarFeedRoutes } from './modules/lessons/feed';
 import { lessonRoutes } from './modules/lessons/routes';
 import { seriesRoutes } from './modules/lessons/series-routes';
 import { mydataRoutes } from './modules/mydata/routes';
+import { startBus } from './modules/notifications/bus';
+import { notificationRoutes } from './modules/notifications/routes';
 import { paymentRoutes } from './modules/payments/routes';
 import { DIRECTORY_SPECS, registry } from './modules/registry';
 import { studentImportRoutes } from './modules/students/import';
@@ -115,6 +117,10 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(accountRoutes, { prefix: '/api/account', database });
   await app.register(analyticsRoutes, { prefix: '/api/analytics', database });
   await app.register(historyRoutes, { prefix: '/api/history', database });
+  // Each process hears every process's new notifications (LISTEN/NOTIFY) and wakes its own streams.
+  const bus = await startBus(database, app.log);
+  app.addHook('onClose', () => bus.close());
+  await app.register(notificationRoutes, { prefix: '/api/notifications', database, bus });
   await app.register(runtimeResourceRoutes, { prefix: '/api/resources' });
 
   await app.register(clientPlugin, { serveClient: opts.serveClient ?? true, distDir: opts.distDir });

@@ -6,3 +6,4 @@ export * from './directory';
 export * from './people';
 export * from './lessons';
 export * from './money';
+export * from './notifications';
