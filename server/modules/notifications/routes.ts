@@ -79,9 +79,9 @@ export const notificationRoutes: FastifyPluginAsyncZod<{ database: Database; bus
   const tag = { tags: ['notifications'] };
   const read = { area: 'notifications', action: 'read' } as const;
   const write = { area: 'notifications', action: 'update' } as const;
-  // Open streams end when the server closes, or it would wait for them forever.
+  // Open streams end before the server closes (preClose): closing waits for every busy connection.
   const open = new Set<() => void>();
-  app.addHook('onClose', async () => {
+  app.addHook('preClose', async () => {
     for (const finish of [...open]) finish();
   });
 
@@ -208,6 +208,7 @@ export const notificationRoutes: FastifyPluginAsyncZod<{ database: Database; bus
         'x-accel-buffering': 'no',
       });
       let ended = false;
+      let spoken = false;
       let lastId = 0;
       const send = async () => {
         if (ended) return;
@@ -220,8 +221,9 @@ export const notificationRoutes: FastifyPluginAsyncZod<{ database: Database; bus
               });
         if (ended) return;
         // `fresh`: the latest one is new since this stream last spoke (a toast is due).
-        const fresh = !!state.latest && lastId !== 0 && state.latest.id > lastId && !state.latest.read;
-        lastId = Math.max(lastId, state.latest?.id ?? 0, 1);
+        const fresh = spoken && !!state.latest && state.latest.id > lastId && !state.latest.read;
+        spoken = true;
+        lastId = Math.max(lastId, state.latest?.id ?? 0);
         raw.write(`event: unread\ndata: ${JSON.stringify({ ...state, fresh })}\n\n`);
       };
       // Changes arriving while one is being read coalesce into one more read.
