@@ -2,6 +2,7 @@ import {
   AccountBookOutlined,
   AppstoreOutlined,
   BarChartOutlined,
+  BellOutlined,
   BookOutlined,
   CalendarOutlined,
   EuroOutlined,
@@ -48,6 +49,7 @@ const ICONS: Record<string, ReactNode> = {
   euro: <EuroOutlined />,
   'account-book': <AccountBookOutlined />,
   'bar-chart': <BarChartOutlined />,
+  bell: <BellOutlined />,
 };
 
 const GROUP_ICONS: Record<string, string> = { settings: 'setting' };
