@@ -24,6 +24,7 @@ import { lessonRoutes } from './modules/lessons/routes';
 import { seriesRoutes } from './modules/lessons/series-routes';
 import { mydataRoutes } from './modules/mydata/routes';
 import { startBus } from './modules/notifications/bus';
+import { startMailer } from './modules/notifications/mail';
 import { notificationRoutes } from './modules/notifications/routes';
 import { paymentRoutes } from './modules/payments/routes';
 import { DIRECTORY_SPECS, registry } from './modules/registry';
@@ -119,7 +120,11 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(historyRoutes, { prefix: '/api/history', database });
   // Each process hears every process's new notifications (LISTEN/NOTIFY) and wakes its own streams.
   const bus = await startBus(database, app.log);
-  app.addHook('onClose', () => bus.close());
+  const mailer = startMailer(database, config, bus, app.log);
+  app.addHook('onClose', async () => {
+    mailer?.close();
+    await bus.close();
+  });
   await app.register(notificationRoutes, { prefix: '/api/notifications', database, bus });
   await app.register(runtimeResourceRoutes, { prefix: '/api/resources' });
 

@@ -14,12 +14,15 @@ type Listener = () => void;
 export interface NotificationBus {
   /** Calls `listener` whenever this user's notifications change; answers the unsubscribe. */
   subscribe(tenantId: number, userId: number, listener: Listener): () => void;
+  /** Calls `listener` with the centre whenever any of its users' notifications change. */
+  onAny(listener: (tenantId: number) => void): () => void;
   close(): Promise<void>;
 }
 
 export async function startBus(database: Database, log: { warn(msg: string): void }): Promise<NotificationBus> {
   const listeners = new Map<string, Set<Listener>>();
   const keyOf = (tenantId: number, userId: number) => `${tenantId}:${userId}`;
+  const anyListeners = new Set<(tenantId: number) => void>();
 
   const deliver = (payload: string) => {
     let wake: Wake;
@@ -29,6 +32,7 @@ export async function startBus(database: Database, log: { warn(msg: string): voi
       return;
     }
     for (const userId of wake.u ?? []) for (const listener of listeners.get(keyOf(wake.t, userId)) ?? []) listener();
+    for (const listener of anyListeners) listener(wake.t);
   };
 
   let closed = false;
@@ -90,9 +94,14 @@ export async function startBus(database: Database, log: { warn(msg: string): voi
         if (!set.size) listeners.delete(key);
       };
     },
+    onAny(listener) {
+      anyListeners.add(listener);
+      return () => anyListeners.delete(listener);
+    },
     async close() {
       closed = true;
       listeners.clear();
+      anyListeners.clear();
       await stop();
     },
   };
