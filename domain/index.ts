@@ -10,3 +10,4 @@ export * from './references';
 export * from './lessons';
 export * from './money';
 export * from './calendar';
+export * from './notifications';

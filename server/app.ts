@@ -26,6 +26,9 @@ import { calendarFeedRoutes } from './modules/lessons/feed';
 import { lessonRoutes } from './modules/lessons/routes';
 import { seriesRoutes } from './modules/lessons/series-routes';
 import { mydataRoutes } from './modules/mydata/routes';
+import { startBus } from './modules/notifications/bus';
+import { startMailer } from './modules/notifications/mail';
+import { notificationRoutes } from './modules/notifications/routes';
 import { paymentRoutes } from './modules/payments/routes';
 import { DIRECTORY_SPECS, registry } from './modules/registry';
 import { studentImportRoutes } from './modules/students/import';
@@ -136,6 +139,14 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   // The centre's documents: folders and files are on the CRUD engine; uploads and content here.
   await app.register(fileRoutes, { prefix: '/api/files', database, store: opts.store ?? openFileStore(config), maxBytes: config.maxUploadMb * 1024 * 1024 });
   await app.register(historyRoutes, { prefix: '/api/history', database });
+  // Each process hears every process's new notifications (LISTEN/NOTIFY) and wakes its own streams.
+  const bus = await startBus(database, app.log);
+  const mailer = startMailer(database, config, bus, app.log);
+  app.addHook('onClose', async () => {
+    mailer?.close();
+    await bus.close();
+  });
+  await app.register(notificationRoutes, { prefix: '/api/notifications', database, bus });
   await app.register(runtimeResourceRoutes, { prefix: '/api/resources', database });
   // Record types the centre defines at run time, and their records.
   await app.register(definitionRoutes, { prefix: '/api/custom-entities', database });

@@ -19,6 +19,12 @@ export interface Config {
   loginRateLimit: { perUser: number; perAddress: number; windowSeconds: number };
   /** An S3-compatible bucket for uploaded files; without it they live under DATA_DIR/files. */
   s3?: S3Config;
+  /** smtp(s)://user:pass@host:port: e-mail copies of notifications for users who ask for them. */
+  smtpUrl?: string;
+  /** The sender of those e-mails. */
+  mailFrom: string;
+  /** The centres' address with `{tenant}` for the centre's label (https://{tenant}.frontis.app): links in e-mails. */
+  publicUrl?: string;
   /** Optional Sentry DSN host that the client reports to; only widens the CSP connect-src. */
   sentryDsn?: string;
 }
@@ -76,6 +82,9 @@ export function loadConfig(env: Env = process.env): Config {
       perAddress: int(env, 'LOGIN_RATE_PER_ADDRESS', 50, 1),
       windowSeconds: int(env, 'LOGIN_RATE_WINDOW_SECONDS', 900, 1),
     },
+    smtpUrl: text(env, 'SMTP_URL'),
+    mailFrom: text(env, 'MAIL_FROM') ?? 'Frontis <no-reply@frontis.invalid>',
+    publicUrl: text(env, 'PUBLIC_URL'),
     sentryDsn: text(env, 'SENTRY_DSN') ?? text(env, 'VITE_SENTRY_DSN'),
     s3: s3Config(env),
   };

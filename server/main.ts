@@ -12,6 +12,7 @@ import { acquireDataLock, DataDirLockedError, type DataLock } from './db/data-lo
 import { isDatabaseUnavailable } from './db/unavailable';
 import { scheduleBackups } from './jobs/backup';
 import { scheduleCleanup } from './jobs/cleanup';
+import { scheduleNotifications } from './jobs/notifications';
 
 /**
  * A database connection dying outside any request (an idle client, a job between queries)
@@ -50,7 +51,7 @@ async function main() {
     console.log(`\nDemo sign-in names (tenant "${config.defaultTenant}"):\n${lines.join('\n')}\n`);
   }
 
-  const stopJobs = [scheduleBackups(database, config.dataDir, app.log), scheduleCleanup(database, config, app.log)];
+  const stopJobs = [scheduleBackups(database, config.dataDir, app.log), scheduleCleanup(database, config, app.log), scheduleNotifications(database, app.log)];
 
   let stopping = false;
   const stop = async (signal: string) => {

@@ -91,10 +91,15 @@ export interface PageDef {
 
 export const CALENDAR_PAGE: PageDef = { name: 'calendar', area: 'lessons', screen: { route: '/', icon: 'calendar', page: 'calendar' } };
 export const ANALYTICS_PAGE: PageDef = { name: 'analytics', area: 'analytics', screen: { route: '/analytics/', icon: 'bar-chart', page: 'analytics' } };
+export const NOTIFICATIONS_PAGE: PageDef = {
+  name: 'notifications',
+  area: 'notifications',
+  screen: { route: '/notifications/', icon: 'bell', page: 'notifications' },
+};
 export const MYDATA_PAGE: PageDef = { name: 'mydata', area: 'mydata', screen: { route: '/mydata/', page: 'mydata', hidden: true } };
 
 /** Everything the client routes to, in sidebar order. */
-export const SCREENS: readonly (ResourceDef | PageDef)[] = [CALENDAR_PAGE, ...Object.values(RESOURCES), ANALYTICS_PAGE, MYDATA_PAGE];
+export const SCREENS: readonly (ResourceDef | PageDef)[] = [CALENDAR_PAGE, ...Object.values(RESOURCES), ANALYTICS_PAGE, NOTIFICATIONS_PAGE, MYDATA_PAGE];
 
 /** The route's path without its query and trailing slash ('/' stays '/'). */
 export const routePath = (route: string) => route.split('?')[0]!.replace(/\/+$/, '') || '/';

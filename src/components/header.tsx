@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { LANGUAGES } from '../../domain/enums';
 import type { SessionUser } from '../providers/session';
+import { NotificationBell } from './notification-bell';
 import { usePreferences } from './preferences';
 
 export function Header() {
@@ -50,6 +51,7 @@ export function Header() {
         />
       )}
       <Space size={phone ? 'small' : 'middle'}>
+        <NotificationBell />
         <Segmented
           aria-label={t('header.language')}
           size="small"

@@ -1,6 +1,6 @@
 import { useForm } from '@refinedev/antd';
 import { useCustomMutation } from '@refinedev/core';
-import { App, Button, Card, Col, Form, Input, Row, Typography } from 'antd';
+import { App, Button, Card, Col, Form, Input, Row, Switch, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { USERS, type MyDataRow } from '../../domain/resources/users';
 import { CalendarFeedCard } from '../components/calendar-feed';
@@ -72,6 +72,7 @@ export default function MyDataPage() {
                   const value = (values as Record<string, unknown>)[name];
                   body[name] = typeof value === 'string' && value.trim() === '' ? null : value;
                 }
+                if (data?.role !== 'ROOT') body.email_notifications = !!(values as Record<string, unknown>).email_notifications;
                 return formProps.onFinish?.(body);
               }}
             >
@@ -82,6 +83,11 @@ export default function MyDataPage() {
                 const field = fieldOf(USERS, name)!;
                 return <FieldFormItem key={name} field={field} label={labelOf(t, USERS, field)} ctx={{ t, mode: 'update', record: data }} />;
               })}
+              {data?.role !== 'ROOT' && (
+                <Form.Item name="email_notifications" label={t('notifications.emailCopy')} valuePropName="checked" extra={t('notifications.emailCopyHelp')}>
+                  <Switch />
+                </Form.Item>
+              )}
               <Button type="primary" {...saveButtonProps}>
                 {t('buttons.save')}
               </Button>

@@ -2,6 +2,7 @@ import {
   AccountBookOutlined,
   AppstoreOutlined,
   BarChartOutlined,
+  BellOutlined,
   BookOutlined,
   CalendarOutlined,
   EuroOutlined,
@@ -51,6 +52,7 @@ const ICONS: Record<string, ReactNode> = {
   'account-book': <AccountBookOutlined />,
   'bar-chart': <BarChartOutlined />,
   folder: <FolderOutlined />,
+  bell: <BellOutlined />,
 };
 
 const GROUP_ICONS: Record<string, string> = { settings: 'setting' };

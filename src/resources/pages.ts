@@ -13,6 +13,7 @@ type Loader = () => Promise<{ default: ComponentType }>;
 export const PAGE_LOADERS: Record<string, Loader> = {
   calendar: () => import('../pages/calendar'),
   mydata: () => import('../pages/mydata'),
+  notifications: () => import('../pages/notifications'),
   lessons: () => import('./lessons'),
   'lesson-settings': () => import('./lesson-settings'),
   teachers: () => import('./teachers'),

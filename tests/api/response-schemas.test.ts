@@ -56,6 +56,16 @@ describe.each(DATABASE_KINDS)('answers name only declared fields on %s', (kind) 
   it('my data carries no password or hash', async () => {
     const res = await t.request({ method: 'GET', url: '/api/mydata', token: rootToken });
     expectStatus(res, 200);
-    expect(Object.keys(json(res).data).sort()).toEqual(['email', 'first_name', 'id', 'last_name', 'phone', 'role', 'username', 'version']);
+    expect(Object.keys(json(res).data).sort()).toEqual([
+      'email',
+      'email_notifications',
+      'first_name',
+      'id',
+      'last_name',
+      'phone',
+      'role',
+      'username',
+      'version',
+    ]);
   });
 });

@@ -8,3 +8,4 @@ export * from './lessons';
 export * from './money';
 export * from './custom-entities';
 export * from './files';
+export * from './notifications';

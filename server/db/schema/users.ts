@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { integer, pgTable, primaryKey, text, uniqueIndex, index } from 'drizzle-orm/pg-core';
+import { boolean, integer, pgTable, primaryKey, text, uniqueIndex, index } from 'drizzle-orm/pg-core';
 import { rowMeta } from './columns';
 import { tenants } from './platform';
 
@@ -19,6 +19,8 @@ export const users = pgTable(
     email: text('email'),
     phone: text('phone'),
     status: text('status').notNull().default('ACTIVE'),
+    /** The user's choice in My data: an e-mail copy of each notification (when the server can send mail). */
+    emailNotifications: boolean('email_notifications').notNull().default(false),
     /** normalizeSearch(username, names, email): accent- and case-insensitive q search. */
     search: text('search').notNull().default(''),
     ...rowMeta(),

@@ -4,6 +4,7 @@
  * one statement before anything is written; lessons, tag links and history go in as one
  * multi-row INSERT each, so a school year of weekly lessons costs a handful of round trips.
  */
+import { seriesCreated } from '../notifications/lesson-events';
 import { and, eq, gte, inArray, sql, type SQL } from 'drizzle-orm';
 import { addDays, DomainError, expandRecurrence, KIND, SCHEDULE_FIELDS, type FieldErrors, type RecurrenceRule } from '../../../domain/index';
 import type { Tx } from '../../db/client';
@@ -129,6 +130,7 @@ export async function createSeries(tx: Tx, registry: Registry, ctx: Ctx, input: 
   await writeSeriesTags(tx, ctx.tenantId, seriesId, (series.tag_ids as number[] | null) ?? [], true);
   const rows = dates.map((date) => instance(series, seriesId, date));
   const lessonIds = await insertLessons(tx, ctx.tenantId, rows);
+  await seriesCreated(tx, ctx, (series.teacher_id as number | null | undefined) ?? null, lessonIds);
   const data = await mustFindSeries(tx, registry, ctx, seriesId);
   await recordHistoryMany(tx, ctx.tenantId, ctx.actor, [
     { entity: 'recurring-lessons', entityId: seriesId, action: 'create', after: historyView(recurringLessonsSpec, data) },

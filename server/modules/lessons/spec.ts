@@ -22,6 +22,7 @@ import { lessons, lessonTagLinks, recurringLessons, recurringLessonTagLinks, tea
 import type { Ctx, Data, ResourceSpec } from '../crud/spec';
 import { historyView } from '../crud/write';
 import { recordHistoryMany, type HistoryEntry } from '../history/record';
+import { lessonWaitingAgain, lessonWritten } from '../notifications/lesson-events';
 import { assertNoConflicts, takeBookingLock, type Slot } from './conflicts';
 
 export const ownOnly = (ctx: Ctx) => !!ctx.actor && isOwnOnly(ctx.actor.role, 'lessons');
@@ -143,6 +144,7 @@ export const lessonsSpec: ResourceSpec = {
     return extra;
   },
   async afterWrite({ tx, ctx, before, after }) {
+    await lessonWritten(tx, ctx, before, after);
     const originalId = after.replaces_lesson_id as number | null;
     if (before || !originalId) return;
     // The original is replaced now: it keeps its place in the calendar, marked kind 3.
@@ -185,6 +187,7 @@ export const lessonsSpec: ResourceSpec = {
           before: { status: original.status, kind: original.kind },
           after: { status: 'TO_BE_REPLACED', kind: KIND.NORMAL },
         });
+        await lessonWaitingAgain(tx, ctx, originalId);
       }
     }
     await recordHistoryMany(tx, ctx.tenantId, ctx.actor, entries);

@@ -25,14 +25,15 @@ import { userAccounts } from '../users/spec';
 const EDITABLE = ['first_name', 'last_name', 'email', 'phone'];
 const usersWith = (names: readonly string[]): ResourceDef => ({ ...USERS, fields: USERS.fields.filter((f) => names.includes(f.name)) });
 
-const PatchBody = formBody(USERS, updateSchema(usersWith(EDITABLE)));
+/** Beside the users fields: whether notifications also come by e-mail (a ROOT has none, so ignored). */
+const PatchBody = formBody(USERS, updateSchema(usersWith(EDITABLE)).extend({ email_notifications: z.boolean().optional() }));
 const PasswordBody = z.strictObject({
   current_password: z.string().min(1).max(1024),
   password: fieldSchema(USERS.fields.find((f) => f.name === 'password')!),
   confirm_password: z.string().max(1024),
 });
 
-const MyRow = rowJsonSchema(usersWith(['username', 'role', ...EDITABLE]));
+const MyRow = rowJsonSchema(usersWith(['username', 'role', ...EDITABLE]), { email_notifications: { type: 'boolean' } });
 
 const ROOT_SELECT = {
   id: rootUsers.id,
@@ -47,13 +48,31 @@ const ROOT_SELECT = {
 async function readRoot(db: Queryable, id: number): Promise<MyDataRow> {
   const [r] = await db.select(ROOT_SELECT).from(rootUsers).where(eq(rootUsers.id, id));
   if (!r) throw new DomainError('not-found');
-  return { id: r.id, username: r.username, role: 'ROOT', first_name: r.firstName, last_name: r.lastName, email: r.email, phone: r.phone, version: r.version };
+  const row: MyDataRow = {
+    id: r.id,
+    username: r.username,
+    role: 'ROOT',
+    first_name: r.firstName,
+    last_name: r.lastName,
+    email: r.email,
+    phone: r.phone,
+    version: r.version,
+  };
+  // A ROOT has no notifications, so no e-mail copies either.
+  return Object.assign(row, { email_notifications: false });
 }
 
 async function readMine(database: Database, registry: Registry, actor: Actor): Promise<MyDataRow> {
   if (actor.kind === 'root') return readRoot(platform(database), actor.id);
   const ctx = { tenantId: actor.tenantId, actor };
-  const row = await withTenant(database, actor.tenantId, (tx) => findRow(tx, registry, ctx, userAccounts, actor.id));
+  const row = await withTenant(database, actor.tenantId, async (tx) => {
+    const found = await findRow(tx, registry, ctx, userAccounts, actor.id);
+    const [prefs] = await tx
+      .select({ emailNotifications: users.emailNotifications })
+      .from(users)
+      .where(and(eq(users.tenantId, actor.tenantId), eq(users.id, actor.id)));
+    return found && { ...found, email_notifications: prefs?.emailNotifications ?? false };
+  });
   if (!row) throw new DomainError('not-found');
   return row as unknown as MyDataRow;
 }
@@ -74,13 +93,34 @@ export const mydataRoutes: FastifyPluginAsyncZod<{ database: Database; registry:
       schema: { ...tag, summary: 'Change my names and contact details', body: PatchBody, response: { 200: oneJsonSchema(MyRow) } },
     },
     async (request) => {
-      const { version, ...patch } = request.body as Record<string, unknown> & { version: number };
+      const {
+        version,
+        email_notifications: emailNotifications,
+        ...patch
+      } = request.body as Record<string, unknown> & {
+        version: number;
+        email_notifications?: boolean;
+      };
       const actor = actorOf(request);
       const tenantId = tenantOf(request).id;
       if (actor.kind === 'user') {
         const ctx = { tenantId, actor };
-        const after = await withTenant(database, tenantId, (tx) => updateRow(tx, registry, ctx, userAccounts, actor.id, patch, version));
-        return { data: after };
+        await withTenant(database, tenantId, async (tx) => {
+          await updateRow(tx, registry, ctx, userAccounts, actor.id, patch, version);
+          if (emailNotifications === undefined) return;
+          const mine = and(eq(users.tenantId, tenantId), eq(users.id, actor.id));
+          const [before] = await tx.select({ on: users.emailNotifications }).from(users).where(mine);
+          if (before?.on === emailNotifications) return;
+          await tx.update(users).set({ emailNotifications }).where(mine);
+          await recordHistory(tx, tenantId, actor, {
+            entity: 'users',
+            entityId: actor.id,
+            action: 'update',
+            before: { email_notifications: before?.on ?? false },
+            after: { email_notifications: emailNotifications },
+          });
+        });
+        return { data: await readMine(database, registry, actor) };
       }
       await withPlatform(database, async (tx) => {
         const before = await readRoot(tx, actor.id);

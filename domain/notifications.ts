@@ -1,0 +1,42 @@
+// What a notification is about, shared by the server (which creates them and renders their
+// text for e-mail) and the client (which renders the same kind and params in the reader's
+// language, from the locale files' `notifications.kinds.<kind>`).
+
+export const NOTIFICATION_KINDS = [
+  // to the lesson's teacher
+  'lesson-created',
+  'lesson-moved',
+  'lesson-canceled',
+  'lesson-to-be-replaced',
+  'series-created',
+  // to ADMIN and SECRETARY
+  'lesson-waiting',
+  'lesson-still-waiting',
+  'month-unpaid',
+] as const;
+export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
+
+/** Params are display values already (dates DD/MM/YYYY, times HH:mm), the same in every language. */
+export type NotificationParams = Record<string, string | number>;
+
+export const lessonLink = (lessonId: number) => `/?mode=view&lesson=${lessonId}`;
+export const contractLink = (contractId: number) => `/contracts/?mode=status&contract=${contractId}`;
+
+/** 2026-11-24 -> 24/11/2026; 2026-11 -> 11/2026. */
+export function displayDate(iso: string): string {
+  const [y, m, d] = iso.split('-');
+  return d ? `${d}/${m}/${y}` : `${m}/${y}`;
+}
+
+/** The day of the month after which an unpaid month is reported. */
+export const UNPAID_AFTER_DAY = 10;
+
+/** How many days before its date a lesson still waiting for a replacement is reported again. */
+export const STILL_WAITING_DAYS = 2;
+
+/** How far back the scheduled job looks (catching up after downtime without flooding a new install with old history). */
+export const CATCH_UP_MONTHS = 2;
+
+/** `{{name}}` placeholders filled from params (the subset of i18next's syntax the texts use). */
+export const interpolate = (text: string, params: NotificationParams) =>
+  text.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => (params[name] === undefined ? '' : String(params[name])));

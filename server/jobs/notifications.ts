@@ -1,0 +1,98 @@
+/**
+ * The time-based notifications, computed from the data each run (so a restart or a day of
+ * downtime is caught up at the next run, and nothing depends on a timer surviving):
+ *  - a month of a contract still unpaid after the 10th (of the centre's time zone): once per
+ *    contract, month and office user;
+ *  - a lesson still waiting for a replacement when its day is near or past: once per lesson
+ *    and office user.
+ * Several processes may run it at once on one database: each notification carries a
+ * `dedupe_key`, and the unique index turns a second insert into nothing (ON CONFLICT DO
+ * NOTHING), whoever commits first. It looks back CATCH_UP_MONTHS at most.
+ */
+import { eq, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import { CATCH_UP_MONTHS, STILL_WAITING_DAYS, UNPAID_AFTER_DAY } from '../../domain/index';
+import { platform, queryRows, withTenant, type Database, type Tx } from '../db/client';
+import { tenants } from '../db/schema/index';
+import { wake } from '../modules/notifications/create';
+
+const RUN_EVERY_MS = 10 * 60_000;
+const FIRST_RUN_MS = 5_000;
+
+const officeJoin = sql`join users u on u.tenant_id = x.tenant_id and u.status = 'ACTIVE' and u.role in ('ADMIN', 'SECRETARY')`;
+const mailWanted = sql`u.email_notifications and coalesce(u.email, '') <> ''`;
+
+async function unpaidMonths(tx: Tx, tenantId: number, today: string): Promise<number[]> {
+  const rows = await queryRows<{ user_id: number }>(
+    tx,
+    sql`insert into notifications (tenant_id, user_id, kind, params, link, dedupe_key, mail_pending)
+        select x.tenant_id, u.id, 'month-unpaid',
+               jsonb_build_object('student', coalesce(nullif(trim(s.first_name || ' ' || s.last_name), ''), '—'),
+                                  'month', to_char(to_date(x.month, 'YYYY-MM'), 'MM/YYYY')),
+               '/contracts/?mode=status&contract=' || x.id, 'month-unpaid:' || x.id || ':' || x.month, ${mailWanted}
+        from (select c.tenant_id, c.id, c.student_id, m as month from contracts c cross join lateral unnest(c.unpaid_months) m
+              where c.tenant_id = ${tenantId}
+                and to_date(m, 'YYYY-MM') + ${UNPAID_AFTER_DAY - 1}::int < ${today}::date
+                and to_date(m, 'YYYY-MM') >= date_trunc('month', ${today}::date - interval '${sql.raw(String(CATCH_UP_MONTHS))} months')) x
+        join students s on s.tenant_id = x.tenant_id and s.id = x.student_id
+        ${officeJoin}
+        on conflict (tenant_id, user_id, dedupe_key) do nothing
+        returning user_id`,
+  );
+  return rows.map((r) => Number(r.user_id));
+}
+
+async function stillWaiting(tx: Tx, tenantId: number, today: string): Promise<number[]> {
+  const rows = await queryRows<{ user_id: number }>(
+    tx,
+    sql`insert into notifications (tenant_id, user_id, kind, params, link, dedupe_key, mail_pending)
+        select x.tenant_id, u.id, 'lesson-still-waiting',
+               jsonb_build_object('subject', coalesce(sb.name, cl.name, '—'),
+                                  'teacher', coalesce(nullif(trim(t.first_name || ' ' || t.last_name), ''), '—'),
+                                  'date', to_char(x.date, 'DD/MM/YYYY'), 'start', to_char(x.start_time, 'HH24:MI'), 'end', to_char(x.end_time, 'HH24:MI')),
+               '/?mode=view&lesson=' || x.id, 'lesson-still-waiting:' || x.id, ${mailWanted}
+        from lessons x
+        left join subjects sb on sb.tenant_id = x.tenant_id and sb.id = x.subject_id
+        left join classes cl on cl.tenant_id = x.tenant_id and cl.id = x.class_id
+        left join teachers t on t.tenant_id = x.tenant_id and t.id = x.teacher_id
+        ${officeJoin}
+        where x.tenant_id = ${tenantId} and x.status = 'TO_BE_REPLACED'
+          and x.date <= ${today}::date + ${STILL_WAITING_DAYS}::int
+          and x.date >= ${today}::date - interval '${sql.raw(String(CATCH_UP_MONTHS))} months'
+        on conflict (tenant_id, user_id, dedupe_key) do nothing
+        returning user_id`,
+  );
+  return rows.map((r) => Number(r.user_id));
+}
+
+/**
+ * One run over every active centre; answers how many notifications it created. `today`
+ * (YYYY-MM-DD) replaces the centre's own date, for tests.
+ */
+export async function runNotificationJob(database: Database, opts: { today?: string } = {}): Promise<number> {
+  const centres = await platform(database).select({ id: tenants.id, timeZone: tenants.timeZone }).from(tenants).where(eq(tenants.status, 'ACTIVE'));
+  let created = 0;
+  for (const centre of centres) {
+    created += await withTenant(database, centre.id, async (tx) => {
+      const today =
+        opts.today ??
+        (await queryRows<{ today: string }>(tx, sql`select to_char((now() at time zone ${centre.timeZone})::date, 'YYYY-MM-DD') as today`))[0]!.today;
+      const reached = [...(await unpaidMonths(tx, centre.id, today)), ...(await stillWaiting(tx, centre.id, today))];
+      if (reached.length) await wake(tx, centre.id, reached);
+      return reached.length;
+    });
+  }
+  return created;
+}
+
+export function scheduleNotifications(database: Database, log: FastifyBaseLogger): () => void {
+  const run = () => {
+    runNotificationJob(database).catch((error: unknown) => log.error({ err: error }, 'notification job failed'));
+  };
+  const first = setTimeout(run, FIRST_RUN_MS).unref();
+  const timer = setInterval(run, RUN_EVERY_MS).unref();
+  return () => {
+    clearTimeout(first);
+    clearInterval(timer);
+  };
+}

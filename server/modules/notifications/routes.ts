@@ -1,0 +1,266 @@
+/**
+ * /api/notifications: the signed-in user's own notifications (another's answer 404, as if
+ * they did not exist), read / unread, mark all read, and a server-sent event stream that
+ * tells an open browser within moments when its count changes. A ROOT belongs to no centre's
+ * staff and has none.
+ */
+import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { decodeJwt } from 'jose';
+import { z } from 'zod';
+import { DomainError, MAX_PAGE_ROWS, type Language, type NotificationParams } from '../../../domain/index';
+import { actorOf, tenantOf, type Actor } from '../../context';
+import { withTenant, type Database, type Tx } from '../../db/client';
+import { notifications } from '../../db/schema/index';
+import { accessTokenOf } from '../../plugins/auth';
+import { IdParams, iso } from '../params';
+import type { NotificationBus } from './bus';
+import { wake } from './create';
+import { readerLanguage, renderNotification } from './text';
+
+const Query = z
+  .strictObject({
+    _start: z
+      .string()
+      .regex(/^\d{1,9}$/)
+      .transform(Number)
+      .optional(),
+    _end: z
+      .string()
+      .regex(/^\d{1,9}$/)
+      .transform(Number)
+      .optional(),
+    unread: z.enum(['true', 'false']).optional(),
+  })
+  .refine((q) => (q._end ?? 25) - (q._start ?? 0) <= MAX_PAGE_ROWS, { params: { code: 'too-large' }, path: ['_end'] })
+  .refine((q) => (q._end ?? 25) >= (q._start ?? 0), { params: { code: 'too-small' }, path: ['_end'] });
+
+const Row = {
+  type: 'object',
+  properties: {
+    id: { type: 'integer' },
+    kind: { type: 'string' },
+    params: { type: 'object', additionalProperties: true },
+    title: { type: 'string' },
+    body: { type: 'string' },
+    link: { type: 'string' },
+    read: { type: 'boolean' },
+    read_at: { type: ['string', 'null'] },
+    created_at: { type: 'string' },
+  },
+} as const;
+
+type Selected = typeof notifications.$inferSelect;
+const present = (row: Selected, language: Language) => ({
+  id: row.id,
+  kind: row.kind,
+  params: row.params,
+  ...renderNotification(row.kind, row.params as NotificationParams, language),
+  link: row.link,
+  read: row.readAt !== null,
+  read_at: iso(row.readAt),
+  created_at: iso(row.createdAt)!,
+});
+
+const mine = (tenantId: number, actor: Actor) => and(eq(notifications.tenantId, tenantId), eq(notifications.userId, actor.id));
+
+export async function unreadCount(tx: Tx, tenantId: number, userId: number): Promise<number> {
+  const [row] = await tx
+    .select({ n: count() })
+    .from(notifications)
+    .where(and(eq(notifications.tenantId, tenantId), eq(notifications.userId, userId), isNull(notifications.readAt)));
+  return Number(row?.n ?? 0);
+}
+
+/** How often an idle stream says it is alive, so proxies and browsers keep it open. */
+const HEARTBEAT_MS = 25_000;
+
+export const notificationRoutes: FastifyPluginAsyncZod<{ database: Database; bus: NotificationBus }> = async (app, { database, bus }) => {
+  const tag = { tags: ['notifications'] };
+  const read = { area: 'notifications', action: 'read' } as const;
+  const write = { area: 'notifications', action: 'update' } as const;
+  // Open streams end before the server closes (preClose): closing waits for every busy connection.
+  const open = new Set<() => void>();
+  app.addHook('preClose', async () => {
+    for (const finish of [...open]) finish();
+  });
+
+  app.get(
+    '',
+    {
+      config: { access: read },
+      schema: {
+        ...tag,
+        summary: 'My notifications, newest first; `unread=true` for the unread ones; `unread` in the answer counts them all',
+        querystring: Query,
+        response: {
+          200: {
+            type: 'object',
+            properties: { data: { type: 'array', items: Row }, total: { type: 'integer' }, unread: { type: 'integer' } },
+          },
+        },
+      },
+    },
+    async (request, reply) => {
+      const actor = actorOf(request);
+      const tenant = tenantOf(request);
+      const language = readerLanguage(request.headers['accept-language'], tenant.language);
+      if (actor.kind === 'root') return reply.header('x-total-count', '0').send({ data: [], total: 0, unread: 0 });
+      const start = request.query._start ?? 0;
+      const end = request.query._end ?? start + 25;
+      const onlyUnread = request.query.unread === 'true';
+      const answer = await withTenant(database, tenant.id, async (tx) => {
+        const where = onlyUnread ? and(mine(tenant.id, actor), isNull(notifications.readAt)) : mine(tenant.id, actor);
+        const rows =
+          end > start
+            ? await tx
+                .select()
+                .from(notifications)
+                .where(where)
+                .orderBy(desc(notifications.id))
+                .limit(end - start)
+                .offset(start)
+            : [];
+        const unread = await unreadCount(tx, tenant.id, actor.id);
+        const total = onlyUnread ? unread : Number((await tx.select({ n: count() }).from(notifications).where(where))[0]?.n ?? 0);
+        return { data: rows.map((r) => present(r, language)), total, unread };
+      });
+      return reply.header('x-total-count', String(answer.total)).send(answer);
+    },
+  );
+
+  app.post(
+    '/:id/read',
+    {
+      config: { access: write },
+      schema: { ...tag, summary: 'Mark one of my notifications read', params: IdParams, response: { 200: { type: 'object', properties: { data: Row } } } },
+    },
+    async (request) => {
+      const actor = actorOf(request);
+      const tenant = tenantOf(request);
+      if (actor.kind === 'root') throw new DomainError('not-found');
+      const language = readerLanguage(request.headers['accept-language'], tenant.language);
+      const row = await withTenant(database, tenant.id, async (tx) => {
+        // Marking read changes only the reader's own copy, so it is not a change the History shows.
+        const [updated] = await tx
+          .update(notifications)
+          .set({ readAt: sql`coalesce(${notifications.readAt}, now())`, version: sql`${notifications.version} + 1`, updatedAt: sql`now()` })
+          .where(and(mine(tenant.id, actor), eq(notifications.id, request.params.id)))
+          .returning();
+        if (!updated) throw new DomainError('not-found');
+        await wake(tx, tenant.id, [actor.id]);
+        return updated;
+      });
+      return { data: present(row, language) };
+    },
+  );
+
+  app.post(
+    '/read-all',
+    {
+      config: { access: write },
+      schema: {
+        ...tag,
+        summary: 'Mark all my notifications read; answers how many were unread',
+        response: { 200: { type: 'object', properties: { data: { type: 'object', properties: { marked: { type: 'integer' } } } } } },
+      },
+    },
+    async (request) => {
+      const actor = actorOf(request);
+      const tenant = tenantOf(request);
+      if (actor.kind === 'root') return { data: { marked: 0 } };
+      const marked = await withTenant(database, tenant.id, async (tx) => {
+        const rows = await tx
+          .update(notifications)
+          .set({ readAt: sql`now()`, version: sql`${notifications.version} + 1`, updatedAt: sql`now()` })
+          .where(and(mine(tenant.id, actor), isNull(notifications.readAt)))
+          .returning({ id: notifications.id });
+        if (rows.length) await wake(tx, tenant.id, [actor.id]);
+        return rows.length;
+      });
+      return { data: { marked } };
+    },
+  );
+
+  app.get(
+    '/stream',
+    {
+      config: { access: read },
+      schema: {
+        ...tag,
+        summary:
+          'Server-sent events: `unread` with `{unread, latest}` at once and whenever my notifications change. Ends when the access token expires; reconnect with a fresh one.',
+      },
+    },
+    async (request, reply) => {
+      const actor = actorOf(request);
+      const tenant = tenantOf(request);
+      const language = readerLanguage(request.headers['accept-language'], tenant.language);
+      const token = accessTokenOf(request);
+      const exp = token ? Number(decodeJwt(token).exp ?? 0) : 0;
+
+      reply.hijack();
+      const raw = reply.raw;
+      raw.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache, no-transform',
+        connection: 'keep-alive',
+        'x-accel-buffering': 'no',
+      });
+      let ended = false;
+      let spoken = false;
+      let lastId = 0;
+      const send = async () => {
+        if (ended) return;
+        const state =
+          actor.kind === 'root'
+            ? { unread: 0, latest: null }
+            : await withTenant(database, tenant.id, async (tx) => {
+                const [latest] = await tx.select().from(notifications).where(mine(tenant.id, actor)).orderBy(desc(notifications.id)).limit(1);
+                return { unread: await unreadCount(tx, tenant.id, actor.id), latest: latest ? present(latest, language) : null };
+              });
+        if (ended) return;
+        // `fresh`: the latest one is new since this stream last spoke (a toast is due).
+        const fresh = spoken && !!state.latest && state.latest.id > lastId && !state.latest.read;
+        spoken = true;
+        lastId = Math.max(lastId, state.latest?.id ?? 0);
+        raw.write(`event: unread\ndata: ${JSON.stringify({ ...state, fresh })}\n\n`);
+      };
+      // Changes arriving while one is being read coalesce into one more read.
+      let busy: Promise<void> | null = null;
+      let again = false;
+      const changed = () => {
+        if (busy) {
+          again = true;
+          return;
+        }
+        busy = send()
+          .catch((error: unknown) => request.log.warn({ err: error }, 'notification stream could not read'))
+          .finally(() => {
+            busy = null;
+            if (again) {
+              again = false;
+              changed();
+            }
+          });
+      };
+      const unsubscribe = actor.kind === 'root' ? () => {} : bus.subscribe(tenant.id, actor.id, changed);
+      const heartbeat = setInterval(() => raw.write(': alive\n\n'), HEARTBEAT_MS);
+      const finish = () => {
+        if (ended) return;
+        ended = true;
+        open.delete(finish);
+        unsubscribe();
+        clearInterval(heartbeat);
+        clearTimeout(expiry);
+        raw.end();
+      };
+      // The session was checked when the stream opened; it lasts as long as the token that opened it.
+      const expiry = setTimeout(finish, Math.max(1000, exp * 1000 - Date.now()));
+      raw.on('close', finish);
+      open.add(finish);
+      raw.write('retry: 3000\n\n');
+      changed();
+    },
+  );
+};

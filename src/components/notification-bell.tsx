@@ -1,0 +1,38 @@
+import { BellOutlined } from '@ant-design/icons';
+import { App, Badge, Button, Tooltip } from 'antd';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { subscribeNotifications } from '../providers/notification-stream';
+import { notificationText } from './notification-text';
+
+/** The header's bell: the unread count, live; a new notification also shows as a toast that opens it. */
+export function NotificationBell() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { notification } = App.useApp();
+  const [unread, setUnread] = useState(0);
+
+  useEffect(
+    () =>
+      subscribeNotifications((state) => {
+        setUnread(state.unread);
+        if (state.fresh && state.latest) {
+          const { title, body } = notificationText(t, state.latest);
+          notification.info({ message: title, description: body, onClick: () => navigate(state.latest!.link) });
+        }
+      }),
+    [t, navigate, notification],
+  );
+
+  const label = t('notifications.bell', { count: unread });
+  return (
+    <Tooltip title={label}>
+      <Button type="text" aria-label={label} data-testid="notification-bell" onClick={() => navigate('/notifications/')}>
+        <Badge count={unread} size="small" overflowCount={99} data-testid="notification-count">
+          <BellOutlined style={{ fontSize: 18 }} />
+        </Badge>
+      </Button>
+    </Tooltip>
+  );
+}

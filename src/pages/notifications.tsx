@@ -1,0 +1,145 @@
+import { CheckOutlined } from '@ant-design/icons';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { App, Button, Segmented, Space, Table, Typography } from 'antd';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { footerOf } from '../components/list-table';
+import { notificationText } from '../components/notification-text';
+import { formatInstant, type Translate } from '../components/fields/format';
+import { http } from '../providers/http';
+import { subscribeNotifications, type NotificationRow } from '../providers/notification-stream';
+
+const PAGE_SIZE = 25;
+
+interface Page {
+  data: NotificationRow[];
+  total: number;
+  unread: number;
+}
+
+/**
+ * /notifications/: the signed-in user's notifications, newest first, all or only the unread;
+ * opening one marks it read and goes where it points. The list follows the stream, so a new
+ * one appears without a reload.
+ */
+export default function NotificationsPage() {
+  const { t: translate } = useTranslation();
+  const t = translate as Translate;
+  const navigate = useNavigate();
+  const { notification } = App.useApp();
+  const queryClient = useQueryClient();
+  const [page, setPage] = useState(1);
+  const [onlyUnread, setOnlyUnread] = useState(false);
+
+  const key = ['notifications-page', page, onlyUnread] as const;
+  const query = useQuery({
+    queryKey: key,
+    queryFn: async () => {
+      const start = (page - 1) * PAGE_SIZE;
+      const params: Record<string, string | number> = { _start: start, _end: start + PAGE_SIZE };
+      if (onlyUnread) params.unread = 'true';
+      return (await http.get<Page>('/api/notifications', { params })).data;
+    },
+  });
+  useEffect(() => subscribeNotifications(() => void queryClient.invalidateQueries({ queryKey: ['notifications-page'] })), [queryClient]);
+
+  const markRead = async (row: NotificationRow) => {
+    if (!row.read) await http.post(`/api/notifications/${row.id}/read`, {});
+    await queryClient.invalidateQueries({ queryKey: ['notifications-page'] });
+  };
+  const open = async (row: NotificationRow) => {
+    await markRead(row).catch(() => {});
+    navigate(row.link);
+  };
+  const markAll = async () => {
+    const { data } = await http.post<{ data: { marked: number } }>('/api/notifications/read-all', {});
+    notification.success({ message: t('notifications.allMarked', { count: data.data.marked }) });
+    await queryClient.invalidateQueries({ queryKey: ['notifications-page'] });
+  };
+
+  const unread = query.data?.unread ?? 0;
+  return (
+    <>
+      <Space style={{ width: '100%', justifyContent: 'space-between', flexWrap: 'wrap', marginBottom: 16 }}>
+        <Typography.Title level={3} style={{ margin: 0 }}>
+          {t('notifications.title')}
+        </Typography.Title>
+        <Space wrap>
+          <Typography.Text type="secondary" data-testid="unread-count">
+            {t('notifications.unreadCount', { count: unread })}
+          </Typography.Text>
+          <Segmented
+            value={onlyUnread ? 'unread' : 'all'}
+            options={[
+              { value: 'all', label: t('notifications.all') },
+              { value: 'unread', label: t('notifications.unread') },
+            ]}
+            onChange={(value) => {
+              setOnlyUnread(value === 'unread');
+              setPage(1);
+            }}
+          />
+          <Button icon={<CheckOutlined />} disabled={!unread} onClick={() => void markAll()}>
+            {t('notifications.markAllRead')}
+          </Button>
+        </Space>
+      </Space>
+      <Table<NotificationRow>
+        rowKey="id"
+        loading={query.isLoading}
+        dataSource={query.data?.data ?? []}
+        locale={{ emptyText: t('table.empty') }}
+        onRow={(row) => ({ onClick: () => void open(row), style: { cursor: 'pointer' } })}
+        pagination={{
+          current: page,
+          pageSize: PAGE_SIZE,
+          total: query.data?.total ?? 0,
+          showSizeChanger: false,
+          showTotal: footerOf(t),
+          onChange: setPage,
+        }}
+        columns={[
+          {
+            key: 'text',
+            title: t('notifications.title'),
+            render: (_, row) => {
+              const { title, body } = notificationText(translate, row);
+              return (
+                <Space direction="vertical" size={0}>
+                  <Typography.Text strong={!row.read}>{title}</Typography.Text>
+                  <Typography.Text type="secondary">{body}</Typography.Text>
+                </Space>
+              );
+            },
+          },
+          {
+            key: 'created_at',
+            title: t('notifications.received'),
+            width: 180,
+            render: (_, row) => formatInstant(row.created_at),
+          },
+          {
+            key: 'actions',
+            title: t('table.actions'),
+            width: 80,
+            render: (_, row) =>
+              row.read ? null : (
+                <Button
+                  size="small"
+                  type="text"
+                  icon={<CheckOutlined />}
+                  aria-label={t('notifications.markRead')}
+                  title={t('notifications.markRead')}
+                  onClick={(event) => {
+                    event.stopPropagation();
+                    void markRead(row);
+                  }}
+                />
+              ),
+          },
+        ]}
+      />
+    </>
+  );
+}

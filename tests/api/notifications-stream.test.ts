@@ -1,0 +1,170 @@
+// The notification stream (server-sent events): an open stream hears of a new notification
+// and of one read elsewhere (another tab), without asking; on PostgreSQL also when the write
+// happened in another app instance with its own connections (LISTEN/NOTIFY). And the
+// scheduled job run from two instances at once still creates each notification once.
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../server/app';
+import { openDatabase } from '../../server/db/client';
+import { runNotificationJob } from '../../server/jobs/notifications';
+import { json, show } from './api-helpers';
+import { DATABASE_KINDS, startApp, type TestApp } from './harness';
+import { dateCursor, lessonBody, makeLesson, makeWorld, patchLesson, type World } from './lessons-helpers';
+
+interface StreamEvent {
+  event: string;
+  data: { unread: number; fresh: boolean; latest: Record<string, any> | null };
+}
+
+/** An open stream over real HTTP, read event by event. */
+async function openStream(base: string, tenant: string, token?: string) {
+  const controller = new AbortController();
+  const res = await fetch(`${base}/api/notifications/stream`, {
+    headers: { 'x-client-type': 'api', 'x-tenant-id': tenant, ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    signal: controller.signal,
+  });
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  const next = async (): Promise<StreamEvent> => {
+    for (;;) {
+      const end = buffer.indexOf('\n\n');
+      if (end >= 0) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const lines = block.split('\n');
+        const event = lines.find((l) => l.startsWith('event: '))?.slice(7);
+        const data = lines.find((l) => l.startsWith('data: '))?.slice(6);
+        if (event && data) return { event, data: JSON.parse(data) };
+        continue;
+      }
+      const { value, done } = await reader.read();
+      if (done) throw new Error('stream ended');
+      buffer += decoder.decode(value, { stream: true });
+    }
+  };
+  /** The next event whose unread count is `unread`. */
+  const until = async (unread: number) => {
+    for (;;) {
+      const e = await next();
+      if (e.data.unread === unread) return e;
+    }
+  };
+  return { res, next, until, close: () => controller.abort() };
+}
+
+async function listen(app: FastifyInstance) {
+  const address = await app.listen({ port: 0, host: '127.0.0.1' });
+  return address;
+}
+
+describe.each(DATABASE_KINDS)('notification stream on %s', (kind) => {
+  let t: TestApp;
+  let w: World;
+  let base: string;
+  const nextDate = dateCursor('2027-05-03');
+
+  beforeAll(async () => {
+    t = await startApp(kind);
+    w = await makeWorld(t, { tenant: `stream${kind === 'pglite' ? 'a' : 'b'}`, teachers: 1 });
+    base = await listen(t.app);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('tells an open stream of a new notification at once, and of one read in another tab', async () => {
+    const teacher = w.teachers[0]!;
+    const stream = await openStream(base, w.tenant, teacher.token);
+    expect(stream.res.status).toBe(200);
+    expect(stream.res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const first = await stream.next();
+    expect(first.event).toBe('unread');
+    const before = first.data.unread;
+
+    const lesson = await makeLesson(w.admin, lessonBody(w, nextDate()));
+    const news = await stream.until(before + 1);
+    expect(news.data.fresh).toBe(true);
+    expect(news.data.latest).toMatchObject({ kind: 'lesson-created', link: `/?mode=view&lesson=${lesson.id}`, title: 'Νέο μάθημα', read: false });
+
+    // Read in another tab: this one's count follows.
+    const res = await teacher.call('POST', `/api/notifications/${news.data.latest!.id}/read`);
+    expect(res.statusCode, show(res)).toBe(200);
+    const read = await stream.until(before);
+    expect(read.data.fresh).toBe(false);
+    stream.close();
+  });
+
+  it('refuses a stream without a session, and a write rolled back tells nobody', async () => {
+    const anonymous = await openStream(base, w.tenant);
+    expect(anonymous.res.status).toBe(401);
+    anonymous.close();
+
+    const teacher = w.teachers[0]!;
+    const stream = await openStream(base, w.tenant, teacher.token);
+    const { unread } = (await stream.next()).data;
+    // A lesson that clashes is refused: no notification, no event; the next real one comes through alone.
+    const taken = await makeLesson(w.admin, lessonBody(w, nextDate()));
+    await stream.until(unread + 1);
+    const clash = await w.admin('POST', '/api/lessons', lessonBody(w, taken.date));
+    expect(clash.statusCode, show(clash)).toBe(409);
+    await makeLesson(w.admin, lessonBody(w, nextDate()));
+    const e = await stream.next();
+    expect(e.data.unread).toBe(unread + 2);
+    expect(json(await teacher.call('GET', '/api/notifications')).unread).toBe(unread + 2);
+    stream.close();
+  });
+});
+
+describe.runIf(DATABASE_KINDS.includes('postgres'))('notifications across two app instances on one PostgreSQL database', () => {
+  let t: TestApp;
+  let w: World;
+  let other: FastifyInstance;
+  let otherDatabase: Awaited<ReturnType<typeof openDatabase>>;
+  let otherBase: string;
+  const nextDate = dateCursor('2027-06-01');
+
+  beforeAll(async () => {
+    t = await startApp('postgres');
+    w = await makeWorld(t, { tenant: 'streamtwo', teachers: 1 });
+    // A second instance with its own pool and its own LISTEN connection, as a second process has.
+    otherDatabase = await openDatabase({ url: t.config.databaseUrl });
+    other = await buildApp({ database: otherDatabase, config: t.config, serveClient: false });
+    otherBase = await listen(other);
+  });
+  afterAll(async () => {
+    await other?.close();
+    await otherDatabase?.close();
+    await t?.close();
+  });
+
+  it('a stream open on one instance hears of a lesson moved through the other', async () => {
+    const teacher = w.teachers[0]!;
+    const lesson = await makeLesson(w.admin, lessonBody(w, nextDate()));
+    const stream = await openStream(otherBase, w.tenant, teacher.token);
+    const { unread } = (await stream.next()).data;
+    const res = await patchLesson(w.admin, lesson.id, { start_time: '19:00', end_time: '20:00' });
+    expect(res.statusCode, show(res)).toBe(200);
+    const moved = await stream.until(unread + 1);
+    expect(moved.data.latest).toMatchObject({ kind: 'lesson-moved', link: `/?mode=view&lesson=${lesson.id}` });
+    stream.close();
+  });
+
+  it('the scheduled job run from both instances at once creates each notification once', async () => {
+    const student = json(await w.admin('POST', '/api/students', { first_name: 'Πέτρος', last_name: 'Ιωάννου' })).data;
+    const contract = json(
+      await w.admin('POST', '/api/contracts', { student_id: student.id, start_date: '2027-01-01', end_date: '2027-03-31', register_cost: 0, month_cost: 9000 }),
+    ).data;
+    await Promise.all([
+      runNotificationJob(t.database, { today: '2027-04-15' }),
+      runNotificationJob(otherDatabase, { today: '2027-04-15' }),
+      runNotificationJob(t.database, { today: '2027-04-15' }),
+      runNotificationJob(otherDatabase, { today: '2027-04-15' }),
+    ]);
+    for (const call of [w.admin, w.secretary]) {
+      const rows = json(await call('GET', '/api/notifications?_end=200')).data.filter((r: any) => r.link === `/contracts/?mode=status&contract=${contract.id}`);
+      // January lies beyond the job's look-back of two months; February and March once each.
+      expect(rows.map((r: any) => r.params.month).sort()).toEqual(['02/2027', '03/2027']);
+    }
+  });
+});
