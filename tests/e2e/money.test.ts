@@ -116,6 +116,8 @@ describe('the centre’s money', () => {
     const receipt = page.locator('.ant-modal-content', { hasText: 'Απόδειξη είσπραξης' });
     await receipt.getByText('εκατόν είκοσι ευρώ').waitFor();
     await receipt.getByText(student).waitFor();
+    // the centre's own name, not its host label
+    await receipt.getByText('Φροντιστήριο Demo', { exact: true }).waitFor();
     await page.evaluate(() => {
       const w = window as unknown as { printed: number; print(): void };
       w.printed = 0;
