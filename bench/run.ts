@@ -11,7 +11,10 @@
  *    calendar's week query the same way (the week is cached until the calendar changes), the
  *    week right after a change, then the time to create one weekly series for a year;
  *  - on PGlite, times in Chromium how long a week of those lessons takes to render.
- * Options: --only pglite|postgres, --students N, --seconds N, --series N, --browser false.
+ *  - seeds contracts and payments for every student and measures the money screens beside the
+ *    students list (bench/money.ts).
+ * Options: --only pglite|postgres, --students N, --seconds N, --series N, --browser false,
+ * --money false, --explain (plans of the contracts list).
  */
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
@@ -21,6 +24,7 @@ import { sql } from 'drizzle-orm';
 import { performance } from 'node:perf_hooks';
 import { timeCalendarRender } from './calendar-render';
 import { BENCH_WEEK, seedLessons, timeSeriesCreation, timeWeekAfterChange } from './lessons';
+import { benchMoney } from './money';
 import { startSeededServer, type SeededServer } from './server';
 
 const { values: args } = parseArgs({
@@ -30,6 +34,8 @@ const { values: args } = parseArgs({
     seconds: { type: 'string', default: '10' },
     series: { type: 'string', default: '40' },
     browser: { type: 'string', default: 'true' },
+    money: { type: 'string', default: 'true' },
+    explain: { type: 'boolean', default: false },
   },
 });
 const STUDENTS = Number(args.students);
@@ -107,6 +113,8 @@ async function benchKind(kind: Kind) {
     console.log(
       `  creating a weekly series for the school year (${series.lessonsEach} lessons), ${series.count} in a row: p50 ${series.p50.toFixed(0)} ms, p99 ${series.p99.toFixed(0)} ms`,
     );
+    // Contracts, payments, the account and analytics beside the students list (bench/money.ts).
+    if (args.money !== 'false') await benchMoney(kind, server, { seconds: SECONDS, explain: args.explain });
     if (browser) {
       const render = await timeCalendarRender(
         address.replace('127.0.0.1', 'demo.localhost'),
