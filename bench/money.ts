@@ -180,6 +180,22 @@ async function explain(database: Database, address: string, url: string, headers
   return out;
 }
 
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+
+/** `count` requests one after the other: what one request costs when nothing else is waiting. */
+async function oneAtATime(url: string, headers: Record<string, string>, count: number) {
+  const ms: number[] = [];
+  for (let k = 0; k < count; k++) {
+    const t0 = performance.now();
+    const res = await fetch(url, { headers });
+    await res.text();
+    if (!res.ok) throw new Error(`${url} answered ${res.status}`);
+    ms.push(performance.now() - t0);
+  }
+  ms.sort((a, b) => a - b);
+  return { p50: percentile(ms, 50), p99: percentile(ms, 99) };
+}
+
 const line = (m: Measured) =>
   `  ${m.label.padEnd(52)} ${m.rps.toFixed(0).padStart(6)} req/s  p50 ${String(m.p50).padStart(4)} ms  p99 ${String(m.p99).padStart(4)} ms` +
   (m.errors ? `  (${m.errors} errors)` : '');
@@ -211,6 +227,11 @@ export async function benchMoney(
     [`account year ${MONEY_MONTH.slice(0, 4)}`, MONEY_URLS.accountYear],
     [`analytics ${YEAR.from} to ${YEAR.to}`, MONEY_URLS.analytics],
   ];
+  console.log('  one request at a time (20 each):');
+  for (const [label, url] of runs) {
+    const one = await oneAtATime(address + url, headers, 20);
+    console.log(`  ${label.padEnd(52)} p50 ${one.p50.toFixed(0).padStart(4)} ms  p99 ${one.p99.toFixed(0).padStart(4)} ms`);
+  }
   const results: Measured[] = [];
   for (const [label, url] of runs) {
     await measure('warm-up', address + url, headers, connections, Math.max(2, Math.round(opts.seconds / 3)));
