@@ -13,8 +13,10 @@
  *  - on PGlite, times in Chromium how long a week of those lessons takes to render.
  *  - defines a 10-field custom entity, imports 10,000 records, and measures a filtered,
  *    sorted, counted page of them beside the students list (bench/entities.ts).
+ *  - seeds contracts and payments for every student and measures the money screens beside the
+ *    students list (bench/money.ts).
  * Options: --only pglite|postgres, --students N, --seconds N, --series N, --browser false,
- * --part entities (the students list and custom records only).
+ * --part entities (the students list and custom records only), --money false, --explain.
  */
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
@@ -26,6 +28,7 @@ import { timeCalendarRender } from './calendar-render';
 import { rss, timeSignInToWeek, timeStarts } from './client';
 import { benchEntities } from './entities';
 import { BENCH_WEEK, seedLessons, timeSeriesCreation, timeWeekAfterChange, WEEK_ANSWER_LIMIT_KB, weekAnswerSize } from './lessons';
+import { benchMoney } from './money';
 import { startSeededServer, type SeededServer } from './server';
 
 const { values: args } = parseArgs({
@@ -37,6 +40,8 @@ const { values: args } = parseArgs({
     browser: { type: 'string', default: 'true' },
     // 'entities': only the students list beside the custom entity records (no lessons, no browser).
     part: { type: 'string', default: 'all' },
+    money: { type: 'string', default: 'true' },
+    explain: { type: 'boolean', default: false },
   },
 });
 const STUDENTS = Number(args.students);
@@ -122,6 +127,8 @@ async function benchKind(kind: Kind) {
     console.log(
       `  creating a weekly series for the school year (${series.lessonsEach} lessons), ${series.count} in a row: p50 ${series.p50.toFixed(0)} ms, p99 ${series.p99.toFixed(0)} ms`,
     );
+    // Contracts, payments, the account and analytics beside the students list (bench/money.ts).
+    if (args.money !== 'false') await benchMoney(kind, server, { seconds: SECONDS, explain: args.explain });
     if (browser) {
       const render = await timeCalendarRender(
         address.replace('127.0.0.1', 'demo.localhost'),

@@ -87,7 +87,7 @@ export const STUDENTS: ResourceDef = {
     page: 'students',
     titleFields: personTitle,
     listFields: ['last_name', 'first_name', 'phone', 'guardian_name', 'guardian_phone', 'class_ids', 'status', 'number_of_contracts'],
-    tabs: ['contracts', 'payments'],
+    tabs: ['contracts', 'payments', 'lessons'],
   },
 };
 

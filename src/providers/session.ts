@@ -7,6 +7,8 @@ export interface SessionUser {
   role: Role;
   firstName: string;
   lastName: string;
+  /** The centre's display name, printed on receipts. */
+  tenantName?: string;
 }
 
 /** What is kept under localStorage `user`: the user plus the access token's expiry (Unix s). */
@@ -75,6 +77,7 @@ export function createSession(storage: () => KeyValueStore): Session {
         role: user.role,
         firstName: user.firstName,
         lastName: user.lastName,
+        ...(user.tenantName ? { tenantName: user.tenantName } : {}),
         ...(exp !== undefined ? { exp } : {}),
       };
       storage().setItem(TOKEN_KEY, token);

@@ -174,6 +174,25 @@ describe.each(DATABASE_KINDS)('contracts and payments on %s', (kind) => {
     expect(list.totals).toEqual({ amount: 200, with_receipt: 0, without_receipt: 200 });
   });
 
+  it("the signed-in answers name the staff's centre, for its receipts", async () => {
+    const { admin } = await t.createTenant('receiptcentre', 'Φροντιστήριο Η Γνώση');
+    const secretary = await t.createUser(admin.token, { role: 'SECRETARY', tenant: 'receiptcentre' });
+    const login = await t.request({
+      method: 'POST',
+      url: '/login',
+      tenant: 'receiptcentre',
+      body: { username: secretary.username, password: secretary.password, tenant: 'receiptcentre' },
+    });
+    expectStatus(login, 200);
+    expect(json(login).user.tenantName).toBe('Φροντιστήριο Η Γνώση');
+    const me = await t.request({ method: 'GET', url: '/me', tenant: 'receiptcentre', token: secretary.token });
+    expect(json(me).data.user).toMatchObject({ username: secretary.username, role: 'SECRETARY', tenantName: 'Φροντιστήριο Η Γνώση' });
+    // Each centre's staff see their own centre's name.
+    const demoName = json(await send('GET', '/me', undefined, w.token.SECRETARY)).data.user.tenantName;
+    expect(demoName).toEqual(expect.any(String));
+    expect(demoName).not.toBe('Φροντιστήριο Η Γνώση');
+  });
+
   it('20 payments sent at once for one month that together exceed it: exactly the ones that fit succeed', async () => {
     const c = await newContract({ month_cost: 12000 });
     const results = await Promise.all(

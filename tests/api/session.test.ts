@@ -6,7 +6,8 @@ import { DATABASE_KINDS, startApp, type TestApp } from './harness';
 import { expectError, expectNoSecret, expectStatus, isClearing, json, setCookies, show } from './api-helpers';
 
 const JWT = /^[\w-]+\.[\w-]+\.[\w-]+$/;
-const USER_KEYS = ['firstName', 'id', 'lastName', 'role', 'username'];
+// The signed-in user, and the display name of the centre it signed in to (printed on receipts).
+const USER_KEYS = ['firstName', 'id', 'lastName', 'role', 'tenantName', 'username'];
 
 describe.each(DATABASE_KINDS)('session protocol on %s', (kind) => {
   let t: TestApp;

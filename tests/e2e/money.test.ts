@@ -23,9 +23,13 @@ async function centre() {
   const admin = { username: `dieythynsi${n}`, password: 'admin-password-1' };
   await post(token, '/api/users', { ...secretary, role: 'SECRETARY', first_name: 'Άννα', last_name: 'Γραμματέως' });
   await post(token, '/api/users', { ...admin, role: 'ADMIN', first_name: 'Νίκος', last_name: 'Διευθυντής' });
-  const student = { first_name: 'Ιάσονας', last_name: `Οικονόμου${n}` };
-  await post(token, '/api/students', student);
-  return { secretary, admin, student: `${student.first_name} ${student.last_name}` };
+  // the student's class holds one lesson, for the student's Lessons tab
+  const className = `Τμήμα Ταμείου ${n}`;
+  const klass = await post(token, '/api/classes', { name: className });
+  const student = { first_name: 'Ιάσονας', last_name: `Οικονόμου${n}`, class_ids: [klass.id] };
+  const { id } = await post(token, '/api/students', student);
+  await post(token, '/api/lessons', { date: LESSON_DAY, start_time: '07:00', end_time: '08:00', class_id: klass.id });
+  return { secretary, admin, student: `${student.first_name} ${student.last_name}`, studentId: id, className };
 }
 
 async function signIn(user: { username: string; password: string }) {
@@ -39,6 +43,7 @@ const THIS_MONTH = `${now.getFullYear()}-${pad(now.getMonth() + 1)}`;
 const NEXT = new Date(now.getFullYear(), now.getMonth() + 1, 1);
 const NEXT_MONTH = `${NEXT.getFullYear()}-${pad(NEXT.getMonth() + 1)}`;
 const START = `01/${pad(now.getMonth() + 1)}/${now.getFullYear()}`;
+const LESSON_DAY = `${NEXT.getFullYear()}-${pad(NEXT.getMonth() + 1)}-15`;
 const END = `28/${pad(now.getMonth() + 1)}/${now.getFullYear() + 1}`;
 
 const drawer = (title: string) => page.locator('.ant-drawer-content').filter({ has: page.locator('.ant-drawer-title').getByText(title, { exact: true }) });
@@ -66,7 +71,7 @@ async function recordPayment(status: Locator, line: string) {
 
 describe('the centre’s money', () => {
   it('a secretary takes payments with receipts; an admin finds the same figures; analytics draws its charts', async () => {
-    const { secretary, admin, student } = await centre();
+    const { secretary, admin, student, studentId, className } = await centre();
     await signIn(secretary);
 
     // a contract for the student: registration 50 €, 120 € a month
@@ -116,6 +121,8 @@ describe('the centre’s money', () => {
     const receipt = page.locator('.ant-modal-content', { hasText: 'Απόδειξη είσπραξης' });
     await receipt.getByText('εκατόν είκοσι ευρώ').waitFor();
     await receipt.getByText(student).waitFor();
+    // the centre's own name, not its host label
+    await receipt.getByText('Φροντιστήριο Demo', { exact: true }).waitFor();
     await page.evaluate(() => {
       const w = window as unknown as { printed: number; print(): void };
       w.printed = 0;
@@ -150,6 +157,18 @@ describe('the centre’s money', () => {
     await page.getByRole('img', { name: 'Έσοδα, έξοδα και αναμενόμενα ανά μήνα' }).waitFor();
     const totals = page.locator('.ant-table-row', { hasText: 'Σύνολα' });
     await totals.getByText('170,00 €').first().waitFor();
+
+    // the student's view: Contracts, Payments and Lessons tabs; the lessons are those of the student's class
+    await page.goto(`${baseUrl}/students/?mode=view&student=${studentId}`);
+    const view = page.locator('.ant-drawer-content');
+    await view.getByRole('tab', { name: 'Ιστορικό' }).waitFor();
+    const names = await view.getByRole('tab').allTextContents();
+    expect(names.indexOf('Συμβόλαια')).toBeLessThan(names.indexOf('Πληρωμές'));
+    expect(names.indexOf('Πληρωμές')).toBeLessThan(names.indexOf('Διδασκαλίες'));
+    await view.getByRole('tab', { name: 'Διδασκαλίες' }).click();
+    await view.locator('.ant-table-row', { hasText: className }).waitFor();
+    await view.locator('.ant-table-row', { hasText: '07:00–08:00' }).waitFor();
+    await page.goto(`${baseUrl}/`);
 
     // the analytics tab draws its charts
     await page.getByRole('menuitem', { name: 'Αναλυτικά' }).click();

@@ -54,12 +54,21 @@ spent as (
   where e.tenant_id = ${tenantId} and e.date >= ${first}::date and e.date < ${end}::date
   group by 1
 ),
+-- Contracts with the same first and last month owe alike: summed first, a centre's thousands of
+-- contracts become a few groups before they meet the months.
+terms as (
+  select date_trunc('month', c.start_date)::date as sm, date_trunc('month', c.end_date)::date as em, c.with_receipt,
+    sum(c.month_cost) as month_cost, sum(c.register_cost) as register_cost
+  from contracts c
+  where c.tenant_id = ${tenantId} and c.start_date < ${end}::date and c.end_date >= ${first}::date
+  group by 1, 2, 3
+),
 due as (
   select m.month,
-    sum(c.month_cost + case when c.start_date >= m.first then c.register_cost else 0 end) filter (where c.with_receipt) as w,
-    sum(c.month_cost + case when c.start_date >= m.first then c.register_cost else 0 end) filter (where not c.with_receipt) as wo
+    sum(g.month_cost + case when g.sm = m.first then g.register_cost else 0 end) filter (where g.with_receipt) as w,
+    sum(g.month_cost + case when g.sm = m.first then g.register_cost else 0 end) filter (where not g.with_receipt) as wo
   from months m
-  join contracts c on c.tenant_id = ${tenantId} and c.start_date < m.next and c.end_date >= m.first
+  join terms g on g.sm <= m.first and g.em >= m.first
   group by m.month
 )
 select m.month,

@@ -49,39 +49,54 @@ export async function contractAnalytics(tx: Tx, tenantId: number, from: string, 
     tx,
     sql`
 with months as (${monthsSql(from, to)}),
-dues as (
-  select c.id as contract_id, c.category_id, c.student_id, m.month, (c.start_date >= m.first) as is_new,
-    c.month_cost + case when c.start_date >= m.first then c.register_cost else 0 end as due
-  from months m
-  join contracts c on c.tenant_id = ${tenantId} and c.start_date < m.next and c.end_date >= m.first
+-- The contracts touching the range, by first and last month.
+c as (
+  select c.id, c.category_id, c.student_id, c.month_cost, c.register_cost,
+    date_trunc('month', c.start_date)::date as sm, date_trunc('month', c.end_date)::date as em
+  from contracts c
+  where c.tenant_id = ${tenantId} and c.start_date < ${end}::date and c.end_date >= ${first}::date
 ),
+-- Contracts with the same first and last month owe alike month by month: a few groups meet the months.
+terms as (select sm, em, count(*) as n, sum(month_cost) as month_cost, sum(register_cost) as register_cost from c group by sm, em),
+dues as (
+  select m.month, sum(t.n) filter (where t.sm = m.first) as new_contracts, sum(t.n) as active_contracts,
+    sum(t.month_cost + case when t.sm = m.first then t.register_cost else 0 end) as expected
+  from months m join terms t on t.sm <= m.first and t.em >= m.first
+  group by m.month
+),
+-- What came in for the range: MONTHLY payments for its months, REGISTER payments of contracts
+-- starting in it (counted in their start month); summed by month and by contract, never by both,
+-- so tens of thousands of payments fold into a few groups.
 paid as (
-  select p.contract_id, coalesce(p.month, to_char(c.start_date, 'YYYY-MM')) as month, sum(p.amount) as amount
+  select p.contract_id, p.amount, coalesce(p.month, to_char(c.sm, 'YYYY-MM')) as month
   from payments p
-  join contracts c on c.tenant_id = p.tenant_id and c.id = p.contract_id
+  join c on c.id = p.contract_id
   where p.tenant_id = ${tenantId}
     and ((p.kind = 'MONTHLY' and p.month >= ${from} and p.month <= ${to})
-      or (p.kind = 'REGISTER' and c.start_date >= ${first}::date and c.start_date < ${end}::date))
-  group by 1, 2
+      or (p.kind = 'REGISTER' and c.sm >= ${first}::date and c.sm < ${end}::date))
 ),
-lines as (
-  select d.*, coalesce(p.amount, 0) as collected
-  from dues d left join paid p on p.contract_id = d.contract_id and p.month = d.month
+collected as (select month, sum(amount) as amount from paid group by month),
+paid_by_contract as (select contract_id, sum(amount) as amount from paid group by contract_id),
+-- Each contract over the range: month_cost for each month it covers there, plus the registration
+-- when it starts there; and what came in for those.
+per_contract as (
+  select c.id, c.category_id, c.student_id,
+    c.month_cost::bigint * ((extract(year from least(c.em, ${`${to}-01`}::date)) * 12 + extract(month from least(c.em, ${`${to}-01`}::date)))
+      - (extract(year from greatest(c.sm, ${first}::date)) * 12 + extract(month from greatest(c.sm, ${first}::date))) + 1)::int
+      + case when c.sm >= ${first}::date then c.register_cost else 0 end as expected,
+    coalesce(pc.amount, 0) as collected
+  from c left join paid_by_contract pc on pc.contract_id = c.id
 ),
-per_month as (
-  select month, count(*) filter (where is_new) as new_contracts, count(*) as active_contracts, sum(due) as expected, sum(collected) as collected
-  from lines group by month
-),
-per_category as (select category_id, sum(due) as expected, sum(collected) as collected from lines group by category_id),
+per_category as (select category_id, sum(expected) as expected, sum(collected) as collected from per_contract group by category_id),
 per_class as (
-  select cs.class_id, sum(l.due) as expected, sum(l.collected) as collected
-  from lines l join class_students cs on cs.tenant_id = ${tenantId} and cs.student_id = l.student_id
+  select cs.class_id, sum(x.expected) as expected, sum(x.collected) as collected
+  from per_contract x join class_students cs on cs.tenant_id = ${tenantId} and cs.student_id = x.student_id
   group by cs.class_id
 )
 select
-  (select json_agg(json_build_object('month', m.month, 'new_contracts', coalesce(pm.new_contracts, 0), 'active_contracts', coalesce(pm.active_contracts, 0),
-      'expected', coalesce(pm.expected, 0), 'collected', coalesce(pm.collected, 0)) order by m.month)
-    from months m left join per_month pm on pm.month = m.month) as months,
+  (select json_agg(json_build_object('month', m.month, 'new_contracts', coalesce(d.new_contracts, 0), 'active_contracts', coalesce(d.active_contracts, 0),
+      'expected', coalesce(d.expected, 0), 'collected', coalesce(k.amount, 0)) order by m.month)
+    from months m left join dues d on d.month = m.month left join collected k on k.month = m.month) as months,
   (select json_agg(json_build_object('id', x.category_id, 'name', cc.name, 'expected', x.expected, 'collected', x.collected, 'outstanding', x.expected - x.collected)
       order by x.expected - x.collected desc, cc.name)
     from per_category x left join contract_categories cc on cc.tenant_id = ${tenantId} and cc.id = x.category_id) as by_category,

@@ -36,19 +36,28 @@ const SignOutBody = z.preprocess(optionalBody, z.strictObject({ data: z.unknown(
 /** The session's user, camelCase as the web client stores it. */
 const SessionUserSchema = {
   type: 'object',
-  properties: { id: { type: 'integer' }, username: { type: 'string' }, role: { type: 'string' }, firstName: { type: 'string' }, lastName: { type: 'string' } },
+  properties: {
+    id: { type: 'integer' },
+    username: { type: 'string' },
+    role: { type: 'string' },
+    firstName: { type: 'string' },
+    lastName: { type: 'string' },
+    // The centre's display name, for what the client prints (receipts).
+    tenantName: { type: 'string' },
+  },
 };
 const SessionAnswer = {
   type: 'object',
   properties: { user: SessionUserSchema, token: { type: 'string' }, refresh_token: { type: 'string' }, exp: { type: 'integer' } },
 };
 
-export const sessionUser = (actor: Actor): SessionUser => ({
+export const sessionUser = (actor: Actor, tenant?: { name: string } | null): SessionUser => ({
   id: actor.id,
   username: actor.username,
   role: actor.role,
   firstName: actor.firstName,
   lastName: actor.lastName,
+  ...(tenant ? { tenantName: tenant.name } : {}),
 });
 
 interface Deps {
@@ -113,7 +122,7 @@ export const authRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
 
   async function answerSession(request: FastifyRequest, reply: FastifyReply, actor: Actor, publicId: string, refreshToken: string) {
     const { token, exp } = await signAccessToken(jwtKey, { tid: actor.tenantId, sid: actor.sessionId, sub: subjectOf(actor) }, config.accessTtlSeconds);
-    const user = sessionUser(actor);
+    const user = sessionUser(actor, request.tenant);
     reply.header('cache-control', 'no-store');
     if (request.clientType === 'api') return { user, token, refresh_token: refreshToken, exp };
     setSessionCookies(request, reply, token, refreshToken);
@@ -215,7 +224,7 @@ export const authRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      return { data: { user: sessionUser(actorOf(request)) } };
+      return { data: { user: sessionUser(actorOf(request), request.tenant) } };
     },
   );
 

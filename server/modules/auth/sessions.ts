@@ -17,6 +17,8 @@ export interface SessionUser {
   role: Role;
   firstName: string;
   lastName: string;
+  /** The centre's display name (answers to the client only). */
+  tenantName?: string;
 }
 
 export const subjectOf = (owner: Owner) => `${owner.kind}:${owner.id}`;

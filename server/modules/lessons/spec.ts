@@ -18,7 +18,7 @@ import {
   TEACHER_LESSON_FIELDS,
   type LessonStatus,
 } from '../../../domain/index';
-import { lessons, lessonTagLinks, recurringLessons, recurringLessonTagLinks, teachers } from '../../db/schema/index';
+import { classStudents, lessons, lessonTagLinks, recurringLessons, recurringLessonTagLinks, teachers } from '../../db/schema/index';
 import type { Ctx, Data, ResourceSpec } from '../crud/spec';
 import { historyView } from '../crud/write';
 import { recordHistoryMany, type HistoryEntry } from '../history/record';
@@ -89,6 +89,25 @@ export const lessonsSpec: ResourceSpec = {
     >`(select r.id from lessons r where r.tenant_id = lessons.tenant_id and r.replaces_lesson_id = lessons.id order by r.id limit 1)`,
   },
   scope: (ctx) => (ownOnly(ctx) ? ownTeacher(ctx, lessons.teacherId) : undefined),
+  async listExtras(_tx, ctx) {
+    // student_id=7: the lessons of the classes student 7 is in (the student's Lessons tab).
+    return {
+      fields: [{ name: 'student_id', type: 'REFERENCE', reference: 'students', filterable: true }],
+      where(query) {
+        const filter = query.filters.find((f) => f.field === 'student_id');
+        if (!filter) return [];
+        if (filter.op !== 'eq') {
+          throw new DomainError('validation', 'The list query is not valid.', { [`student_id_${filter.op}`]: 'invalid-option' });
+        }
+        return [
+          sql`${lessons.classId} in (select cs.class_id from ${classStudents} cs where cs.tenant_id = ${ctx.tenantId} and cs.student_id in (${sql.join(
+            filter.values.map((v) => sql`${v}`),
+            sql`, `,
+          )}))`,
+        ];
+      },
+    };
+  },
   guard: staffOnly,
   lockWrites: (tx, ctx) => takeBookingLock(tx, ctx.tenantId),
   canWrite(ctx, _before, input) {

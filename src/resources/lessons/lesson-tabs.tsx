@@ -9,7 +9,7 @@ import { footerOf } from '../../components/list-table';
 import { LessonStatusTags } from './status';
 import type { Lesson, RecurringLesson } from './types';
 
-type Owner = 'teacher_id' | 'class_id';
+type Owner = 'teacher_id' | 'class_id' | 'student_id';
 const PAGE = 10;
 
 const pagination = (current: number, onChange: (page: number) => void, total: number | undefined, t: Translate) => ({
@@ -20,7 +20,10 @@ const pagination = (current: number, onChange: (page: number) => void, total: nu
   showTotal: footerOf(t),
 });
 
-/** The Lessons tab of a teacher's or class's view: upcoming first, or the past newest first. */
+/**
+ * The Lessons tab of a teacher's, class's or student's view (a student's lessons are those of
+ * the classes the student is in): upcoming first, or the past newest first.
+ */
 function LessonsTab({ field, id }: { field: Owner; id: number }) {
   const { t: translate } = useTranslation();
   const t = translate as Translate;
@@ -44,7 +47,8 @@ function LessonsTab({ field, id }: { field: Owner; id: number }) {
     ],
     pagination: { currentPage: page, pageSize: PAGE, mode: 'server' },
   });
-  const other = field === 'teacher_id' ? 'class' : 'teacher';
+  // The columns name what the owner does not: a teacher's lessons show the class, a class's the teacher, a student's both.
+  const others = field === 'teacher_id' ? (['class'] as const) : field === 'class_id' ? (['teacher'] as const) : (['class', 'teacher'] as const);
   return (
     <Space direction="vertical" style={{ width: '100%' }}>
       <Segmented
@@ -68,7 +72,11 @@ function LessonsTab({ field, id }: { field: Owner; id: number }) {
           { key: 'date', title: t('lessons.fields.date'), render: (_, r) => formatDate(r.date) },
           { key: 'time', title: t('lessons.fields.time'), render: (_, r) => `${r.start_time}–${r.end_time}` },
           { key: 'subject', title: t('lessons.fields.subject_id'), render: (_, r) => r.subject?.name },
-          { key: other, title: t(`lessons.fields.${other}_id`), render: (_, r) => (r[other] as RefLabel | null)?.name },
+          ...others.map((other) => ({
+            key: other,
+            title: t(`lessons.fields.${other}_id`),
+            render: (_: unknown, r: Lesson) => (r[other] as RefLabel | null)?.name,
+          })),
           { key: 'room', title: t('lessons.fields.room_id'), render: (_, r) => r.room?.name },
           { key: 'status', title: t('lessons.fields.status'), render: (_, r) => <LessonStatusTags lesson={r} t={t} /> },
         ]}
@@ -112,10 +120,9 @@ function SeriesTab({ field, id }: { field: Owner; id: number }) {
   );
 }
 
-/** The Lessons and Recurring Lessons tabs of a detail view (teachers, classes). */
+/** The Lessons and Recurring Lessons tabs of a detail view (teachers, classes; students have Lessons only). */
 export function lessonTabs(field: Owner, id: number, t: Translate): NonNullable<TabsProps['items']> {
-  return [
-    { key: 'lessons', label: t('lessons.tabs.lessons'), children: <LessonsTab field={field} id={id} /> },
-    { key: 'recurring-lessons', label: t('lessons.tabs.recurring'), children: <SeriesTab field={field} id={id} /> },
-  ];
+  const lessons = { key: 'lessons', label: t('lessons.tabs.lessons'), children: <LessonsTab field={field} id={id} /> };
+  if (field === 'student_id') return [lessons];
+  return [lessons, { key: 'recurring-lessons', label: t('lessons.tabs.recurring'), children: <SeriesTab field={field} id={id} /> }];
 }

@@ -1,5 +1,5 @@
 import { PrinterOutlined } from '@ant-design/icons';
-import { useOne } from '@refinedev/core';
+import { useGetIdentity, useOne } from '@refinedev/core';
 import { Alert, Button, Modal, Spin } from 'antd';
 import { useEffect, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { formatDate, formatMoney } from '../../components/fields/format';
 import { errorText } from '../../providers/errors';
 import { hostTenant } from '../../providers/http';
+import type { SessionUser } from '../../providers/session';
 import { monthLabel, type Payment } from './types';
 import { euroInWords } from './words';
 import './receipt.css';
@@ -20,6 +21,9 @@ export function paymentPurpose(payment: Payment, t: (key: string, o?: Record<str
 
 function ReceiptSheet({ payment }: { payment: Payment }) {
   const { t, i18n } = useTranslation();
+  // The signed-in answer (asked once per session) carries the centre's name; the host's label stands in without it.
+  const { data: identity } = useGetIdentity<SessionUser>();
+  const centre = identity?.tenantName || t('receipt.centre', { name: hostTenant() });
   const rows: [string, ReactNode][] = [
     [t('receipt.number'), payment.bill_number],
     [t('receipt.date'), formatDate(payment.paid_on)],
@@ -38,7 +42,7 @@ function ReceiptSheet({ payment }: { payment: Payment }) {
     <div className="frontis-receipt">
       <h2>{t('receipt.title')}</h2>
       <p style={{ textAlign: 'center', marginTop: 0 }}>
-        <strong>{t('receipt.centre', { name: hostTenant() })}</strong>
+        <strong>{centre}</strong>
       </p>
       <table>
         <tbody>
