@@ -40,10 +40,11 @@ const ORDER: readonly ResourceDef[] = [
   STUDENTS,
   NOTES,
 ];
-/** Resources of earlier issues, tested in their own files. */
+/** Resources tested in their own files. */
 // The foundation's resources, and lessons (tests/api/lessons-*.test.ts: their writes follow the calendar's rules).
-// The money resources have their own tests (money-*.test.ts).
-const EARLIER = ['users', 'tenants', 'lessons', 'recurring-lessons', 'contracts', 'payments', 'expenses', 'expense-categories'];
+// The money resources have their own tests (money-*.test.ts); folders and files too (files-suite.ts:
+// a file is created by an upload, never by a JSON body).
+const EARLIER = ['users', 'tenants', 'lessons', 'recurring-lessons', 'contracts', 'payments', 'expenses', 'expense-categories', 'folders', 'files'];
 /** student-custom-fields live in their own tenant: a required definition would bind every student write. */
 const OWN_TENANT = new Set(['student-custom-fields']);
 
