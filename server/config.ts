@@ -17,6 +17,8 @@ export interface Config {
   accessTtlSeconds: number;
   refreshTtlSeconds: number;
   loginRateLimit: { perUser: number; perAddress: number; windowSeconds: number };
+  /** Answers carry x-db-round-trips and x-db-statements: the database work the request cost (tests, bench). */
+  dbCounts: boolean;
   /** Optional Sentry DSN host that the client reports to; only widens the CSP connect-src. */
   sentryDsn?: string;
 }
@@ -65,6 +67,7 @@ export function loadConfig(env: Env = process.env): Config {
       perAddress: int(env, 'LOGIN_RATE_PER_ADDRESS', 50, 1),
       windowSeconds: int(env, 'LOGIN_RATE_WINDOW_SECONDS', 900, 1),
     },
+    dbCounts: flag(env, 'DB_COUNTS', false),
     sentryDsn: text(env, 'SENTRY_DSN') ?? text(env, 'VITE_SENTRY_DSN'),
   };
 }
