@@ -75,10 +75,28 @@ async function openLoop(url: string, headers: Record<string, string>, rate: numb
     let sent = 0;
     let done = 0;
     const finish = (due: number, ok: boolean) => {
+      if (done >= total) return;
       latencies.push(performance.now() - due);
       if (!ok) errors++;
-      if (++done === total) resolve();
+      if (++done === total) {
+        clearTimeout(deadline);
+        resolve();
+      }
     };
+    // A server far behind would keep the run going for minutes: what is unanswered 10 s after
+    // the last request was due counts as an error, with its wait so far as its latency.
+    const deadline = setTimeout(
+      () => {
+        const now = performance.now();
+        for (let i = done; i < total; i++) {
+          latencies.push(now - (t0 + (Math.min(i, sent - 1) * 1000) / rate));
+          errors++;
+        }
+        done = total;
+        resolve();
+      },
+      seconds * 1000 + 10_000,
+    );
     const tick = () => {
       const dueNow = Math.min(total, Math.floor(((performance.now() - t0) * rate) / 1000) + 1);
       while (sent < dueNow) {
@@ -91,7 +109,7 @@ async function openLoop(url: string, headers: Record<string, string>, rate: numb
         req.on('error', () => finish(due, false));
         req.end();
       }
-      if (sent < total) setTimeout(tick, 1);
+      if (sent < total && done < total) setTimeout(tick, 1);
     };
     tick();
   });

@@ -202,5 +202,7 @@ if (process.argv[2] === '--serve' && process.send) {
       process.send!({ id: message.id, error: String(error) });
     }
   });
+  // The bench went away (killed): close, so that the scratch database is dropped.
+  process.on('disconnect', () => void server.close().finally(() => process.exit(1)));
   process.send({ ready: { address: server.address, bareAddress, headers: server.headers, seedSeconds: server.seedSeconds } });
 }
