@@ -82,8 +82,12 @@ type Countable = { query: (...args: unknown[]) => unknown };
  * holds (a simple-protocol script answers one result per statement).
  */
 function countQueries(client: Countable) {
-  const query = client.query;
+  // A query inherited from the class is looked up at each call, so that a later wrapper of the
+  // class's own (the bench's statement capture) still sees every query.
+  const own = Object.hasOwn(client, 'query') ? client.query : undefined;
+  const proto = Object.getPrototypeOf(client) as Countable;
   client.query = function (this: unknown, ...args: unknown[]) {
+    const query = own ?? proto.query;
     // pool.query() passes a callback rather than waiting on the promise.
     const last = args.length - 1;
     const callback = args[last];
