@@ -1,35 +1,41 @@
 /**
- * npm run bench: speed targets measured with autocannon against a real
- * server on loopback. For each database (PGlite, then PostgreSQL at TEST_DATABASE_URL):
+ * npm run bench: speed targets measured against a real server on loopback, the server in a
+ * process of its own (this process only generates load). For each database (PGlite, then
+ * PostgreSQL at TEST_DATABASE_URL):
  *  - seeds one tenant with 10,000 students (and another tenant with 3,000, so isolation is
  *    part of the work) through the import API;
- *  - measures the students list (a page of 25 with a filter, a sort and the count) through
- *    Frontis, and a bare Fastify route that replays the very SQL Frontis ran for that page
- *    (captured from the driver), with no framework around it;
- *  - prints req/s, p50 and p99 and the ratio to the bare route;
+ *  - measures the students list (a page of 25 with a filter, a sort and the count): the
+ *    round trips and statements one request costs (the server counts them), p50/p99 at a
+ *    fixed rate of requests (open loop: 800/s on PostgreSQL, 300/s on PGlite, each request's
+ *    latency counted from the moment it was due), and saturated throughput (autocannon,
+ *    closed loop) against a bare Fastify route in the server's process running the minimal
+ *    hand-written SQL for the same answer (one statement); prints each gap to its target;
  *  - seeds a school year of about 50,000 lessons through the series API and measures the
- *    calendar's week query the same way (the week is cached until the calendar changes), the
- *    week right after a change, then the time to create one weekly series for a year;
- *  - on PGlite, times in Chromium how long a week of those lessons takes to render.
- *  - defines a 10-field custom entity, imports 10,000 records, and measures a filtered,
- *    sorted, counted page of them beside the students list (bench/entities.ts).
- *  - seeds contracts and payments for every student and measures the money screens beside the
- *    students list (bench/money.ts).
+ *    calendar's week the same way (the week is cached until the calendar changes; the bare
+ *    route keeps it too and checks the session and the revision in one statement), the week
+ *    right after a change, then the time to create one weekly series for a year;
+ *  - reports the server's memory (RSS);
+ *  - on PGlite, times in Chromium how long a week of those lessons takes to render, and a first
+ *    visit from "sign in" to the painted week;
+ *  - then, with a server in the bench's own process (their seeding writes to its database
+ *    directly): a 10-field custom entity with 10,000 records beside the students list
+ *    (bench/entities.ts), and contracts and payments for every student with the money screens
+ *    beside the students list (bench/money.ts);
+ *  - before all that, the compiled server from start to a healthy /healthz (bench/client.ts).
  * Options: --only pglite|postgres, --students N, --seconds N, --series N, --browser false,
- * --part entities (the students list and custom records only), --money false, --explain.
+ * --rate N (open-loop rate, instead of 800 / 300), --part entities (only the custom records
+ * beside the students list), --money false, --explain (plans of the contracts list).
  */
 import autocannon from 'autocannon';
-import Fastify from 'fastify';
+import { request as httpRequest, Agent } from 'node:http';
 import { parseArgs } from 'node:util';
-import { captureStatements, replay, type Statement } from './capture';
-import { sql } from 'drizzle-orm';
 import { performance } from 'node:perf_hooks';
 import { timeCalendarRender } from './calendar-render';
-import { rss, timeSignInToWeek, timeStarts } from './client';
+import { timeSignInToWeek, timeStarts } from './client';
 import { benchEntities } from './entities';
 import { BENCH_WEEK, seedLessons, timeSeriesCreation, timeWeekAfterChange, WEEK_ANSWER_LIMIT_KB, weekAnswerSize } from './lessons';
 import { benchMoney } from './money';
-import { startSeededServer, type SeededServer } from './server';
+import { spawnSeededServer, startSeededServer, type ServerProcess } from './server';
 
 const { values: args } = parseArgs({
   options: {
@@ -38,7 +44,8 @@ const { values: args } = parseArgs({
     seconds: { type: 'string', default: '10' },
     series: { type: 'string', default: '40' },
     browser: { type: 'string', default: 'true' },
-    // 'entities': only the students list beside the custom entity records (no lessons, no browser).
+    rate: { type: 'string' },
+    // 'entities': only the custom entity records beside the students list.
     part: { type: 'string', default: 'all' },
     money: { type: 'string', default: 'true' },
     explain: { type: 'boolean', default: false },
@@ -51,73 +58,178 @@ const WEEK_URL = `/api/lessons/calendar?from=${BENCH_WEEK.from}&to=${BENCH_WEEK.
 type Kind = 'pglite' | 'postgres';
 const LIST_URL = '/api/students?_start=0&_end=25&_sort=last_name,first_name&_order=asc,asc&status=ACTIVE';
 
-interface Measured {
-  name: string;
-  rps: number;
+/** The targets: p99 at the offered rate, the ratio to the bare route, the students list's own floor. */
+const TARGET = {
+  rate: { postgres: 800, pglite: 300 } as Record<Kind, number>,
+  p99Ms: 50,
+  ratio: 0.7,
+  studentsRps: { postgres: 1000, pglite: 400 } as Record<Kind, number>,
+  roundTrips: 2,
+};
+
+interface OpenLoop {
+  sent: number;
   p50: number;
   p99: number;
   errors: number;
 }
 
-async function measure(name: string, url: string, headers: Record<string, string>, connections: number): Promise<Measured> {
-  const result = await autocannon({ url, headers, connections, duration: SECONDS });
-  const errors = result.errors + result.timeouts + result.non2xx;
-  return { name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors };
+/**
+ * Open-loop load: request i is due at start + i / rate whatever happened to the others, and
+ * its latency runs from when it was due (so a server that falls behind shows it, instead of
+ * the generator slowing down with it).
+ */
+async function openLoop(url: string, headers: Record<string, string>, rate: number, seconds: number): Promise<OpenLoop> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1024 });
+  const total = Math.round(rate * seconds);
+  const latencies: number[] = [];
+  let errors = 0;
+  const t0 = performance.now();
+  await new Promise<void>((resolve) => {
+    let sent = 0;
+    let done = 0;
+    const finish = (due: number, ok: boolean) => {
+      if (done >= total) return;
+      latencies.push(performance.now() - due);
+      if (!ok) errors++;
+      if (++done === total) {
+        clearTimeout(deadline);
+        resolve();
+      }
+    };
+    // A server far behind would keep the run going for minutes: what is unanswered 10 s after
+    // the last request was due counts as an error, with its wait so far as its latency.
+    const deadline = setTimeout(
+      () => {
+        const now = performance.now();
+        for (let i = done; i < total; i++) {
+          latencies.push(now - (t0 + (Math.min(i, sent - 1) * 1000) / rate));
+          errors++;
+        }
+        done = total;
+        resolve();
+      },
+      seconds * 1000 + 10_000,
+    );
+    const tick = () => {
+      const dueNow = Math.min(total, Math.floor(((performance.now() - t0) * rate) / 1000) + 1);
+      while (sent < dueNow) {
+        const due = t0 + (sent * 1000) / rate;
+        sent++;
+        const req = httpRequest(url, { agent, headers }, (res) => {
+          res.resume();
+          res.on('end', () => finish(due, res.statusCode === 200));
+        });
+        req.on('error', () => finish(due, false));
+        req.end();
+      }
+      if (sent < total && done < total) setTimeout(tick, 1);
+    };
+    tick();
+  });
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
+  return { sent: total, p50: at(0.5), p99: at(0.99), errors };
 }
 
-/** Frontis against a bare Fastify route replaying the SQL Frontis ran for `url`. */
-async function compare(label: string, kind: Kind, database: SeededServer['database'], address: string, url: string, headers: Record<string, string>) {
+/** Waits (at most a minute) until the server, maybe still behind after an open-loop run, answers within a second again. */
+async function drained(url: string, headers: Record<string, string>) {
+  const until = performance.now() + 60_000;
+  while (performance.now() < until) {
+    const t = performance.now();
+    await fetch(url, { headers }).then(
+      (r) => r.arrayBuffer(),
+      () => undefined,
+    );
+    if (performance.now() - t < 1000) return;
+  }
+}
+
+async function saturated(url: string, headers: Record<string, string>, connections: number) {
+  const result = await autocannon({ url, headers, connections, duration: SECONDS });
+  return { rps: result.requests.average, errors: result.errors + result.timeouts + result.non2xx };
+}
+
+const gap = (ok: boolean, text: string) => (ok ? 'met' : `MISSED: ${text}`);
+
+/** One measured request of Frontis against its bare route: cost, latency at the offered rate, throughput. */
+async function compare(label: string, kind: Kind, server: ServerProcess, url: string, bareUrl: string) {
+  const { address, bareAddress, headers } = server;
+  const probe = await fetch(address + url, { headers });
+  if (!probe.ok) throw new Error(`${url} answered ${probe.status}: ${await probe.text()}`);
+  await probe.arrayBuffer();
+  const again = await fetch(address + url, { headers });
+  await again.arrayBuffer();
+  const roundTrips = Number(again.headers.get('x-db-round-trips'));
+  const statements = Number(again.headers.get('x-db-statements'));
+  const rate = Number(args.rate ?? TARGET.rate[kind]);
   const connections = kind === 'postgres' ? 50 : 10;
-  const target = kind === 'postgres' ? 50 : 100;
-  // The SQL Frontis runs for one request (session check, tenant, page, labels).
-  const statements: Statement[] = await captureStatements(database, async () => {
-    const res = await fetch(address + url, { headers });
-    if (!res.ok) throw new Error(`${url} answered ${res.status}: ${await res.text()}`);
-  });
-  const bare = Fastify({ logger: false });
-  bare.get('/bare', async () => replay(database, statements));
-  const bareAddress = await bare.listen({ port: 0, host: '127.0.0.1' });
+
+  await saturated(address + url, headers, connections); // warm-up
+  const open = await openLoop(address + url, headers, rate, SECONDS);
+  await drained(address + url, headers);
+  const bareOpen = await openLoop(bareAddress + bareUrl, {}, rate, SECONDS);
+  await drained(bareAddress + bareUrl, {});
+  const frontis = await saturated(address + url, headers, connections);
+  const bare = await saturated(bareAddress + bareUrl, {}, connections);
+  const ratio = frontis.rps / bare.rps;
+  console.log(`  ${label}: ${roundTrips} round trips, ${statements} statements per request (bare route: 1 statement)`);
+  console.log(
+    `    open loop ${rate}/s for ${SECONDS} s: Frontis p50 ${open.p50.toFixed(1)} ms, p99 ${open.p99.toFixed(1)} ms` +
+      `${open.errors ? ` (${open.errors} errors)` : ''}; bare route p50 ${bareOpen.p50.toFixed(1)} ms, p99 ${bareOpen.p99.toFixed(1)} ms`,
+  );
+  console.log(
+    `    saturated, ${connections} clients: Frontis ${frontis.rps.toFixed(0)} req/s${frontis.errors ? ` (${frontis.errors} errors)` : ''}, ` +
+      `bare route ${bare.rps.toFixed(0)} req/s, ratio ${(ratio * 100).toFixed(0)}%`,
+  );
+  const checks = [
+    `round trips ≤ ${TARGET.roundTrips} (${kind === 'pglite' ? 'in-process, not bounded' : gap(roundTrips <= TARGET.roundTrips, `${roundTrips - TARGET.roundTrips} too many`)})`,
+    `p99 < ${TARGET.p99Ms} ms at ${rate}/s (${gap(open.p99 < TARGET.p99Ms && !open.errors, `${(open.p99 - TARGET.p99Ms).toFixed(1)} ms over`)})`,
+    `ratio ≥ ${TARGET.ratio * 100}% (${gap(ratio >= TARGET.ratio, `${((TARGET.ratio - ratio) * 100).toFixed(0)} points short`)})`,
+  ];
+  if (label === 'students list') {
+    const floor = TARGET.studentsRps[kind];
+    checks.push(`≥ ${floor} req/s (${gap(frontis.rps >= floor, `${(floor - frontis.rps).toFixed(0)} req/s short`)})`);
+  }
+  console.log(`    targets: ${checks.join('; ')}`);
+}
+
+/** Custom records and money: their seeding writes to the database, so the server runs in this process. */
+async function benchInProcess(kind: Kind) {
+  if (args.part !== 'entities' && args.money === 'false') return;
+  const server = await startSeededServer(kind, STUDENTS, { serveClient: false });
   try {
-    // Warm both up, then measure.
-    await measure('warm-up', address + url, headers, connections);
-    const framework = await measure(`frontis ${label} (${kind})`, address + url, headers, connections);
-    const raw = await measure(`bare route, same ${statements.length} statements (${kind})`, `${bareAddress}/bare`, {}, connections);
-    for (const m of [framework, raw]) {
-      console.log(
-        `  ${m.name.padEnd(48)} ${m.rps.toFixed(0).padStart(6)} req/s  p50 ${String(m.p50).padStart(4)} ms  p99 ${String(m.p99).padStart(4)} ms` +
-          (m.errors ? `  (${m.errors} errors)` : ''),
-      );
-    }
-    const ratio = framework.rps / raw.rps;
-    console.log(`  ratio to bare: ${(ratio * 100).toFixed(0)}% (target ≥ 70%); p99 ${framework.p99} ms with ${connections} clients (target < ${target} ms)`);
+    console.log(`  (server in the bench's process) seeded ${STUDENTS} + 3000 students in ${server.seedSeconds.toFixed(1)} s`);
+    await benchEntities(kind, server, SECONDS);
+    if (args.part !== 'entities' && args.money !== 'false') await benchMoney(kind, server, { seconds: SECONDS, explain: args.explain });
   } finally {
-    await bare.close();
+    await server.close();
   }
 }
 
 async function benchKind(kind: Kind) {
-  const browser = kind === 'pglite' && args.browser !== 'false' && args.part !== 'entities';
-  const server = await startSeededServer(kind, STUDENTS, { serveClient: browser });
-  const { database, address, headers, seedSeconds, close } = server;
+  if (args.part === 'entities') return;
+  const browser = kind === 'pglite' && args.browser !== 'false';
+  const server = await spawnSeededServer(kind, STUDENTS, { serveClient: browser });
+  const { address, headers, seedSeconds } = server;
   try {
     console.log(`  seeded ${STUDENTS} + 3000 students in ${seedSeconds.toFixed(1)} s`);
-    if (args.part !== 'entities') await compare('students list', kind, database, address, LIST_URL, headers);
-    // A filtered, sorted, counted page of 10,000 custom records against the students list.
-    await benchEntities(kind, server, SECONDS);
-    if (args.part === 'entities') return;
+    await compare('students list', kind, server, LIST_URL, '/students');
 
     const t0 = performance.now();
     const table = await seedLessons(address, headers);
-    await database.db.execute(sql`vacuum analyze`);
+    await server.vacuum();
     console.log(`  seeded ${table.lessons} lessons through the series API in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-    const week = await weekAnswerSize(address, headers, WEEK_URL);
+    const size = await weekAnswerSize(address, headers, WEEK_URL);
     console.log(
-      `  calendar week ${BENCH_WEEK.from} to ${BENCH_WEEK.to}: ${week.total} lessons, answer ${week.kb.toFixed(1)} KB of JSON (${week.gzippedKb.toFixed(1)} KB gzipped; limit ${WEEK_ANSWER_LIMIT_KB} KB${week.kb > WEEK_ANSWER_LIMIT_KB ? `, ${(week.kb - WEEK_ANSWER_LIMIT_KB).toFixed(1)} KB over` : ''})`,
+      `  calendar week ${BENCH_WEEK.from} to ${BENCH_WEEK.to}: ${size.total} lessons, answer ${size.kb.toFixed(1)} KB of JSON (${size.gzippedKb.toFixed(1)} KB gzipped; limit ${WEEK_ANSWER_LIMIT_KB} KB${size.kb > WEEK_ANSWER_LIMIT_KB ? `, ${(size.kb - WEEK_ANSWER_LIMIT_KB).toFixed(1)} KB over` : ''})`,
     );
-    console.log(
-      `  RSS of the server's process with ${STUDENTS} + 3000 students and ${table.lessons} lessons: ${rss()}${kind === 'pglite' ? ' (target < 600 MB)' : ''}`,
-    );
-    await compare('calendar week', kind, database, address, WEEK_URL, headers);
+    const week = await fetch(address + WEEK_URL, { headers }).then((r) => r.text());
+    // The bare route keeps the same week, as Frontis keeps it.
+    await fetch(`${server.bareAddress}/week`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: week });
+    await compare('calendar week', kind, server, WEEK_URL, '/week');
+    console.log(`  server memory: ${(await server.rssMb()).toFixed(0)} MB RSS (target < 600 MB on PGlite)`);
     const rebuilt = await timeWeekAfterChange(address, headers, table, WEEK_URL, 20);
     console.log(
       `  calendar week right after a change (built, not cached), ${rebuilt.count} in a row: p50 ${rebuilt.p50.toFixed(0)} ms, p99 ${rebuilt.p99.toFixed(0)} ms`,
@@ -127,8 +239,6 @@ async function benchKind(kind: Kind) {
     console.log(
       `  creating a weekly series for the school year (${series.lessonsEach} lessons), ${series.count} in a row: p50 ${series.p50.toFixed(0)} ms, p99 ${series.p99.toFixed(0)} ms`,
     );
-    // Contracts, payments, the account and analytics beside the students list (bench/money.ts).
-    if (args.money !== 'false') await benchMoney(kind, server, { seconds: SECONDS, explain: args.explain });
     if (browser) {
       const render = await timeCalendarRender(
         address.replace('127.0.0.1', 'demo.localhost'),
@@ -142,10 +252,9 @@ async function benchKind(kind: Kind) {
       console.log(
         `  Chromium, first visit: "sign in" to a painted week of ${signIn.lessons} lessons p50 ${signIn.p50.toFixed(0)} ms, max ${signIn.max.toFixed(0)} ms over ${signIn.runs} runs (target < 1000 ms); ${(signIn.jsTransferred / 1024).toFixed(0)} KB of JavaScript transferred`,
       );
-      console.log(`  RSS of the server's process after the measurements: ${rss()}`);
     }
   } finally {
-    await close();
+    await server.close();
   }
 }
 
@@ -158,4 +267,5 @@ const kinds = (args.only ? [args.only] : ['pglite', 'postgres']) as Kind[];
 for (const kind of kinds) {
   console.log(`\n${kind}: ${STUDENTS} students, ${SECONDS} s per run`);
   await benchKind(kind);
+  await benchInProcess(kind);
 }

@@ -1,9 +1,11 @@
 import { sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { buildApp } from '../server/app';
 import { bootstrap } from '../server/bootstrap';
 import { loadConfig, type Config } from '../server/config';
-import { migrate, openDatabase, type Database } from '../server/db/client';
+import { migrate, openDatabase, queryRows, type Database } from '../server/db/client';
 import { seedStudents } from './seed';
 import { scratchDatabase } from './scratch';
 
@@ -20,9 +22,14 @@ export interface SeededServer {
 /**
  * A real Frontis server on loopback over a fresh database (in-memory PGlite, or a scratch
  * database on TEST_DATABASE_URL), with `students` students in `demo` and 3,000 in another centre;
- * `serveClient` also serves the built client (./dist) for the browser measurement.
+ * `serveClient` also serves the built client (./dist) for the browser measurement; `dbCounts`
+ * makes every answer say what it cost the database (x-db-round-trips, x-db-statements).
  */
-export async function startSeededServer(kind: 'pglite' | 'postgres', students: number, opts: { serveClient?: boolean } = {}): Promise<SeededServer> {
+export async function startSeededServer(
+  kind: 'pglite' | 'postgres',
+  students: number,
+  opts: { serveClient?: boolean; dbCounts?: boolean } = {},
+): Promise<SeededServer> {
   const scratch = kind === 'postgres' ? await scratchDatabase() : undefined;
   const config: Config = {
     ...loadConfig({}),
@@ -31,6 +38,7 @@ export async function startSeededServer(kind: 'pglite' | 'postgres', students: n
     logLevel: 'silent',
     databaseUrl: scratch?.url,
     loginRateLimit: { perUser: 1000, perAddress: 100_000, windowSeconds: 900 },
+    dbCounts: opts.dbCounts ?? false,
   };
   const database = await openDatabase({ url: scratch?.url, maxConnections: 20 });
   const close = async () => {
@@ -62,4 +70,139 @@ export async function startSeededServer(kind: 'pglite' | 'postgres', students: n
     await close();
     throw error;
   }
+}
+
+/** The tenant and session an access token names (read, not verified: the bare routes trust the bench). */
+function claimsOf(headers: Record<string, string>): { tid: number; sid: number } {
+  const payload = headers.authorization!.replace(/^Bearer /, '').split('.')[1]!;
+  return JSON.parse(Buffer.from(payload, 'base64url').toString()) as { tid: number; sid: number };
+}
+
+/** A live session of the tenant: the check every answer needs, in SQL a hand-written route would write. */
+const LIVE_SESSION = 'exists (select 1 from sessions where tenant_id = $1 and id = $2 and revoked_at is null)';
+
+/**
+ * The students page as a hand-written route would get it: one statement that checks the
+ * session and answers the page of 25 active students by name, with their classes' and
+ * subjects' ids and names and their contracts' figures, and the count, as JSON.
+ */
+const BARE_STUDENTS = `select case when ${LIVE_SESSION} then json_build_object(
+  'data', coalesce((select json_agg(p) from (
+    select s.id, s.version, s.created_at, s.updated_at, s.first_name, s.last_name, s.email, s.phone, s.birth_date, s.gender,
+      s.guardian_name, s.guardian_phone, s.status, s.inactive_reason, s.information, s.custom_fields,
+      (select count(*)::int from contracts c where c.tenant_id = s.tenant_id and c.student_id = s.id) as contract_count,
+      (select coalesce(json_agg(json_build_object('id', c.id, 'name', c.name) order by c.name), '[]') from class_students l
+         join classes c on c.tenant_id = l.tenant_id and c.id = l.class_id where l.tenant_id = s.tenant_id and l.student_id = s.id) as classes,
+      (select coalesce(json_agg(json_build_object('id', c.id, 'name', c.name) order by c.name), '[]') from student_subjects l
+         join subjects c on c.tenant_id = l.tenant_id and c.id = l.subject_id where l.tenant_id = s.tenant_id and l.student_id = s.id) as subjects
+    from students s where s.tenant_id = $1 and s.status = 'ACTIVE'
+    order by s.last_name_sort collate "C", s.first_name_sort collate "C", s.id limit 25) p), '[]'),
+  'total', (select count(*) from students where tenant_id = $1 and status = 'ACTIVE'))::text end as body`;
+
+/** The calendar's revision, for a route that keeps the built week as Frontis does. */
+const BARE_REVISION = `select ${LIVE_SESSION} as live, coalesce((select revision from calendar_revisions where tenant_id = $1), 0)::int as revision`;
+
+/**
+ * The bare routes: plain Fastify, no plugins, each request one hand-written statement on the
+ * same database: /students answers the students page; /week answers the week Frontis answered
+ * (kept, as Frontis keeps it) while the calendar's revision stays the same.
+ */
+async function startBareRoutes(database: Database, headers: Record<string, string>) {
+  const { tid, sid } = claimsOf(headers);
+  const run = async <T>(text: string): Promise<T[]> =>
+    database.pglite ? ((await database.pglite.query(text, [tid, sid])).rows as T[]) : ((await database.pool!.query(text, [tid, sid])).rows as T[]);
+  const bare = Fastify({ logger: false });
+  let week: { revision: number; body: string } | undefined;
+  bare.get('/students', async (_request, reply) => {
+    const [row] = await run<{ body: string | null }>(BARE_STUDENTS);
+    if (!row?.body) return reply.code(401).send();
+    return reply.type('application/json; charset=utf-8').send(row.body);
+  });
+  bare.post('/week', async (request) => {
+    const [row] = await run<{ revision: number }>(BARE_REVISION);
+    week = { revision: row!.revision, body: request.body as string };
+    return { revision: week.revision };
+  });
+  bare.addContentTypeParser('text/plain', { parseAs: 'string' }, (_r, body, done) => done(null, body));
+  bare.get('/week', async (_request, reply) => {
+    const [row] = await run<{ live: boolean; revision: number }>(BARE_REVISION);
+    if (!row?.live) return reply.code(401).send();
+    if (!week || row.revision !== week.revision) return reply.code(409).send();
+    return reply.type('application/json; charset=utf-8').send(week.body);
+  });
+  return { bare, address: await bare.listen({ port: 0, host: '127.0.0.1' }), sql: { students: BARE_STUDENTS, revision: BARE_REVISION } };
+}
+
+export interface ServerProcess {
+  address: string;
+  bareAddress: string;
+  headers: Record<string, string>;
+  seedSeconds: number;
+  /** vacuum analyze in the server's process (its database may be in its memory). */
+  vacuum(): Promise<void>;
+  rssMb(): Promise<number>;
+  close(): Promise<void>;
+}
+
+type Reply = { id: number; rss?: number; error?: string };
+
+/**
+ * startSeededServer in a process of its own, so that the load generator (this process) and
+ * the server never share an event loop. The bare routes run in the server's process too, on
+ * the same database (an in-memory PGlite lives there).
+ */
+export async function spawnSeededServer(kind: 'pglite' | 'postgres', students: number, opts: { serveClient?: boolean } = {}): Promise<ServerProcess> {
+  const child = fork(fileURLToPath(import.meta.url), ['--serve', kind, String(students), opts.serveClient ? '1' : '0'], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const replies = new Map<number, (reply: Reply) => void>();
+  let next = 1;
+  const ready = new Promise<{ address: string; bareAddress: string; headers: Record<string, string>; seedSeconds: number }>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
+    child.on('message', (message: { ready?: never } & Reply) => {
+      if (message.ready) resolve(message.ready);
+      else replies.get(message.id)?.(message);
+    });
+  });
+  const ask = (cmd: string) =>
+    new Promise<Reply>((resolve, reject) => {
+      const id = next++;
+      replies.set(id, (reply) => (reply.error ? reject(new Error(reply.error)) : resolve(reply)));
+      child.send({ id, cmd });
+    });
+  const info = await ready;
+  return {
+    ...info,
+    vacuum: async () => void (await ask('vacuum')),
+    rssMb: async () => ((await ask('rss')).rss ?? 0) / 1024 / 1024,
+    close: async () => {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.send({ id: 0, cmd: 'close' });
+      await exited;
+    },
+  };
+}
+
+// The server process itself (forked by spawnSeededServer).
+if (process.argv[2] === '--serve' && process.send) {
+  const [kind, students, serveClient] = process.argv.slice(3) as ['pglite' | 'postgres', string, string];
+  const server = await startSeededServer(kind, Number(students), { serveClient: serveClient === '1', dbCounts: true });
+  const { bare, address: bareAddress } = await startBareRoutes(server.database, server.headers);
+  process.on('message', async (message: { id: number; cmd: string }) => {
+    try {
+      if (message.cmd === 'vacuum') await queryRows(server.database.db, sql`vacuum analyze`);
+      if (message.cmd === 'close') {
+        await bare.close();
+        await server.close();
+        process.exit(0);
+      }
+      process.send!({ id: message.id, rss: process.memoryUsage().rss });
+    } catch (error) {
+      process.send!({ id: message.id, error: String(error) });
+    }
+  });
+  // The bench went away (killed): close, so that the scratch database is dropped.
+  process.on('disconnect', () => void server.close().finally(() => process.exit(1)));
+  process.send({ ready: { address: server.address, bareAddress, headers: server.headers, seedSeconds: server.seedSeconds } });
 }

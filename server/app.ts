@@ -11,6 +11,7 @@ import { randomUUID } from 'node:crypto';
 import type { Config } from './config';
 import './context';
 import { platform, type Database } from './db/client';
+import { countDatabaseWork, type DbCounts } from './db/counting';
 import { RETRY_AFTER_SECONDS } from './db/unavailable';
 import { accountRoutes } from './modules/account/routes';
 import { analyticsRoutes } from './modules/analytics/routes';
@@ -93,6 +94,21 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
 
   const jwtKey = await loadJwtKey(database);
   app.decorate('frontis', { database, config, jwtKey });
+
+  if (config.dbCounts) {
+    // First of all hooks, so that the tenant lookup and the session check are counted too.
+    const counted = new WeakMap<object, DbCounts>();
+    app.addHook('onRequest', (request, _reply, done) => {
+      const counts = { roundTrips: 0, statements: 0 };
+      counted.set(request, counts);
+      countDatabaseWork(counts, done);
+    });
+    app.addHook('onSend', async (request, reply, payload) => {
+      const counts = counted.get(request);
+      if (counts) reply.header('x-db-round-trips', String(counts.roundTrips)).header('x-db-statements', String(counts.statements));
+      return payload;
+    });
+  }
 
   await app.register(errorsPlugin);
   // Answers above 1 KB are compressed for clients that accept it (brotli at a fast setting, or

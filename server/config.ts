@@ -25,6 +25,8 @@ export interface Config {
   mailFrom: string;
   /** The centres' address with `{tenant}` for the centre's label (https://{tenant}.frontis.app): links in e-mails. */
   publicUrl?: string;
+  /** Answers carry x-db-round-trips and x-db-statements: the database work the request cost (tests, bench). */
+  dbCounts: boolean;
   /** Optional Sentry DSN host that the client reports to; only widens the CSP connect-src. */
   sentryDsn?: string;
 }
@@ -85,6 +87,7 @@ export function loadConfig(env: Env = process.env): Config {
     smtpUrl: text(env, 'SMTP_URL'),
     mailFrom: text(env, 'MAIL_FROM') ?? 'Frontis <no-reply@frontis.invalid>',
     publicUrl: text(env, 'PUBLIC_URL'),
+    dbCounts: flag(env, 'DB_COUNTS', false),
     sentryDsn: text(env, 'SENTRY_DSN') ?? text(env, 'VITE_SENTRY_DSN'),
     s3: s3Config(env),
   };

@@ -7,12 +7,13 @@
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { parseListQuery, type FieldDef, type FieldType, type ListQuery } from '../../../domain/index';
-import type { Tx } from '../../db/client';
+import { isDeepStrictEqual } from 'node:util';
+import { databaseOfReads, type Database, type Tx } from '../../db/client';
 import { byCodePoint, sortKey } from '../../db/schema/columns';
 import { listOrder, listWhere, type ColumnMap } from '../list-query';
 import { baseWhere, loadRows } from './read';
 import type { Registry } from './registry';
-import type { Ctx, Data, ResourceSpec } from './spec';
+import type { Ctx, Data, ListExtras, ResourceSpec } from './spec';
 import { tableColumns } from './table';
 
 type RawQuery = Record<string, string | string[] | undefined>;
@@ -50,15 +51,42 @@ function sortColumns(spec: ResourceSpec, fields: readonly FieldDef[], columns: R
   return out as ColumnMap;
 }
 
-export async function listRows(
-  tx: Tx,
-  registry: Registry,
-  ctx: Ctx,
-  spec: ResourceSpec,
-  raw: RawQuery,
-): Promise<{ data: Data[]; total: number; totals?: Record<string, number> }> {
+type Page = { data: Data[]; total: number; totals?: Record<string, number> };
+
+/** The settings each centre's lists were last built from, per database, spec and centre (see listRows). */
+const lastSettings = new WeakMap<Database, Map<string, unknown>>();
+const LAST_SETTINGS_MAX = 5000;
+
+export async function listRows(tx: Tx, registry: Registry, ctx: Ctx, spec: ResourceSpec, raw: RawQuery): Promise<Page> {
+  const settings = spec.listSettings;
+  if (!settings) return listPage(tx, registry, ctx, spec, raw, spec.listExtras ? await spec.listExtras(tx, ctx) : undefined);
+  const database = databaseOfReads(tx);
+  if (!database) return listPage(tx, registry, ctx, spec, raw, settings.extras(await settings.load(tx, ctx.tenantId), ctx));
+  // Sent together: the settings are read in the same round trip as a page built from the
+  // settings last seen; if they differ (changed, maybe by another process) the page is built again.
+  let seen = lastSettings.get(database);
+  if (!seen) lastSettings.set(database, (seen = new Map()));
+  const key = `${spec.def.name}|${ctx.tenantId}`;
+  const guess = seen.get(key);
+  const attempt =
+    guess === undefined
+      ? undefined
+      : listPage(tx, registry, ctx, spec, raw, settings.extras(guess, ctx)).then(
+          (page) => ({ page }),
+          (error: unknown) => ({ error }),
+        );
+  const [loaded, outcome] = await Promise.all([settings.load(tx, ctx.tenantId), attempt]);
+  if (seen.size >= LAST_SETTINGS_MAX) seen.clear();
+  seen.set(key, loaded);
+  if (outcome && isDeepStrictEqual(loaded, guess)) {
+    if ('error' in outcome) throw outcome.error;
+    return outcome.page;
+  }
+  return listPage(tx, registry, ctx, spec, raw, settings.extras(loaded, ctx));
+}
+
+async function listPage(tx: Tx, registry: Registry, ctx: Ctx, spec: ResourceSpec, raw: RawQuery, extras: ListExtras | undefined): Promise<Page> {
   const cols = tableColumns(spec.table);
-  const extras = spec.listExtras ? await spec.listExtras(tx, ctx) : undefined;
   const query = parseListQuery(spec.def, raw, extras?.fields ?? []);
   const extraNames = new Set((extras?.fields ?? []).map((f) => f.name));
   const linkNames = new Set(Object.keys(spec.links ?? {}));
@@ -81,14 +109,17 @@ export async function listRows(
 
   const sorts = sortColumns(spec, [...spec.def.fields, ...(extras?.fields ?? [])], { ...filterColumns(spec), ...(extras?.sorts ?? {}) });
   // Lists with totals count in the same statement that sums.
-  const summed = spec.totals ? await sumRows(tx, spec, where, spec.totals) : undefined;
-  const { rows, total } = await loadRows(tx, registry, ctx, spec, {
-    where,
-    order: listOrder(query, sorts, cols.id),
-    limit: query.end - query.start,
-    offset: query.start,
-    counted: !summed,
-  });
+  // Both start at once: where queries sent together share a round trip, they go as one message.
+  const [summed, { rows, total }] = await Promise.all([
+    spec.totals ? sumRows(tx, spec, where, spec.totals) : undefined,
+    loadRows(tx, registry, ctx, spec, {
+      where,
+      order: listOrder(query, sorts, cols.id),
+      limit: query.end - query.start,
+      offset: query.start,
+      counted: !spec.totals,
+    }),
+  ]);
   return summed ? { data: rows, total: summed.count, totals: summed.totals } : { data: rows, total };
 }
 

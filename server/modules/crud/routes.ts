@@ -21,7 +21,7 @@ import {
   type ResourceDef,
 } from '../../../domain/index';
 import { actorOf, tenantOf } from '../../context';
-import { withPlatform, withTenant, type Database, type Tx } from '../../db/client';
+import { withPlatform, withTenant, withTenantReads, type Database, type Tx } from '../../db/client';
 import { formBody } from '../body';
 import { IdParams } from '../params';
 import { listRows } from './list';
@@ -105,6 +105,9 @@ export const crudRoutes: FastifyPluginAsyncZod<CrudOptions> = async (app, { data
   const row = rowSchemaOf(spec);
   const inTenant = <T>(ctx: Ctx, fn: (tx: Tx) => Promise<T>) =>
     spec.def.scope === 'platform' ? withPlatform(database, fn) : withTenant(database, ctx.tenantId, fn);
+  // Reads send what they can together: a page, its count and its labels in one round trip.
+  const readTenant = <T>(ctx: Ctx, fn: (tx: Tx) => Promise<T>) =>
+    spec.def.scope === 'platform' ? withPlatform(database, fn) : withTenantReads(database, ctx.tenantId, fn);
   // Who may not create or delete at all hears so before anything about the body or the id.
   const guard = (action: 'create' | 'delete') => async (request: FastifyRequest) => spec.guard?.(ctxOf(request), action);
 
@@ -114,7 +117,7 @@ export const crudRoutes: FastifyPluginAsyncZod<CrudOptions> = async (app, { data
     async (request, reply) => {
       const ctx = ctxOf(request);
       // The filter names depend on the resource (and, for custom fields, on the tenant): parseListQuery checks them.
-      const page = await inTenant(ctx, (tx) => listRows(tx, registry, ctx, spec, request.query as Record<string, string | string[] | undefined>));
+      const page = await readTenant(ctx, (tx) => listRows(tx, registry, ctx, spec, request.query as Record<string, string | string[] | undefined>));
       reply.header('x-total-count', String(page.total));
       return page;
     },
@@ -128,7 +131,7 @@ export const crudRoutes: FastifyPluginAsyncZod<CrudOptions> = async (app, { data
     },
     async (request) => {
       const ctx = ctxOf(request);
-      const data = await inTenant(ctx, (tx) => findRow(tx, registry, ctx, spec, request.params.id));
+      const data = await readTenant(ctx, (tx) => findRow(tx, registry, ctx, spec, request.params.id));
       if (!data) throw new DomainError('not-found');
       return { data };
     },

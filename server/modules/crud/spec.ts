@@ -95,6 +95,12 @@ export interface ResourceSpec {
   /** DELETE keeps the row and sets its status INACTIVE, recorded as a delete. */
   deactivates?: boolean;
   listExtras?(tx: Tx, ctx: Ctx): Promise<ListExtras>;
+  /**
+   * The same from the centre's settings (custom fields), where a list's query depends on them:
+   * `load` reads them, `extras` turns them into the list's names. Lists load them with every
+   * page, in the same round trip as the page where the database allows it (see list.ts).
+   */
+  listSettings?: { load(tx: Tx, tenantId: number): Promise<unknown>; extras(settings: unknown, ctx: Ctx): ListExtras };
   /** Narrows what the caller may see (TEACHER: own notes); rows outside answer 404. */
   scope?(ctx: Ctx): SQL | undefined;
   /** Refuses a create or delete before anything is read (a TEACHER creating a lesson). */

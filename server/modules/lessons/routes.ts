@@ -5,7 +5,7 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { CALENDAR_COLUMNS, CALENDAR_LABELS, LESSONS, RESOURCE_AREA } from '../../../domain/index';
-import { withTenant, type Database } from '../../db/client';
+import { withTenant, withTenantReads, type Database } from '../../db/client';
 import { crudRoutes, ctxOf } from '../crud/routes';
 import { registry } from '../registry';
 import { calendarLessons, parseCalendarQuery } from './calendar';
@@ -61,7 +61,7 @@ export const lessonRoutes: FastifyPluginAsyncZod<{ database: Database }> = async
     async (request, reply) => {
       const query = parseCalendarQuery((request.query ?? {}) as Record<string, string | string[] | undefined>);
       const ctx = ctxOf(request);
-      const { range, etag } = await withTenant(database, ctx.tenantId, (tx) => calendarLessons(tx, ctx, query));
+      const { range, etag } = await withTenantReads(database, ctx.tenantId, (tx) => calendarLessons(tx, ctx, query));
       // The browser keeps the week and asks again with If-None-Match: unchanged is a 304.
       reply.header('etag', etag).header('cache-control', 'private, no-cache').header('vary', 'accept-encoding');
       if (request.headers['if-none-match'] === etag) return reply.code(304).send();

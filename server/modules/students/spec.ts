@@ -32,8 +32,9 @@ export const studentsSpec: ResourceSpec = {
       string | null
     >`(select to_char(max(c.start_date), 'YYYY-MM-DD') from contracts c where c.tenant_id = students.tenant_id and c.student_id = students.id)`,
   },
-  async listExtras(tx, ctx) {
-    return customListExtras(await loadDefinitions(tx, ctx.tenantId));
+  listSettings: {
+    load: loadDefinitions,
+    extras: (definitions) => customListExtras(definitions as Awaited<ReturnType<typeof loadDefinitions>>),
   },
   async beforeWrite({ tx, ctx, input }) {
     // An update that does not send custom_fields keeps the stored ones untouched.

@@ -1,0 +1,40 @@
+/**
+ * Counting the database work of one request: how many messages went to the database and
+ * waited for its answer (round trips) and how many SQL statements they carried (a script of
+ * several statements sent as one simple-protocol message is one round trip). The drivers are
+ * wrapped once when the database opens; a request opts in by running inside countDatabaseWork(),
+ * which the server does only when DB_COUNTS=1 (tests and the bench read the answer's
+ * x-db-round-trips and x-db-statements headers). Outside such a scope counting costs one
+ * AsyncLocalStorage lookup per round trip.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+export interface DbCounts {
+  roundTrips: number;
+  statements: number;
+}
+
+const scope = new AsyncLocalStorage<DbCounts>();
+
+/** Runs fn with a fresh counter; everything it sends to the database (also later, in callbacks it starts) is counted there. */
+export function countDatabaseWork<T>(counts: DbCounts, fn: () => T): T {
+  return scope.run(counts, fn);
+}
+
+/**
+ * Called by the drivers' wrappers when a message is sent; the returned function is called
+ * with the answer. Taken at the call, since a callback may run in the connection's context.
+ */
+export function countRoundTrip(): (result?: unknown) => void {
+  const counts = scope.getStore();
+  if (!counts) return ignore;
+  counts.roundTrips += 1;
+  return (result) => {
+    counts.statements += statementsIn(result);
+  };
+}
+
+const ignore = () => {};
+
+/** Statements in one answer: node-postgres and PGlite give an array of results for a script. */
+export const statementsIn = (result: unknown) => (Array.isArray(result) ? Math.max(result.length, 1) : 1);
