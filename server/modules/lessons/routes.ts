@@ -5,7 +5,7 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { CALENDAR_COLUMNS, CALENDAR_LABELS, LESSONS, RESOURCE_AREA } from '../../../domain/index';
-import { withTenant, withTenantReads, type Database } from '../../db/client';
+import { withTenantReads, type Database } from '../../db/client';
 import { crudRoutes, ctxOf } from '../crud/routes';
 import { registry } from '../registry';
 import { calendarLessons, parseCalendarQuery } from './calendar';
