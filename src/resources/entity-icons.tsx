@@ -29,7 +29,7 @@ import {
   UserOutlined,
 } from '@ant-design/icons';
 import type { ReactNode } from 'react';
-import { CUSTOM_ENTITY_ICONS } from '../../domain/custom-entities';
+import type { CUSTOM_ENTITY_ICONS } from '../../domain/custom-entities';
 
 // The icons a custom entity may take (the builder's picker), by their antd names: a runtime
 // declaration names one, and only names of the domain's list become an icon.
@@ -64,4 +64,5 @@ export const ENTITY_ICONS: Record<(typeof CUSTOM_ENTITY_ICONS)[number], ReactNod
   UserOutlined: <UserOutlined />,
 };
 
-export const ENTITY_ICON_NAMES: readonly string[] = CUSTOM_ENTITY_ICONS;
+/** The names in the domain's order (the record above lists them in that order). */
+export const ENTITY_ICON_NAMES: readonly string[] = Object.keys(ENTITY_ICONS);
