@@ -57,7 +57,8 @@ export function runtimeTranslations(def: RuntimeDeclaration, language: Language,
 function registerTranslations(defs: readonly RuntimeDeclaration[]) {
   for (const language of LANGUAGES) {
     const tree: Tree = {};
-    for (const def of defs) tree[def.name] = runtimeTranslations(def, language, (key, options) => i18n.t(key, options));
+    // A declaration without names of its own keeps the translations the client already has.
+    for (const def of defs) if (def.labels) tree[def.name] = runtimeTranslations(def, language, (key, options) => i18n.t(key, options));
     i18n.addResourceBundle(language, 'translation', tree, true, true);
   }
 }

@@ -39,7 +39,7 @@ async function signIn(who: { username: string; password: string }) {
   await page.waitForURL(`${baseUrl}/`);
 }
 
-const drawer = () => page.locator('.ant-drawer-content');
+const drawer = () => page.locator('.ant-drawer-content:visible');
 const rows = () => page.locator('.ant-table-tbody .ant-table-row');
 const sidebar = () => page.locator('.ant-layout-sider');
 
