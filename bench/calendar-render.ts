@@ -1,23 +1,4 @@
-/**
- * In Debian's Chromium: how long the calendar takes to show a week of lessons once their data
- * has arrived. Each run moves the
- * calendar to the next week and measures from the end of the week's response until every
- * lesson of it is in the page and painted.
- */
-import { existsSync } from 'node:fs';
-import { chromium } from 'playwright-core';
-
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+import { launchChromium } from '../tests/e2e/chromium';
 
 export interface RenderTimes {
   runs: number;
@@ -50,8 +31,7 @@ const NEXT_WEEK_RENDERED = `new Promise((resolve, reject) => {
 })`;
 
 export async function timeCalendarRender(baseUrl: string, user: { username: string; password: string }, week: string, runs = 6): Promise<RenderTimes> {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  const browser = await launchChromium();
   try {
     const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
     // Open the calendar on the seeded week, whatever today is (the calendar keeps its view and

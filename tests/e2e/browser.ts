@@ -1,17 +1,6 @@
-import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
-
-// Debian's Chromium, headless, with the flags this machine's closed network needs.
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+import { launchChromium } from './chromium';
 
 /** One browser per test file, a fresh context and page per test: `tab.page` is the current page. */
 export function useBrowserTab(viewport: { width: number; height: number }): { page: Page } {
@@ -19,7 +8,7 @@ export function useBrowserTab(viewport: { width: number; height: number }): { pa
   let browser: Browser | undefined;
   let context: BrowserContext | undefined;
   beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();
