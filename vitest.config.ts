@@ -8,6 +8,10 @@ export default defineConfig({
         test: {
           name: 'api',
           include: ['tests/api/**/*.test.ts'],
+          // Two files at a time even on two cores (vitest's default is one fewer than the
+          // cores): most of an API file's time is spent waiting on PostgreSQL or on child
+          // processes, not on this process's CPU.
+          maxWorkers: 2,
           setupFiles: ['tests/api/fast-check-seed.ts'],
           environment: 'node',
           testTimeout: 60_000,

@@ -60,6 +60,14 @@ async function addExam(student: string, date: string, grade: string, subject: st
   await page.getByRole('button', { name: 'Νέα εγγραφή: Εξέταση' }).click();
   await page.waitForURL(/mode=create/);
   const form = drawer();
+  // The drawer slides in: wait until its first field is wholly on the screen.
+  const width = page.viewportSize()?.width ?? 0;
+  await expect
+    .poll(async () => {
+      const box = await form.getByLabel('Μαθητής', { exact: true }).boundingBox();
+      return box !== null && box.x >= 0 && box.x + box.width <= width;
+    })
+    .toBe(true);
   await form.getByLabel('Μαθητής', { exact: true }).click({ force: true });
   await form.getByLabel('Μαθητής', { exact: true }).fill(student.split(' ')[1]!);
   await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: student }).first().click();

@@ -58,6 +58,10 @@ export default async function setup(project: TestProject) {
       ROOT_PASSWORD: ROOT.password,
       DEMO_DATA: '0',
       LOG_LEVEL: 'warn',
+      // Every browser test signs in from 127.0.0.1 with a fresh browser (no device cookie): the
+      // whole suite is one client address, far past a real address's budget. The limits
+      // themselves are tested by tests/api/sign-in-limits.test.ts.
+      LOGIN_RATE_PER_ADDRESS: '100000',
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
