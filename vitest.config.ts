@@ -3,7 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     projects: [
-      { test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], environment: 'node' } },
+      // The projects run one after the other (groupOrder): unit, then api, then e2e.
+      { test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], environment: 'node', sequence: { groupOrder: 0 } } },
       {
         test: {
           name: 'api',
@@ -12,6 +13,7 @@ export default defineConfig({
           // cores): most of an API file's time is spent waiting on PostgreSQL or on child
           // processes, not on this process's CPU.
           maxWorkers: 2,
+          sequence: { groupOrder: 1 },
           setupFiles: ['tests/api/fast-check-seed.ts'],
           environment: 'node',
           testTimeout: 60_000,
@@ -27,6 +29,7 @@ export default defineConfig({
           testTimeout: 90_000,
           hookTimeout: 180_000,
           fileParallelism: false,
+          sequence: { groupOrder: 2 },
         },
       },
     ],
