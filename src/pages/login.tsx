@@ -4,6 +4,7 @@ import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { LANGUAGES } from '../../domain/enums';
+import { preloadHome } from '../preload';
 import { authProvider, safeRedirect } from '../providers/authProvider';
 import { session } from '../providers/session';
 import { TOASTS } from '../providers/toasts';
@@ -31,6 +32,7 @@ export default function LoginPage() {
   useEffect(() => {
     document.title = `${t('login.title')} | Frontis`;
   }, [t]);
+  useEffect(preloadHome, []);
 
   const check = (field: Field, value: string) => (value.trim() === '' ? REQUIRED[field] : undefined);
 
