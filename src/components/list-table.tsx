@@ -33,6 +33,13 @@ export interface ListTableProps<T extends BaseRecord> {
   pageSize?: number;
   /** Columns set filters themselves (setFilters) with their own operators, not antd's 'in'. */
   manualFilters?: boolean;
+  /**
+   * Keep page, sort and filters in the URL (the default). A list inside another screen's
+   * drawer (a tab of a record) keeps them to itself, leaving the URL to the screen's own list.
+   */
+  syncWithLocation?: boolean;
+  /** antd's table size: 'small' for a list inside a tab. */
+  size?: 'small' | 'middle' | 'large';
 }
 
 const columnName = <T,>(column: TableColumnsType<T>[number]): string =>
@@ -59,8 +66,8 @@ export function singleSort<T>(columns: TableColumnsType<T>, sorters: CrudSorting
 }
 
 /**
- * A server-side list: paging, sorting and filtering are done by the API (kept in the URL by
- * syncWithLocation), with the search box, footer text and empty text the customer asked for.
+ * A server-side list: paging, sorting and filtering are done by the API (kept in the URL unless
+ * told otherwise), with the search box, footer text and empty text the customer asked for.
  */
 export function ListTable<T extends BaseRecord>({
   resource,
@@ -71,11 +78,13 @@ export function ListTable<T extends BaseRecord>({
   toolbar,
   pageSize = 25,
   manualFilters = false,
+  syncWithLocation = true,
+  size,
 }: ListTableProps<T>) {
   const { t } = useTranslation();
   const { tableProps, setFilters, filters, sorters, setCurrentPage } = useTable<T>({
     resource,
-    syncWithLocation: true,
+    syncWithLocation,
     pagination: { pageSize, mode: 'server' },
     sorters: { initial: initialSort, mode: 'server' },
     filters: { permanent: permanentFilters, mode: 'server', defaultBehavior: 'merge' },
@@ -129,6 +138,7 @@ export function ListTable<T extends BaseRecord>({
       <Table<T>
         {...tableProps}
         onChange={onChange}
+        size={size}
         rowKey="id"
         columns={singleSort(typeof columns === 'function' ? columns(state) : columns, sorters)}
         scroll={{ x: 'max-content' }}

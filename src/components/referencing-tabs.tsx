@@ -1,14 +1,13 @@
 import { EyeOutlined } from '@ant-design/icons';
-import { useList } from '@refinedev/core';
-import { Alert, Button, Table, type TabsProps } from 'antd';
+import { Button, type TabsProps } from 'antd';
 import { Link } from 'react-router';
 import { can } from '../../domain/permissions';
 import type { FieldDef, ResourceDef } from '../../domain/fields';
-import { errorText } from '../providers/errors';
 import { session } from '../providers/session';
 import { FieldDisplay } from './fields/display';
-import { footerOf } from './list-table';
 import { labelOf, type Translate } from './fields/format';
+import { ListTable } from './list-table';
+import type { Row } from './resource-screen';
 
 /** The REFERENCE fields of `declarations` that point at rows of `target`, with their declaration. */
 export function referencesTo(target: string, declarations: readonly ResourceDef[]): { def: ResourceDef; field: FieldDef }[] {
@@ -31,36 +30,38 @@ export function referencingTabs(target: ResourceDef, id: number, declarations: r
   }));
 }
 
+/** Rows a tab shows at a time (the pager offers other sizes). */
+const PAGE = 50;
+
+/**
+ * The records pointing at one row, paged, sorted and counted by the server like every list,
+ * with the page, its size and the sort kept by the tab (the URL belongs to the screen behind
+ * the drawer).
+ */
 function ReferencingList({ def, field, id, t }: { def: ResourceDef; field: FieldDef; id: number; t: Translate }) {
-  const { result, query } = useList<Record<string, unknown> & { id: number }>({
-    resource: def.name,
-    filters: [{ field: field.name, operator: 'eq', value: id }],
-    sorters: def.defaultSort.map((s) => ({ field: s.field, order: s.order })),
-    pagination: { currentPage: 1, pageSize: 50, mode: 'server' },
-  });
-  if (query.isError) return <Alert type="error" message={errorText(query.error)} />;
   const names = (def.screen.listFields ?? def.fields.map((f) => f.name)).filter((n) => n !== field.name);
   const fields = names.map((n) => def.fields.find((f) => f.name === n)).filter((f): f is FieldDef => Boolean(f));
-  const total = result.total ?? 0;
   return (
-    <Table
+    <ListTable<Row>
+      resource={def.name}
+      syncWithLocation={false}
+      searchable={false}
       size="small"
-      rowKey="id"
-      loading={query.isLoading}
-      dataSource={result.data ?? []}
-      locale={{ emptyText: t('table.empty') }}
-      pagination={total > 50 ? { total, pageSize: 50, showTotal: footerOf(t), showSizeChanger: false } : false}
-      scroll={{ x: 'max-content' }}
+      pageSize={PAGE}
+      permanentFilters={[{ field: field.name, operator: 'eq', value: id }]}
+      initialSort={def.defaultSort.map((s) => ({ field: s.field, order: s.order }))}
       columns={[
         ...fields.map((f) => ({
           key: f.name,
+          dataIndex: f.name,
           title: labelOf(t, def, f),
-          render: (_: unknown, row: Record<string, unknown>) => <FieldDisplay field={f} row={row} variant="cell" t={t} />,
+          sorter: Boolean(f.sortable && !f.writeOnly),
+          render: (_: unknown, row: Row) => <FieldDisplay field={f} row={row} variant="cell" t={t} />,
         })),
         {
           key: 'open',
           title: t('table.actions'),
-          render: (_: unknown, row: { id: number }) => (
+          render: (_: unknown, row: Row) => (
             <Link to={`${def.screen.route}?mode=view&${def.screen.entity}=${row.id}`}>
               <Button size="small" icon={<EyeOutlined />} title={t('buttons.show')} aria-label={t('buttons.show')} />
             </Link>

@@ -1,7 +1,8 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { post, rootToken } from './api';
-import { chooseOption, submitSignIn, useBrowserTab } from './browser';
+import { chooseOption, useBrowserTab } from './browser';
+import { customEntitySteps } from './custom-entities-steps';
 
 // Custom entities in a real Chromium against the real server, in Greek: ROOT defines "Εξετάσεις"
 // in the builder (a student reference, a date, a grade, a subject choice); an ADMIN finds it in
@@ -34,26 +35,7 @@ beforeAll(async () => {
   await post(token, '/api/students', { first_name: 'Γιώργος', last_name: `Νικολάου ${n}` });
 });
 
-async function signIn(who: { username: string; password: string }) {
-  await submitSignIn(page, baseUrl, who.username, who.password);
-  await page.waitForURL(`${baseUrl}/`);
-}
-
-const drawer = () => page.locator('.ant-drawer-content:visible');
-const rows = () => page.locator('.ant-table-tbody .ant-table-row');
-const sidebar = () => page.locator('.ant-layout-sider');
-
-/** Types into the field card `index` of the builder. */
-const card = (index: number) => page.getByTestId(`entity-field-${index}`);
-
-async function defineField(index: number, f: { key: string; el: string; en: string; type: string }) {
-  if (index > 0) await page.getByRole('button', { name: 'Προσθήκη πεδίου' }).click();
-  const scope = card(index);
-  await scope.getByLabel('Κλειδί', { exact: true }).fill(f.key);
-  await scope.getByLabel('Ετικέτα (ελληνικά)', { exact: true }).fill(f.el);
-  await scope.getByLabel('Ετικέτα (αγγλικά)', { exact: true }).fill(f.en);
-  await chooseOption(page, scope, 'Τύπος', f.type);
-}
+const { signIn, drawer, rows, sidebar, card, defineField } = customEntitySteps(tab);
 
 /** Adds one exam through the drawer form. */
 async function addExam(student: string, date: string, grade: string, subject: string) {

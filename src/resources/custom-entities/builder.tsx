@@ -381,8 +381,12 @@ interface EditorProps {
 }
 
 function FieldEditor({ t, index, name, handle, targets, storedKeys, form, onRemove }: EditorProps) {
-  const type = Form.useWatch(['fields', name, 'type'], form) as string | undefined;
-  const key = Form.useWatch(['fields', name, 'key'], form) as string | undefined;
+  // Watch the whole list and pick this card's entry at render: a watch keeps the path it was
+  // first given, and a card dragged elsewhere takes another index (its key and type would stay
+  // those of the field that used to be there).
+  const fields = Form.useWatch('fields', form) as Partial<EntityField>[] | undefined;
+  const type = fields?.[name]?.type;
+  const key = fields?.[name]?.key;
   const stored = Boolean(key) && storedKeys.has(key!);
   const required = [{ required: true, message: t('forms.required') }];
   return (
