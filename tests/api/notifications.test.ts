@@ -184,6 +184,18 @@ describe.each(DATABASE_KINDS)('notifications on %s', (kind) => {
       expect((await english(w.teachers[0]!.token)).body).toContain('4 lessons moved; the first from');
     });
 
+    it('a change that moves some lessons and drops others is one notification of how many changed', async () => {
+      const series = await weekly(3);
+      // Tuesdays, and two of them: two lessons move a day on, the third goes.
+      expect(await delta(() => changed(w.admin, series.id, { weekdays: [2], occurrences: 2 }))).toEqual({ ...none, teacherA: 1 });
+      const now = await seriesLessons(w.admin, series.id);
+      expect(now.map((l) => l.date)).toEqual([addDays(series.start, 1), addDays(series.start, 8)]);
+      const note = await latest(teacherA);
+      expect(note).toMatchObject({ kind: 'series-changed', title: 'Τα μαθήματά σας άλλαξαν', link: `/?mode=view&lesson=${now[0]!.id}` });
+      expect(note.body).toContain(`3 μαθήματά σας άλλαξαν· το πρώτο στις ${displayDate(now[0]!.date)}, 17:00–18:00`);
+      expect((await english(w.teachers[0]!.token)).body).toContain('3 of your lessons changed; the first on');
+    });
+
     it('"this and following" tells of the lessons from that date only; one lesson in the singular', async () => {
       const series = await weekly(5);
       const third = series.lessons[2]!;
