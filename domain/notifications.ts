@@ -9,9 +9,16 @@ export const NOTIFICATION_KINDS = [
   'lesson-canceled',
   'lesson-to-be-replaced',
   'series-created',
+  // a change to many lessons at once ("all" or "this and following"), one per teacher
+  'series-moved',
+  'series-canceled',
+  'series-added',
+  'series-to-be-replaced',
+  'series-changed',
   // to ADMIN and SECRETARY
   'lesson-waiting',
   'lesson-still-waiting',
+  'series-waiting',
   'month-unpaid',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
@@ -20,6 +27,8 @@ export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 export type NotificationParams = Record<string, string | number>;
 
 export const lessonLink = (lessonId: number) => `/?mode=view&lesson=${lessonId}`;
+/** Where a notification about lessons that no longer exist leads: the calendar. */
+export const calendarLink = '/';
 export const contractLink = (contractId: number) => `/contracts/?mode=status&contract=${contractId}`;
 
 /** 2026-11-24 -> 24/11/2026; 2026-11 -> 11/2026. */

@@ -157,12 +157,14 @@ describe.each(DATABASE_KINDS)('lessons bad inputs on %s', (kind) => {
     );
   });
 
-  it('the series options (skip_dates, scope, from_date, include_changed) refuse wrong values with 400 naming them', async () => {
+  it('the series options (skip_dates, scope, from_date, include_changed, status) refuse wrong values with 400 naming them', async () => {
     const option = fc.oneof(
       fc.tuple(fc.constant('skip_dates'), fc.oneof(nonBlank, fc.integer(), fc.array(badDate, { minLength: 1, maxLength: 3 }))),
       fc.tuple(fc.constant('scope'), fc.oneof(notString, fc.constantFrom('this', 'ALL', 'some', 'following '))),
       fc.tuple(fc.constant('from_date'), badDate),
       fc.tuple(fc.constant('include_changed'), fc.oneof(nonBlank, fc.integer(), fc.array(fc.boolean(), { maxLength: 2 }))),
+      // a status moves the lessons in scope, alone: beside notes even a good one is refused
+      fc.tuple(fc.constant('status'), fc.oneof(notString, fc.constantFrom('REPLACED', 'canceled', 'DONE', 'CANCELED', 'NORMAL'))),
     );
     await fc.assert(
       fc.asyncProperty(option, async ([name, value]) => {
@@ -186,6 +188,7 @@ describe.each(DATABASE_KINDS)('lessons bad inputs on %s', (kind) => {
       ['scope', 'all'],
       ['from_date', '2027-09-08'],
       ['include_changed', true],
+      ['status', 'CANCELED'],
     ] as const) {
       expectNamed(await send('POST', '/api/recurring-lessons', { ...baseSeries(), [k]: v }), k);
     }

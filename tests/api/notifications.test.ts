@@ -5,7 +5,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runNotificationJob } from '../../server/jobs/notifications';
 import { expectError, json, show } from './api-helpers';
 import { DATABASE_KINDS, startApp, type TestApp } from './harness';
-import { created, dateCursor, lessonBody, makeLesson, makeWorld, ok, patchLesson, type Call, type Row, type World } from './lessons-helpers';
+import { addDays, displayDate } from '../../domain/index';
+import {
+  created,
+  dateCursor,
+  lessonBody,
+  makeLesson,
+  makeWorld,
+  ok,
+  patchLesson,
+  seriesCreate,
+  seriesLessons,
+  type Call,
+  type Row,
+  type World,
+} from './lessons-helpers';
 
 /** Someone's notifications as the list answers them, newest first. */
 async function inbox(call: Call, query = '') {
@@ -124,6 +138,168 @@ describe.each(DATABASE_KINDS)('notifications on %s', (kind) => {
     const [series] = (await inbox(teacherA)).data;
     expect(series).toMatchObject({ kind: 'series-created', title: 'Νέα σειρά μαθημάτων' });
     expect(series!.body).toContain('3 μαθήματα από 06/09/2027');
+  });
+
+  describe('changes to a whole series ("all" and "this and following")', () => {
+    /** A block of six weeks of its own for each series, from a Monday, so series never clash. */
+    let block = 0;
+    const mondays = () => addDays('2028-01-03', 42 * block++);
+    const weekly = async (occurrences: number, over: Row = {}) => {
+      const start = mondays();
+      const out = await seriesCreate(w.admin, {
+        ...lessonBody(w, start, over),
+        date: undefined,
+        start_date: start,
+        repeat: 'WEEKLY',
+        repeat_every: 1,
+        weekdays: [1],
+        end_type: 'AFTER',
+        occurrences,
+      });
+      return { id: out.id, start, lessons: await seriesLessons(w.admin, out.id) };
+    };
+    const version = async (id: number) => ok(await w.admin('GET', `/api/recurring-lessons/${id}`)).version as number;
+    const patchSeries = async (call: Call, id: number, body: Row) => call('PATCH', `/api/recurring-lessons/${id}`, { ...body, version: await version(id) });
+    const changed = async (call: Call, id: number, body: Row) => {
+      const res = await patchSeries(call, id, body);
+      expect(res.statusCode, show(res)).toBe(200);
+    };
+    const none = { admin: 0, secretary: 0, teacherA: 0, teacherB: 0 };
+    const latest = async (call: Call) => (await inbox(call)).data[0]!;
+    const english = async (token: string) =>
+      json(await t.request({ url: '/api/notifications', token, tenant: w.tenant, headers: { 'accept-language': 'en' } })).data[0] as Row;
+
+    it('moving every lesson to another day and hour tells the teacher once, with how many and from when to when', async () => {
+      const series = await weekly(4);
+      const got = await delta(() => changed(w.admin, series.id, { weekdays: [2], start_time: '16:00', end_time: '17:00' }));
+      expect(got).toEqual({ ...none, teacherA: 1 });
+      const now = await seriesLessons(w.admin, series.id);
+      expect(now.map((l) => l.date)).toEqual([1, 8, 15, 22].map((d) => addDays(series.start, d)));
+      const note = await latest(teacherA);
+      expect(note).toMatchObject({ kind: 'series-moved', link: `/?mode=view&lesson=${now[0]!.id}`, title: 'Τα μαθήματά σας μετακινήθηκαν', read: false });
+      expect(note.body).toBe(
+        `${w.subjects[0]!.name}: 4 μαθήματα μετακινήθηκαν· το πρώτο από ${displayDate(series.start)}, 17:00 σε ${displayDate(now[0]!.date)}, 16:00–17:00.`,
+      );
+      expect(await english(w.teachers[0]!.token)).toMatchObject({ title: 'Your lessons were moved' });
+      expect((await english(w.teachers[0]!.token)).body).toContain('4 lessons moved; the first from');
+    });
+
+    it('a change that moves some lessons and drops others is one notification of how many changed', async () => {
+      const series = await weekly(3);
+      // Tuesdays, and two of them: two lessons move a day on, the third goes.
+      expect(await delta(() => changed(w.admin, series.id, { weekdays: [2], occurrences: 2 }))).toEqual({ ...none, teacherA: 1 });
+      const now = await seriesLessons(w.admin, series.id);
+      expect(now.map((l) => l.date)).toEqual([addDays(series.start, 1), addDays(series.start, 8)]);
+      const note = await latest(teacherA);
+      expect(note).toMatchObject({ kind: 'series-changed', title: 'Τα μαθήματά σας άλλαξαν', link: `/?mode=view&lesson=${now[0]!.id}` });
+      expect(note.body).toContain(`3 μαθήματά σας άλλαξαν· το πρώτο στις ${displayDate(now[0]!.date)}, 17:00–18:00`);
+      expect((await english(w.teachers[0]!.token)).body).toContain('3 of your lessons changed; the first on');
+    });
+
+    it('"this and following" tells of the lessons from that date only; one lesson in the singular', async () => {
+      const series = await weekly(5);
+      const third = series.lessons[2]!;
+      const got = await delta(() => changed(w.secretary, series.id, { scope: 'following', from_date: third.date, start_time: '18:00', end_time: '19:00' }));
+      expect(got).toEqual({ ...none, teacherA: 1 });
+      const note = await latest(teacherA);
+      expect(note).toMatchObject({ kind: 'series-moved', link: `/?mode=view&lesson=${third.id}` });
+      expect(note.body).toContain(`3 μαθήματα μετακινήθηκαν· το πρώτο από ${displayDate(third.date)}, 17:00 σε ${displayDate(third.date)}, 18:00–19:00`);
+
+      const last = series.lessons[4]!;
+      expect(await delta(() => changed(w.admin, series.id, { scope: 'following', from_date: last.date, room_id: w.rooms[1]!.id }))).toEqual({
+        ...none,
+        teacherA: 1,
+      });
+      const one = await latest(teacherA);
+      expect(one).toMatchObject({ kind: 'series-moved', title: 'Το μάθημά σας μετακινήθηκε', link: `/?mode=view&lesson=${last.id}` });
+      expect(one.body).toContain('1 μάθημα μετακινήθηκε από');
+      expect(await english(w.teachers[0]!.token)).toMatchObject({ title: 'Your lesson was moved' });
+      expect((await english(w.teachers[0]!.token)).body).toContain('1 lesson moved from');
+    });
+
+    it('a change that moves nothing tells nobody', async () => {
+      const series = await weekly(3);
+      expect(await delta(() => changed(w.admin, series.id, { notes: 'Φέρτε το βιβλίο', tag_ids: [w.tag.id] }))).toEqual(none);
+      expect(await delta(() => changed(w.admin, series.id, { start_time: '17:00', end_time: '18:00', teacher_id: w.teachers[0]!.row.id }))).toEqual(none);
+      // A shorter series keeps its first dates where they are: only the lessons that went are news.
+      expect(await delta(() => changed(w.admin, series.id, { occurrences: 2 }))).toEqual({ ...none, teacherA: 1 });
+      const note = await latest(teacherA);
+      expect(note).toMatchObject({ kind: 'series-canceled', link: '/' });
+      expect(note.body).toContain(`1 μάθημα ακυρώθηκε, στις ${displayDate(series.lessons[2]!.date)}`);
+    });
+
+    it('another teacher for the whole series: the new one gets the lessons, the one before hears they are off her timetable', async () => {
+      const series = await weekly(3);
+      const got = await delta(() => changed(w.admin, series.id, { teacher_id: w.teachers[1]!.row.id }));
+      expect(got).toEqual({ ...none, teacherA: 1, teacherB: 1 });
+      const link = `/?mode=view&lesson=${series.lessons[0]!.id}`;
+      expect(await latest(teacherB)).toMatchObject({ kind: 'series-added', title: 'Νέα μαθήματα', link });
+      expect((await latest(teacherB)).body).toContain('3 μαθήματα για εσάς· το πρώτο στις');
+      expect(await latest(teacherA)).toMatchObject({ kind: 'series-canceled', title: 'Τα μαθήματά σας ακυρώθηκαν', link });
+      expect((await latest(teacherA)).body).toContain('3 μαθήματα ακυρώθηκαν');
+    });
+
+    it('cancelling, marking to be replaced and restoring many lessons: the teacher once each, and the office of the lessons waiting', async () => {
+      const series = await weekly(4);
+      const second = series.lessons[1]!;
+      const canceled = await delta(() => changed(w.admin, series.id, { status: 'CANCELED', scope: 'following', from_date: second.date }));
+      expect(canceled).toEqual({ ...none, teacherA: 1 });
+      expect(await latest(teacherA)).toMatchObject({ kind: 'series-canceled', link: `/?mode=view&lesson=${second.id}` });
+      expect((await latest(teacherA)).body).toContain('3 μαθήματα ακυρώθηκαν');
+
+      // Only the first can still be marked; the cancelled ones are left as they are.
+      const marked = await delta(() => changed(w.secretary, series.id, { status: 'TO_BE_REPLACED' }));
+      expect(marked).toEqual({ ...none, teacherA: 1, admin: 1 });
+      expect(await latest(teacherA)).toMatchObject({ kind: 'series-to-be-replaced', title: 'Το μάθημά σας θα αντικατασταθεί' });
+      const waiting = await latest(w.admin);
+      expect(waiting).toMatchObject({ kind: 'series-waiting', title: 'Μάθημα περιμένει αντικατάσταση', link: `/?mode=view&lesson=${series.lessons[0]!.id}` });
+      expect(waiting.body).toContain(`(${w.teachers[0]!.name}): 1 μάθημα, στις ${displayDate(series.start)}`);
+
+      const restored = await delta(() => changed(w.admin, series.id, { status: 'NORMAL' }));
+      expect(restored).toEqual({ ...none, teacherA: 1 });
+      expect(await latest(teacherA)).toMatchObject({ kind: 'series-added', link: `/?mode=view&lesson=${second.id}` });
+      expect((await latest(teacherA)).body).toContain('3 μαθήματα για εσάς');
+
+      const other = await weekly(3);
+      expect(await delta(() => changed(w.admin, other.id, { status: 'TO_BE_REPLACED' }))).toEqual({ ...none, teacherA: 1, secretary: 1 });
+      expect(await latest(w.secretary)).toMatchObject({ kind: 'series-waiting', title: 'Μαθήματα περιμένουν αντικατάσταση' });
+      expect((await latest(w.secretary)).body).toContain('3 μαθήματα· το πρώτο στις');
+      // Marked already: nothing moves, nobody hears.
+      expect(await delta(() => changed(w.admin, other.id, { status: 'TO_BE_REPLACED' }))).toEqual(none);
+      expectError(await patchSeries(w.admin, other.id, { status: 'CANCELED', notes: 'x' }), 400, 'validation', { status: 'invalid' });
+      expectError(await patchSeries(w.admin, other.id, { status: 'REPLACED' }), 400, 'validation');
+    });
+
+    it('deleting "this and following" and then the rest tells the teacher once each, with the count', async () => {
+      const series = await weekly(4);
+      const got = await delta(async () =>
+        expect((await w.admin('DELETE', `/api/recurring-lessons/${series.id}?from_date=${series.lessons[2]!.date}`)).statusCode).toBe(204),
+      );
+      expect(got).toEqual({ ...none, teacherA: 1 });
+      expect(await latest(teacherA)).toMatchObject({ kind: 'series-canceled', link: '/' });
+      expect((await latest(teacherA)).body).toContain(`2 μαθήματα ακυρώθηκαν· το πρώτο στις ${displayDate(series.lessons[2]!.date)}, 17:00–18:00`);
+      expect(await delta(async () => expect((await w.admin('DELETE', `/api/recurring-lessons/${series.id}`)).statusCode).toBe(204))).toEqual({
+        ...none,
+        teacherA: 1,
+      });
+      expect((await latest(teacherA)).body).toContain(`2 μαθήματα ακυρώθηκαν· το πρώτο στις ${displayDate(series.start)}`);
+    });
+
+    it('a change refused for a clash (409) tells nobody', async () => {
+      const series = await weekly(3);
+      // Teacher B holds room 2 on the second Monday at 17:00.
+      await makeLesson(
+        w.admin,
+        lessonBody(w, series.lessons[1]!.date, { teacher_id: w.teachers[1]!.row.id, room_id: w.rooms[1]!.id, class_id: w.classes[1]!.id }),
+      );
+      const got = await delta(async () => expectError(await patchSeries(w.admin, series.id, { room_id: w.rooms[1]!.id }), 409, 'conflict'));
+      expect(got).toEqual(none);
+      // Cancelled, then restored while the slot of one is taken: refused as a whole.
+      await changed(w.admin, series.id, { status: 'CANCELED' });
+      await makeLesson(w.admin, lessonBody(w, series.lessons[2]!.date, { teacher_id: w.teachers[1]!.row.id, class_id: w.classes[1]!.id }));
+      expect(await delta(async () => expectError(await patchSeries(w.admin, series.id, { status: 'NORMAL' }), 409, 'conflict'))).toEqual(none);
+      expect((await seriesLessons(w.admin, series.id)).map((l) => l.status)).toEqual(['CANCELED', 'CANCELED', 'CANCELED']);
+    });
   });
 
   it('each user reads and marks only their own: another’s answers 404', async () => {

@@ -16,6 +16,7 @@ import {
   updateSchema,
   type FieldErrors,
   type JsonSchema,
+  type LessonStatus,
 } from '../../../domain/index';
 import { withTenant, type Database } from '../../db/client';
 import { formBody } from '../body';
@@ -24,7 +25,7 @@ import { findRow } from '../crud/read';
 import type { Registry } from '../crud/registry';
 import { ctxOf, rowSchemaOf, withDefaults } from '../crud/routes';
 import { IdParams } from '../params';
-import { createSeries, deleteSeries, patchSeries } from './series';
+import { createSeries, deleteSeries, patchSeries, setSeriesStatus } from './series';
 import { recurringLessonsSpec as spec } from './spec';
 
 const def = RECURRING_LESSONS;
@@ -36,6 +37,8 @@ const PatchBody = formBody(
     scope: z.enum(['all', 'following']).optional(),
     from_date: fieldSchema({ name: 'from_date', type: 'DATE' }).optional(),
     include_changed: z.boolean().optional(),
+    // Alone: cancels, marks to be replaced or restores the lessons in scope.
+    status: z.enum(['NORMAL', 'TO_BE_REPLACED', 'CANCELED']).optional(),
   }),
 );
 /** ?from_date=YYYY-MM-DD&include_changed=true|false, nothing else. */
@@ -111,7 +114,7 @@ export const seriesRoutes: FastifyPluginAsyncZod<{ database: Database; registry:
       preValidation: guard('update'),
       schema: {
         ...tag,
-        summary: 'Change a series: all its lessons or the following ones (version required)',
+        summary: 'Change a series: all its lessons or the following ones (version required); `status` alone cancels, marks to be replaced or restores them',
         params: IdParams,
         body: PatchBody,
         response: { 200: withLessons(row) },
@@ -119,22 +122,24 @@ export const seriesRoutes: FastifyPluginAsyncZod<{ database: Database; registry:
     },
     async (request) => {
       const ctx = ctxOf(request);
-      const { version, scope, from_date, include_changed, ...input } = request.body as Record<string, unknown> & {
+      const { version, scope, from_date, include_changed, status, ...input } = request.body as Record<string, unknown> & {
         version: number;
         scope?: 'all' | 'following';
         from_date?: string;
         include_changed?: boolean;
+        status?: LessonStatus;
       };
       const cleared: FieldErrors = {};
       for (const f of def.fields) if ((f.required || f.default !== undefined) && input[f.name] === null) cleared[f.name] = 'required';
       if ((scope ?? 'all') === 'following' && !from_date) cleared.from_date = 'required';
+      // A status change comes alone: a series' schedule and its lessons' status are two changes.
+      if (status !== undefined && Object.keys(input).length) cleared.status = 'invalid';
       if (Object.keys(cleared).length) throw new DomainError('validation', undefined, cleared);
+      const opts = { scope: scope ?? 'all', fromDate: from_date, includeChanged: include_changed ?? false } as const;
       return withTenant(database, ctx.tenantId, (tx) =>
-        patchSeries(tx, registry, ctx, request.params.id, input, version, {
-          scope: scope ?? 'all',
-          fromDate: from_date,
-          includeChanged: include_changed ?? false,
-        }),
+        status
+          ? setSeriesStatus(tx, registry, ctx, request.params.id, status, version, opts)
+          : patchSeries(tx, registry, ctx, request.params.id, input, version, opts),
       );
     },
   );

@@ -4,9 +4,19 @@
  * one statement before anything is written; lessons, tag links and history go in as one
  * multi-row INSERT each, so a school year of weekly lessons costs a handful of round trips.
  */
-import { seriesCreated } from '../notifications/lesson-events';
+import { lessonsChanged, seriesCreated, type LessonChange } from '../notifications/lesson-events';
 import { and, eq, gte, inArray, sql, type SQL } from 'drizzle-orm';
-import { addDays, DomainError, expandRecurrence, KIND, SCHEDULE_FIELDS, type FieldErrors, type RecurrenceRule } from '../../../domain/index';
+import {
+  addDays,
+  canChangeStatus,
+  DomainError,
+  expandRecurrence,
+  KIND,
+  SCHEDULE_FIELDS,
+  type FieldErrors,
+  type LessonStatus,
+  type RecurrenceRule,
+} from '../../../domain/index';
 import type { Tx } from '../../db/client';
 import { lessons, lessonTagLinks, recurringLessons, recurringLessonTagLinks } from '../../db/schema/index';
 import { loadRows, findRow } from '../crud/read';
@@ -235,6 +245,11 @@ export async function patchSeries(tx: Tx, registry: Registry, ctx: Ctx, id: numb
   }
   const createdIds = await insertLessons(tx, ctx.tenantId, created);
   created.forEach((r, i) => entries.push(createdEntry(r, createdIds[i]!)));
+  await lessonsChanged(tx, ctx, [
+    ...replanned.map((l): LessonChange => ({ before: l, after: null })),
+    ...updated.map((l): LessonChange => ({ before: l, after: { ...l, ...patch } })),
+    ...created.map((r, i): LessonChange => ({ before: null, after: { ...r, id: createdIds[i] } })),
+  ]);
 
   const cols = tableColumns(recurringLessons);
   const seriesInput = { ...input, ...(rule?.rule ?? {}) };
@@ -258,6 +273,46 @@ export async function patchSeries(tx: Tx, registry: Registry, ctx: Ctx, id: numb
   });
   await recordHistoryMany(tx, ctx.tenantId, ctx.actor, entries);
   return { data, lesson_ids: [...updated.map((l) => l.id), ...createdIds] };
+}
+
+/**
+ * PATCH /api/recurring-lessons/:id with `status` alone: cancels, marks to be replaced or
+ * restores the lessons in scope, each along the moves a single lesson may make (rule 4);
+ * lessons already there or that may not make the move (a replaced one) stay as they are.
+ * Restoring is refused as a whole (409) when any restored lesson would clash.
+ */
+export async function setSeriesStatus(tx: Tx, registry: Registry, ctx: Ctx, id: number, status: LessonStatus, version: number, opts: SeriesPatch) {
+  await takeBookingLock(tx, ctx.tenantId);
+  const before = await lockSeries(tx, registry, ctx, id);
+  if (version !== before.version) throw new DomainError('stale');
+  const inScope = await seriesLessons(tx, registry, ctx, id, opts.scope === 'following' ? opts.fromDate : undefined, opts.includeChanged);
+  const moving = inScope.filter((l) => l.status !== status && canChangeStatus(l.status as LessonStatus, status));
+  const ids = moving.map((l) => l.id);
+  if (status === 'NORMAL')
+    await assertNoConflicts(
+      tx,
+      ctx.tenantId,
+      moving.map((l) => slotOf(l)),
+      ids,
+    );
+  if (moving.length) {
+    await tx
+      .update(lessons)
+      .set({ status, version: sql`${lessons.version} + 1`, updatedAt: sql`now()` })
+      .where(and(eq(lessons.tenantId, ctx.tenantId), inArray(lessons.id, ids)));
+    await recordHistoryMany(
+      tx,
+      ctx.tenantId,
+      ctx.actor,
+      moving.map((l): HistoryEntry => ({ entity: 'lessons', entityId: l.id, action: 'update', before: { status: l.status }, after: { status } })),
+    );
+    await lessonsChanged(
+      tx,
+      ctx,
+      moving.map((l) => ({ before: l, after: { ...l, status } })),
+    );
+  }
+  return { data: before, lesson_ids: ids };
 }
 
 /** Dates held by the series' lessons other than `leaving`. */
@@ -288,6 +343,11 @@ export async function deleteSeries(tx: Tx, registry: Registry, ctx: Ctx, id: num
   const goingIds = new Set(going.map((l) => l.id));
   const entries: HistoryEntry[] = going.map((l) => ({ entity: 'lessons', entityId: l.id, action: 'delete', before: historyView(lessonsSpec, l) }));
   if (going.length) await tx.delete(lessons).where(and(eq(lessons.tenantId, ctx.tenantId), inArray(lessons.id, [...goingIds])));
+  await lessonsChanged(
+    tx,
+    ctx,
+    going.map((l) => ({ before: l, after: null })),
+  );
 
   if (whole) {
     const staying = all.filter((l) => !goingIds.has(l.id));
