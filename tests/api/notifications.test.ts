@@ -110,13 +110,27 @@ describe.each(DATABASE_KINDS)('notifications on %s', (kind) => {
     expect((await inbox(teacherA)).data[0]).toMatchObject({ kind: 'lesson-canceled' });
   });
 
-  it('deleting a replacement tells the office its original waits again', async () => {
+  it('deleting a replacement tells the office its original waits again, and its teacher it is off her timetable', async () => {
     const original = await makeLesson(w.admin, lessonBody(w, nextDate()));
     expect((await patchLesson(w.admin, original.id, { status: 'TO_BE_REPLACED' })).statusCode).toBe(200);
     const replacement = await makeLesson(w.admin, lessonBody(w, nextDate(), { teacher_id: w.teachers[1]!.row.id, replaces_lesson_id: original.id }));
     const got = await delta(async () => expect((await w.secretary('DELETE', `/api/lessons/${replacement.id}`)).statusCode).toBe(204));
-    expect(got).toEqual({ admin: 1, secretary: 0, teacherA: 0, teacherB: 0 });
+    expect(got).toEqual({ admin: 1, secretary: 0, teacherA: 0, teacherB: 1 });
     expect((await inbox(w.admin)).data[0]).toMatchObject({ kind: 'lesson-waiting', link: `/?mode=view&lesson=${original.id}` });
+    expect((await inbox(teacherB)).data[0]).toMatchObject({ kind: 'lesson-canceled', link: '/', title: 'Το μάθημά σας ακυρώθηκε' });
+  });
+
+  it('deleting a lesson still to be given tells its teacher; deleting a cancelled one tells nobody', async () => {
+    const lesson = await makeLesson(w.admin, lessonBody(w, nextDate()));
+    const got = await delta(async () => expect((await w.secretary('DELETE', `/api/lessons/${lesson.id}`)).statusCode).toBe(204));
+    expect(got).toEqual({ admin: 0, secretary: 0, teacherA: 1, teacherB: 0 });
+    const [latest] = (await inbox(teacherA)).data;
+    expect(latest).toMatchObject({ kind: 'lesson-canceled', link: '/' });
+    expect(latest!.body).toContain(w.subjects[0]!.name);
+    const canceled = await makeLesson(w.admin, lessonBody(w, nextDate()));
+    expect((await patchLesson(w.admin, canceled.id, { status: 'CANCELED' })).statusCode).toBe(200);
+    const none = await delta(async () => expect((await w.secretary('DELETE', `/api/lessons/${canceled.id}`)).statusCode).toBe(204));
+    expect(none).toEqual({ admin: 0, secretary: 0, teacherA: 0, teacherB: 0 });
   });
 
   it('a weekly series tells its teacher once, with the number of lessons', async () => {

@@ -22,7 +22,7 @@ import { classStudents, lessons, lessonTagLinks, recurringLessons, recurringLess
 import type { Ctx, Data, ResourceSpec } from '../crud/spec';
 import { historyView } from '../crud/write';
 import { recordHistoryMany, type HistoryEntry } from '../history/record';
-import { lessonWaitingAgain, lessonWritten } from '../notifications/lesson-events';
+import { lessonDeleted, lessonWaitingAgain, lessonWritten } from '../notifications/lesson-events';
 import { assertNoConflicts, takeBookingLock, type Slot } from './conflicts';
 
 export const ownOnly = (ctx: Ctx) => !!ctx.actor && isOwnOnly(ctx.actor.role, 'lessons');
@@ -190,6 +190,7 @@ export const lessonsSpec: ResourceSpec = {
     }
     await tx.delete(lessons).where(and(eq(lessons.tenantId, ctx.tenantId), eq(lessons.id, before.id)));
     const entries: HistoryEntry[] = [{ entity: 'lessons', entityId: before.id, action: 'delete', before: historyView(lessonsSpec, before) }];
+    await lessonDeleted(tx, ctx, before);
     const originalId = before.replaces_lesson_id as number | null;
     if (originalId) {
       // Rule 4: without its replacement, the original waits to be replaced again.

@@ -63,6 +63,17 @@ export async function lessonWritten(tx: Tx, ctx: Ctx, before: Data | null, after
   if (items.length) await notify(tx, ctx.tenantId, items);
 }
 
+/**
+ * A lesson deleted while it was still to be given: off its teacher's timetable, as a
+ * cancellation is. The link opens the calendar, since the lesson is gone.
+ */
+export async function lessonDeleted(tx: Tx, ctx: Ctx, before: Data): Promise<void> {
+  if (before.status !== 'NORMAL' && before.status !== 'TO_BE_REPLACED') return;
+  await notify(tx, ctx.tenantId, [
+    { kind: 'lesson-canceled', params: lessonParams(before), link: calendarLink, recipients: teacherAccount(ctx.tenantId, before.teacher_id as number | null) },
+  ]);
+}
+
 /** A lesson's texts read from the database (for a lesson the write did not load). */
 export async function loadLessonParams(q: Queryable, tenantId: number, lessonId: number): Promise<NotificationParams | undefined> {
   const [row] = await queryRows<{ date: string; start_time: string; end_time: string; subject: string | null; class: string | null; teacher: string | null }>(
