@@ -340,7 +340,10 @@ describe.each(DATABASE_KINDS)('custom entity records on %s', (kind) => {
     it('a name that fits no record or several is the row error, and the row is not stored', async () => {
       await student('Μάρκος', 'Δήμου');
       await student('ΜΑΡΚΟΣ', 'δήμου');
+      // A title made of digits, which the CSV reader sends as a number: no exam has it as its id.
+      const digits = (await add({ title: '990001' })).id;
       const rows = [
+        { note: 'i-digits', exam: 990001 },
         { note: 'i-ok', student: '  ζωη   ΑΒΡΑΜΙΔΟΥ ', exam: 'ΑΛΦΑ ΤΕΣΤ' },
         { note: 'i-twice', student: 'Μάρκος Δήμου' },
         { note: 'i-nobody', student: 'Κανείς Τέτοιος', exam: 'Γάμμα τεστ' },
@@ -350,19 +353,23 @@ describe.each(DATABASE_KINDS)('custom entity records on %s', (kind) => {
       const total = json(await visits('')).total;
       const body = expectError(await call('POST', '/api/custom-entities/visits/records/import', { rows }), 400, 'validation');
       expect(body.error.errors).toEqual([
-        { row: 1, fields: { student: 'ambiguous' } },
-        { row: 2, fields: { student: 'no-match', exam: 'no-match' } },
-        { row: 4, fields: { note: 'required' } },
+        { row: 2, fields: { student: 'ambiguous' } },
+        { row: 3, fields: { student: 'no-match', exam: 'no-match' } },
+        { row: 5, fields: { note: 'required' } },
       ]);
       expect(json(await visits('')).total).toBe(total);
       const res = await call('POST', '/api/custom-entities/visits/records/import', { rows, skip_invalid: true });
       expectStatus(res, 200);
-      expect(json(res)).toMatchObject({ created: 2, skipped: 3 });
+      expect(json(res)).toMatchObject({ created: 3, skipped: 3 });
       const made = (json(await visits('_sort=id&_end=200&note_like=i-')).data as Row[]).map((r) => [r.note, r.student, r.exam]);
       expect(made).toEqual([
+        ['i-digits', null, digits],
         ['i-ok', people['Ζωή αβραμίδου'], exams['άλφα τεστ']],
         ['i-number', people['Νίκος Γεωργίου'], exams['Βήτα τεστ']],
       ]);
+      // An id no record has is refused as before.
+      const unknown = expectError(await call('POST', '/api/custom-entities/visits/records/import', { rows: [{ note: 'x', exam: 990002 }] }), 400, 'validation');
+      expect(unknown.error.errors).toEqual([{ row: 0, fields: { exam: 'invalid' } }]);
       // One record is created only with an id.
       expectError(await call('POST', '/api/custom-entities/visits/records', { note: 'x', student: 'Ζωή αβραμίδου' }), 400, 'validation', {
         student: 'invalid-type',

@@ -245,7 +245,8 @@ const NUMBERED = /^#(\d{1,10})$/;
  * References given by name, as an export writes them (a CSV brought back in): each becomes
  * the id of the one row of its target so named, compared without accents or case. A name
  * that matches no row is `no-match`, one that matches several `ambiguous`; `#12` is the id
- * 12. Ids and everything else pass through for the usual validation.
+ * 12. A number is an id; one that names no row may still be a name (a room called 101).
+ * Everything else passes through for the usual validation.
  */
 export async function resolveReferenceNames(
   tx: Tx,
@@ -256,25 +257,40 @@ export async function resolveReferenceNames(
 ): Promise<{ rows: unknown[]; errors: FieldErrors[] }> {
   const out = rows.map((raw) => (raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? Object.assign(Object.create(null), raw) : raw)) as unknown[];
   const errors: FieldErrors[] = rows.map(() => Object.create(null));
-  const named = (raw: unknown, key: string) => {
-    const v = raw !== null && typeof raw === 'object' ? (raw as Record<string, unknown>)[key] : undefined;
-    return typeof v === 'string' && v.trim() !== '' ? v : undefined;
-  };
+  const valueOf = (raw: unknown, key: string) => (raw !== null && typeof raw === 'object' ? (raw as Record<string, unknown>)[key] : undefined);
   for (const f of entity.fields) {
     if (f.type !== 'REFERENCE' || !f.target) continue;
+    const numbers = [...new Set(out.map((raw) => valueOf(raw, f.key)).filter((v): v is number => Number.isInteger(v) && (v as number) > 0))];
+    const known: Map<number, ReferenceLabel> = numbers.length
+      ? await labelsOf(
+          tx,
+          registry,
+          tenantId,
+          f.target,
+          numbers.filter((n) => n <= 2_147_483_647),
+        )
+      : new Map();
+    /** The name a value gives, if it gives one: text, or a number no row has as its id. */
+    const nameIn = (raw: unknown): string | undefined => {
+      const v = valueOf(raw, f.key);
+      if (typeof v === 'string') return v.trim() === '' ? undefined : v;
+      return typeof v === 'number' && numbers.includes(v) && !(known.has(v) && !known.get(v)!.deleted) ? String(v) : undefined;
+    };
     const keys = new Set<string>();
     for (const raw of out) {
-      const name = named(raw, f.key);
+      const name = nameIn(raw);
       if (name !== undefined && !NUMBERED.test(name.trim())) keys.add(nameKey(name));
     }
     const found = keys.size ? await idsByName(tx, registry, tenantId, f.target, [...keys]) : new Map<string, number[]>();
     out.forEach((raw, i) => {
-      const name = named(raw, f.key);
+      const name = nameIn(raw);
       if (name === undefined) return;
       const record = raw as Record<string, unknown>;
       const numbered = NUMBERED.exec(name.trim());
       const ids = numbered ? [Number(numbered[1])] : (found.get(nameKey(name)) ?? []);
       if (ids.length === 1) record[f.key] = ids[0];
+      // An unknown id stays as it is: the usual check says it names no row.
+      else if (typeof record[f.key] === 'number' && !ids.length) return;
       else {
         errors[i]![f.key] = ids.length ? 'ambiguous' : 'no-match';
         delete record[f.key];
