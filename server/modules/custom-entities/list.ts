@@ -3,10 +3,11 @@
  * a semi-join on the value index (custom_values, keyed tenant, entity, key, value), and a sort
  * on a field joins that field's index rows, which every record has (null when empty): so the
  * database walks the index in the asked order and stops at the page's end. A sort on a
- * REFERENCE joins, beyond, the referenced row's sort key (a student's folded last and first
- * name, a class's folded name, another entity's title in its own value index), probed by
- * primary key or index for each record. Field keys reach SQL only as bound parameters, after
- * parseListQuery checked them against the definition.
+ * REFERENCE joins, beyond, the referenced row's sort key by its id (a student's folded last
+ * and first name, a class's folded name, another entity's title in its own value index); that
+ * order is not the index's, so the matching records are sorted before the page is taken.
+ * Field keys reach SQL only as bound parameters, after parseListQuery checked them against
+ * the definition.
  */
 import { type Column, sql, type SQL } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
