@@ -138,7 +138,8 @@ export function entityFieldDef(field: Pick<CustomEntityField, 'key' | 'type' | '
       reference: field.target ? targetResource(field.target) : undefined,
       required: field.required,
       label,
-      sortable: false,
+      // Sorted by the referenced record's name (the server joins its sort key).
+      sortable: true,
       filterable: true,
     };
   }

@@ -40,6 +40,9 @@ export const FIELD_CODES = [
   // a slug or key that is a reserved word, a value given twice where each must be unique
   'reserved',
   'duplicate',
+  // a reference given by name (an import) that names no record, or more than one
+  'no-match',
+  'ambiguous',
 ] as const;
 export type FieldCode = (typeof FIELD_CODES)[number];
 

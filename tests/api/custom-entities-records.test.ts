@@ -1,9 +1,14 @@
 // Records of a custom entity: every field type valid and invalid (400 with a code per field,
 // nothing stored), flat rows with reference labels, list paging, sorting, filters by key,
 // accent-blind search, optimistic locking, history, import, and the tab of a referenced
-// student (records filtered by the reference).
+// student (records filtered by the reference). References sort by the referenced record's
+// name, a CSV export imports back (references by name), and the history names references.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildCsv, parseCsv } from '../../src/components/csv';
+import { resourceCsvColumns } from '../../src/components/export-csv';
+import { parseRuntimeDeclarations } from '../../src/resources/runtime-parse';
+import { guessTarget, importTargets, rowBody } from '../../src/resources/students-import';
 import { expectError, expectStatus, json, show } from './api-helpers';
 import { notId, notNumber, notString } from './bad-values';
 import './fast-check-seed';
@@ -237,5 +242,160 @@ describe.each(DATABASE_KINDS)('custom entity records on %s', (kind) => {
       { numRuns: 20 },
     );
     expect(await list('_sort=id&_end=200')).toEqual(before);
+  });
+  describe('references by name', () => {
+    // Visits point at a student and at an exam; the students' names carry accents and capitals.
+    const people: Record<string, number> = {};
+    const exams: Record<string, number> = {};
+    const visits = (query: string) => call('GET', `/api/custom-entities/visits/records?${query}`);
+    const notes = async (query: string) => {
+      const res = await visits(query);
+      expectStatus(res, 200);
+      return (json(res).data as Row[]).map((r) => r.note);
+    };
+    const student = async (first_name: string, last_name: string) => {
+      const res = await call('POST', '/api/students', { first_name, last_name });
+      expectStatus(res, 201);
+      return json(res).id as number;
+    };
+
+    beforeAll(async () => {
+      for (const [first, last] of [
+        ['Ζωή', 'αβραμίδου'],
+        ['Ίων', 'Έξαρχος'],
+        ['Άρης', 'Έξαρχος'],
+        ['Ελένη', 'Ωραιοπούλου'],
+      ])
+        people[`${first} ${last}`] = await student(first!, last!);
+      people['Άννα Παπαδοπούλου'] = students[0]!;
+      people['Νίκος Γεωργίου'] = students[1]!;
+      for (const title of ['Ωμέγα τεστ', 'άλφα τεστ', 'Βήτα τεστ']) exams[title] = (await add({ title })).id;
+      const res = await call('POST', '/api/custom-entities', {
+        slug: 'visits',
+        name_el: 'Επίσκεψη',
+        name_en: 'Visit',
+        name_plural_el: 'Επισκέψεις',
+        name_plural_en: 'Visits',
+        fields: [
+          field('note', 'TEXT', { required: true }),
+          field('student', 'REFERENCE', { target: 'students' }),
+          field('exam', 'REFERENCE', { target: 'custom:exams' }),
+        ],
+      });
+      expectStatus(res, 201);
+      // Made out of order, Ίων twice: the id breaks the tie.
+      for (const [note, who, exam] of [
+        ['v-ion-1', 'Ίων Έξαρχος', 'Βήτα τεστ'],
+        ['v-anna', 'Άννα Παπαδοπούλου', 'Ωμέγα τεστ'],
+        ['v-none', null, null],
+        ['v-zoi', 'Ζωή αβραμίδου', 'άλφα τεστ'],
+        ['v-eleni', 'Ελένη Ωραιοπούλου', 'Ωμέγα τεστ'],
+        ['v-ion-2', 'Ίων Έξαρχος', null],
+        ['v-aris', 'Άρης Έξαρχος', 'άλφα τεστ'],
+        ['v-nikos', 'Νίκος Γεωργίου', 'Βήτα τεστ'],
+      ] as const)
+        await add({ note, student: who ? people[who] : null, exam: exam ? exams[exam] : null }, 'visits');
+    });
+
+    it('a reference sorts by the referenced name (last, then first name for people), accent- and case-blind, the id breaking ties, both ways and page by page', async () => {
+      const byName = ['v-zoi', 'v-nikos', 'v-aris', 'v-ion-1', 'v-ion-2', 'v-anna', 'v-eleni', 'v-none'];
+      expect(await notes('_sort=student&_order=asc')).toEqual(byName);
+      expect(await notes('_sort=student&_order=desc')).toEqual([...byName].reverse());
+      for (const order of ['asc', 'desc'] as const) {
+        const pages: string[] = [];
+        for (let start = 0; start < byName.length; start += 3) pages.push(...(await notes(`_sort=student&_order=${order}&_start=${start}&_end=${start + 3}`)));
+        expect(pages).toEqual(order === 'asc' ? byName : [...byName].reverse());
+      }
+      // Filtered and counted as before.
+      const res = await visits(`_sort=student&_order=asc&_start=0&_end=2&student=${people['Ίων Έξαρχος']}&student=${people['Άρης Έξαρχος']}`);
+      expect([(json(res).data as Row[]).map((r) => r.note), json(res).total]).toEqual([['v-aris', 'v-ion-1'], 3]);
+      // Another entity's records sort by their title (αλφα, βητα, ωμεγα), then the empty ones.
+      expect(await notes('_sort=exam,id&_order=asc,asc')).toEqual(['v-zoi', 'v-aris', 'v-ion-1', 'v-nikos', 'v-anna', 'v-eleni', 'v-none', 'v-ion-2']);
+    });
+
+    it('an exported CSV imports back: references written as names point at the same records', async () => {
+      const visitsDef = parseRuntimeDeclarations(json(await call('GET', '/api/resources/runtime'))).find((d) => d.name.endsWith('/visits/records'));
+      expect(visitsDef).toBeDefined();
+      const tr = ((key: string, options?: { defaultValue?: string }) => options?.defaultValue ?? key) as never;
+      const before = json(await visits('_sort=id&_end=200')).data as Row[];
+      const columns = resourceCsvColumns(tr, visitsDef!);
+      const csv = buildCsv(
+        columns.map((c) => c.header),
+        before.map((row) => columns.map((c) => c.text(row))),
+      );
+      expect(csv).toContain('Ζωή αβραμίδου');
+      const [header, ...cells] = parseCsv(csv);
+      const targets = importTargets(tr, visitsDef!);
+      const mapping = header!.map((h) => guessTarget(h, targets, (x) => [x.field.name, x.label]));
+      expect(mapping).toEqual([null, 'note', 'student', 'exam']);
+      const rows = cells.map((line) => rowBody(line, mapping, new Map(targets.map((x) => [x.key, x]))));
+      const res = await call('POST', '/api/custom-entities/visits/records/import', { rows });
+      expectStatus(res, 200);
+      expect(json(res)).toMatchObject({ created: before.length, skipped: 0, errors: [] });
+      const last = Math.max(...before.map((r) => r.id));
+      const after = (json(await visits('_sort=id&_end=200')).data as Row[]).filter((r) => r.id > last).map((r) => [r.note, r.student, r.exam]);
+      expect(after).toEqual(before.map((r) => [r.note, r.student, r.exam]));
+    });
+
+    it('a name that fits no record or several is the row error, and the row is not stored', async () => {
+      await student('Μάρκος', 'Δήμου');
+      await student('ΜΑΡΚΟΣ', 'δήμου');
+      // A title made of digits, which the CSV reader sends as a number: no exam has it as its id.
+      const digits = (await add({ title: '990001' })).id;
+      const rows = [
+        { note: 'i-digits', exam: 990001 },
+        { note: 'i-ok', student: '  ζωη   ΑΒΡΑΜΙΔΟΥ ', exam: 'ΑΛΦΑ ΤΕΣΤ' },
+        { note: 'i-twice', student: 'Μάρκος Δήμου' },
+        { note: 'i-nobody', student: 'Κανείς Τέτοιος', exam: 'Γάμμα τεστ' },
+        { note: 'i-number', student: `#${people['Νίκος Γεωργίου']}`, exam: exams['Βήτα τεστ'] },
+        { student: 'Ζωή αβραμίδου' },
+      ];
+      const total = json(await visits('')).total;
+      const body = expectError(await call('POST', '/api/custom-entities/visits/records/import', { rows }), 400, 'validation');
+      expect(body.error.errors).toEqual([
+        { row: 2, fields: { student: 'ambiguous' } },
+        { row: 3, fields: { student: 'no-match', exam: 'no-match' } },
+        { row: 5, fields: { note: 'required' } },
+      ]);
+      expect(json(await visits('')).total).toBe(total);
+      const res = await call('POST', '/api/custom-entities/visits/records/import', { rows, skip_invalid: true });
+      expectStatus(res, 200);
+      expect(json(res)).toMatchObject({ created: 3, skipped: 3 });
+      const made = (json(await visits('_sort=id&_end=200&note_like=i-')).data as Row[]).map((r) => [r.note, r.student, r.exam]);
+      expect(made).toEqual([
+        ['i-digits', null, digits],
+        ['i-ok', people['Ζωή αβραμίδου'], exams['άλφα τεστ']],
+        ['i-number', people['Νίκος Γεωργίου'], exams['Βήτα τεστ']],
+      ]);
+      // An id no record has is refused as before.
+      const unknown = expectError(await call('POST', '/api/custom-entities/visits/records/import', { rows: [{ note: 'x', exam: 990002 }] }), 400, 'validation');
+      expect(unknown.error.errors).toEqual([{ row: 0, fields: { exam: 'invalid' } }]);
+      // One record is created only with an id.
+      expectError(await call('POST', '/api/custom-entities/visits/records', { note: 'x', student: 'Ζωή αβραμίδου' }), 400, 'validation', {
+        student: 'invalid-type',
+      });
+    });
+
+    it('the history names the records a reference change points at', async () => {
+      const [made] = json(await visits('note=v-zoi&_sort=id&_order=asc')).data as Row[];
+      const res = await call('PATCH', `/api/custom-entities/visits/records/${made!.id}`, {
+        version: made!.version,
+        student: people['Άρης Έξαρχος'],
+        exam: null,
+      });
+      expectStatus(res, 200);
+      const history = json(await call('GET', `/api/history?entity=custom:visits&entity_id=${made!.id}`)).data as Row[];
+      expect(history.map((h) => h.action)).toEqual(['update', 'create']);
+      expect(history[0]!.changes).toEqual({
+        student: {
+          old: people['Ζωή αβραμίδου'],
+          new: people['Άρης Έξαρχος'],
+          labels: { old: { id: people['Ζωή αβραμίδου'], name: 'Ζωή αβραμίδου' }, new: { id: people['Άρης Έξαρχος'], name: 'Άρης Έξαρχος' } },
+        },
+        exam: { old: exams['άλφα τεστ'], new: null, labels: { old: { id: exams['άλφα τεστ'], name: 'άλφα τεστ' }, new: null } },
+      });
+      expect(history[1]!.changes.note).toEqual({ old: null, new: 'v-zoi' });
+      expect(history[1]!.changes.student.labels.new).toEqual({ id: people['Ζωή αβραμίδου'], name: 'Ζωή αβραμίδου' });
+    });
   });
 });

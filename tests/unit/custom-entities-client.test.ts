@@ -3,7 +3,9 @@
 // API takes.
 import { afterEach, describe, expect, it } from 'vitest';
 import { type CustomEntity, runtimeDeclaration } from '../../domain/custom-entities';
-import { historyEntity } from '../../src/components/history-tab';
+import { FIELD_CODES } from '../../domain/errors';
+import { describeChanges, historyEntity } from '../../src/components/history-tab';
+import { translations } from '../../src/providers/i18nProvider';
 import { fieldText } from '../../src/components/fields/format';
 import { referencesTo } from '../../src/components/referencing-tabs';
 import { entityBody, formPath, inUseDetails, previewField } from '../../src/resources/custom-entities/api';
@@ -161,6 +163,27 @@ describe('the runtime declaration of an entity', () => {
     expect(referencesTo('teachers', defs)).toEqual([]);
   });
 
+  it('lets the list sort by a reference (the server orders by the referenced name), not by a multiple choice', () => {
+    const [def] = parseRuntimeDeclarations(json);
+    expect(def!.fields.find((f) => f.name === 'student')?.sortable).toBe(true);
+    const [tagged] = parseRuntimeDeclarations([
+      runtimeDeclaration({ ...EXAMS, fields: [...EXAMS.fields, { ...EXAMS.fields[0]!, key: 'tags', type: 'MULTIPLE_CHOICE', options: ['α'], position: 9 }] }),
+    ]);
+    expect(tagged!.fields.find((f) => f.name === 'tags')?.sortable).toBeFalsy();
+  });
+
+  it('shows in its history the names the server sends beside a reference change', () => {
+    const [def] = parseRuntimeDeclarations(json);
+    const changes = describeChanges(t, def!, {
+      student: { old: 7, new: 9, labels: { old: { id: 7, name: 'Ελένη Παππά' }, new: { id: 9, name: 'Άρης Έξαρχος' } } },
+      grade: { old: null, new: 15 },
+    });
+    expect(changes.map((c) => [c.key, c.old, c.new])).toEqual([
+      ['student', 'Ελένη Παππά', 'Άρης Έξαρχος'],
+      ['grade', '—', '15'],
+    ]);
+  });
+
   it('shows a reference by the label beside it, and a Yes/No as words', () => {
     const [def] = parseRuntimeDeclarations([runtimeDeclaration(EXAMS)]);
     const row = { id: 3, student: 7, student_label: { id: 7, name: 'Ελένη Παππά' }, passed: true };
@@ -251,7 +274,15 @@ describe('the builder', () => {
   });
 });
 
-it('an imported reference cell is the record number', () => {
+it('an imported reference cell is the record number, or the name the server looks up', () => {
   expect(cellValue({ name: 'student', type: 'REFERENCE', reference: 'students' }, ' 12 ')).toBe(12);
   expect(cellValue({ name: 'student', type: 'REFERENCE', reference: 'students' }, 'Ελένη')).toBe('Ελένη');
+});
+
+it('the import report says in both languages why a row was refused, a name fitting no record or several among them', () => {
+  for (const language of ['el', 'en'] as const) {
+    const fields = translations[language].fields as Record<string, string>;
+    for (const code of FIELD_CODES) expect(typeof fields[code], `${language}: fields.${code}`).toBe('string');
+  }
+  expect(translations.el.fields).toMatchObject({ 'no-match': expect.stringContaining('όνομα'), ambiguous: expect.stringContaining('id') });
 });

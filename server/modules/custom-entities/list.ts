@@ -2,15 +2,22 @@
  * A page of an entity's records under the usual list conventions. Every filter on a field is
  * a semi-join on the value index (custom_values, keyed tenant, entity, key, value), and a sort
  * on a field joins that field's index rows, which every record has (null when empty): so the
- * database walks the index in the asked order and stops at the page's end. Field keys reach
- * SQL only as bound parameters, after parseListQuery checked them against the definition.
+ * database walks the index in the asked order and stops at the page's end. A sort on a
+ * REFERENCE joins, beyond, the referenced row's sort key by its id (a student's folded last
+ * and first name, a class's folded name, another entity's title in its own value index); that
+ * order is not the index's, so the matching records are sorted before the page is taken.
+ * Field keys reach SQL only as bound parameters, after parseListQuery checked them against
+ * the definition.
  */
-import { sql, type SQL } from 'drizzle-orm';
-import { type CustomEntity, type FilterValue, type ListQuery, normalizeSearch, parseListQuery, sortKey } from '../../../domain/index';
+import { type Column, sql, type SQL } from 'drizzle-orm';
+import type { PgTable } from 'drizzle-orm/pg-core';
+import { type CustomEntity, type FilterValue, type ListQuery, normalizeSearch, parseListQuery, type REFERENCE_TARGETS, sortKey } from '../../../domain/index';
 import { queryRows, type Tx } from '../../db/client';
+import { byCodePoint, sortKey as foldedKey } from '../../db/schema/columns';
+import { classCategories, classes, lessonTags, lessonTypes, rooms, students, subjects, teachers } from '../../db/schema/index';
 import { likePattern } from '../list-query';
 import type { RecordRow } from './store';
-import { resourceOf } from './store';
+import { asEntity, entityBySlug, resourceOf, titleKey } from './store';
 
 type Raw = Record<string, string | string[] | undefined>;
 
@@ -101,26 +108,82 @@ export function recordWhere(tenantId: number, entity: CustomEntity, query: ListQ
 /** Parses the query string against the entity's fields (400 with field codes otherwise). */
 export const parseRecordQuery = (entity: CustomEntity, raw: Raw): ListQuery => parseListQuery(resourceOf(entity), raw);
 
+/** A column of a joined table under its alias in the query. */
+const aliased = (alias: string, column: Column) => sql`${sql.raw(alias)}.${sql.identifier(column.name)}`;
+const byName = (table: PgTable & { name: Column }) => ({ table, keys: (a: string) => [foldedKey(aliased(a, table.name))] });
+const byPerson = (table: typeof students | typeof teachers) => ({
+  table,
+  // The lists' own order of people, on the keys the database keeps folded and indexed.
+  keys: (a: string) => [byCodePoint(aliased(a, table.lastNameSort)), byCodePoint(aliased(a, table.firstNameSort))],
+});
+
+/** How a built-in target's rows sort by name: the table and its folded sort keys. */
+const TARGET_SORTS: Record<(typeof REFERENCE_TARGETS)[number], { table: PgTable; keys: (alias: string) => SQL[] }> = {
+  students: byPerson(students),
+  teachers: byPerson(teachers),
+  classes: byName(classes),
+  subjects: byName(subjects),
+  rooms: byName(rooms),
+  'lesson-types': byName(lessonTypes),
+  'lesson-tags': byName(lessonTags),
+  'class-categories': byName(classCategories),
+};
+
+/**
+ * A REFERENCE's sort: the referenced row joined by its id (the index row's `num`), ordered by
+ * the keys its name sorts by. Empty references and vanished rows have null keys.
+ */
+async function referenceSort(tx: Tx, tenantId: number, target: string, ref: string, alias: string): Promise<{ join: SQL; keys: SQL[] } | null> {
+  const a = sql.raw(alias);
+  const id = sql`${sql.raw(ref)}.num::int`;
+  if (!target.startsWith('custom:')) {
+    const sort = TARGET_SORTS[target as keyof typeof TARGET_SORTS];
+    if (!sort) return null;
+    return { join: sql`left join ${sort.table} ${a} on ${a}.tenant_id = r.tenant_id and ${a}.id = ${id}`, keys: sort.keys(alias) };
+  }
+  const row = await entityBySlug(tx, tenantId, target.slice(7));
+  if (!row) return null;
+  const other = asEntity(row);
+  const key = titleKey(other);
+  const type = other.fields.find((f) => f.key === key)!.type;
+  if (type === 'MULTIPLE_CHOICE') {
+    // Several index rows per record: the title's text as the label shows it.
+    return {
+      join: sql`left join custom_records ${a} on ${a}.tenant_id = r.tenant_id and ${a}.entity_id = ${other.id} and ${a}.id = ${id}`,
+      keys: [foldedKey(sql`(${a}.data ->> ${key}::text)`)],
+    };
+  }
+  // The title's own index row: text there is already folded.
+  return {
+    join: sql`left join custom_values ${a} on ${a}.tenant_id = r.tenant_id and ${a}.entity_id = ${other.id} and ${a}.key = ${key} and ${a}.record_id = ${id}`,
+    keys: [columnOf(type) === 'num' ? sql`${a}.num` : sql`(${a}.txt collate "C")`],
+  };
+}
+
 export async function listRecords(tx: Tx, tenantId: number, entity: CustomEntity, query: ListQuery): Promise<{ rows: RecordRow[]; total: number }> {
-  const types = new Map(entity.fields.map((f) => [f.key, f.type]));
+  const fields = new Map(entity.fields.map((f) => [f.key, f]));
   const where = sql.join(recordWhere(tenantId, entity, query), sql` and `);
   const joins: SQL[] = [];
   const order: SQL[] = [];
-  query.sort.forEach((s, i) => {
+  for (const [i, s] of query.sort.entries()) {
     const dir = s.order === 'desc' ? sql`desc` : sql`asc`;
     if (SYSTEM_COLUMNS[s.field]) {
       order.push(sql`${SYSTEM_COLUMNS[s.field]} ${dir}`);
-      return;
+      continue;
     }
-    const type = types.get(s.field);
-    if (!type) return;
+    const field = fields.get(s.field);
+    if (!field) continue;
     const alias = sql.raw(`s${i}`);
     // Every record has one index row per sortable field, so an inner join keeps them all.
     joins.push(
       sql`join custom_values ${alias} on ${alias}.tenant_id = r.tenant_id and ${alias}.record_id = r.id and ${alias}.entity_id = ${entity.id} and ${alias}.key = ${s.field}`,
     );
-    order.push(columnOf(type) === 'num' ? sql`${alias}.num ${dir}` : sql`(${alias}.txt collate "C") ${dir}`);
-  });
+    const referenced = field.type === 'REFERENCE' && field.target ? await referenceSort(tx, tenantId, field.target, `s${i}`, `s${i}t`) : null;
+    if (referenced) {
+      joins.push(referenced.join);
+      for (const key of referenced.keys) order.push(sql`${key} ${dir}`);
+    } else order.push(columnOf(field.type) === 'num' ? sql`${alias}.num ${dir}` : sql`(${alias}.txt collate "C") ${dir}`);
+  }
   // A unique tie-breaker, in the first sort's direction so one index walk serves both.
   const last = query.sort[0]?.order === 'desc' ? sql`desc` : sql`asc`;
   if (!query.sort.some((s) => s.field === 'id')) order.push(sql`r.id ${last}`);

@@ -25,6 +25,7 @@ import {
   type RecordRow,
   recordColumns,
   reindex,
+  resolveReferenceNames,
   searchOf,
 } from './store';
 
@@ -231,11 +232,16 @@ export const recordRoutes: FastifyPluginAsyncZod<{ database: Database; registry:
         const entity = await entityOf(tx, ctx.tenantId, request.params.slug);
         const errors: { row: number; fields: FieldErrors }[] = [];
         const parsed: { row: number; values: Record<string, unknown> }[] = [];
-        body.rows.forEach((raw, row) => {
+        // A reference may come by name, as the export writes it; a name that fits no one row is the row's error.
+        const named = await resolveReferenceNames(tx, registry, ctx.tenantId, entity, body.rows);
+        named.rows.forEach((raw, row) => {
+          const unnamed = named.errors[row]!;
           try {
-            parsed.push({ row, values: parseRecordBody(entity, raw, 'create').values });
+            const { values } = parseRecordBody(entity, raw, 'create');
+            if (Object.keys(unnamed).length) errors.push({ row, fields: { ...unnamed } });
+            else parsed.push({ row, values });
           } catch (error) {
-            if (error instanceof DomainError && error.fields) errors.push({ row, fields: error.fields });
+            if (error instanceof DomainError && error.fields) errors.push({ row, fields: { ...error.fields, ...unnamed } });
             else throw error;
           }
         });

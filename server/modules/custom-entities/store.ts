@@ -22,6 +22,7 @@ import {
   zodIssuesToFields,
 } from '../../../domain/index';
 import type { Tx } from '../../db/client';
+import { sortKey as foldedKey } from '../../db/schema/columns';
 import { customEntities, customRecords, customValues } from '../../db/schema/index';
 import type { Registry } from '../crud/registry';
 import type { Ctx } from '../crud/spec';
@@ -172,17 +173,17 @@ function titleKey(entity: CustomEntity): string {
 }
 
 /** Which targets exist, by target: `students` via the registry, `custom:<slug>` among that entity's records. */
-async function labelsOf(tx: Tx, registry: Registry, ctx: Ctx, target: string, ids: number[]): Promise<Map<number, ReferenceLabel>> {
+async function labelsOf(tx: Tx, registry: Registry, tenantId: number, target: string, ids: number[]): Promise<Map<number, ReferenceLabel>> {
   const found = new Map<number, ReferenceLabel>();
   if (!ids.length) return found;
   if (target.startsWith('custom:')) {
-    const other = await entityBySlug(tx, ctx.tenantId, target.slice(7));
+    const other = await entityBySlug(tx, tenantId, target.slice(7));
     if (!other) return found;
     const key = titleKey(asEntity(other));
     const rows = await tx
       .select({ id: customRecords.id, name: sql<string | null>`${customRecords.data} ->> ${key}::text` })
       .from(customRecords)
-      .where(and(eq(customRecords.tenantId, ctx.tenantId), eq(customRecords.entityId, other.id), inArray(customRecords.id, ids)));
+      .where(and(eq(customRecords.tenantId, tenantId), eq(customRecords.entityId, other.id), inArray(customRecords.id, ids)));
     for (const r of rows) found.set(r.id, { id: r.id, name: r.name });
     return found;
   }
@@ -191,9 +192,112 @@ async function labelsOf(tx: Tx, registry: Registry, ctx: Ctx, target: string, id
   const rows = (await tx
     .select({ id: t.id, name: t.label, deleted: t.deletedAt ? sql<boolean>`(${t.deletedAt} is not null)` : sql<boolean>`false` })
     .from(t.table as never)
-    .where(and(eq(t.tenantId, ctx.tenantId), inArray(t.id, ids)))) as { id: number; name: string | null; deleted: boolean }[];
+    .where(and(eq(t.tenantId, tenantId), inArray(t.id, ids)))) as { id: number; name: string | null; deleted: boolean }[];
   for (const r of rows) found.set(r.id, r.deleted ? { id: r.id, name: null, deleted: true } : { id: r.id, name: r.name });
   return found;
+}
+
+/** A name as compared: folded like the sort keys (accents, case, final sigma), spaces collapsed. */
+const nameKey = (name: string) => sortKey(name.replace(/\s+/g, ' ').trim());
+const nameKeyOf = (expr: SQL) => foldedKey(sql`btrim(regexp_replace(${expr}, '[[:space:]]+', ' ', 'g'))`);
+
+/** The rows of a target (not deleted) whose name folds to one of `keys`: folded name -> their ids. */
+async function idsByName(tx: Tx, registry: Registry, tenantId: number, target: string, keys: string[]): Promise<Map<string, number[]>> {
+  const found = new Map<string, number[]>();
+  let select: (wanted: SQL) => Promise<{ id: number; key: string }[]>;
+  if (target.startsWith('custom:')) {
+    const other = await entityBySlug(tx, tenantId, target.slice(7));
+    if (!other) return found;
+    const key = nameKeyOf(sql`(${customRecords.data} ->> ${titleKey(asEntity(other))}::text)`);
+    select = (wanted) =>
+      tx
+        .select({ id: customRecords.id, key: sql<string>`${key}` })
+        .from(customRecords)
+        .where(and(eq(customRecords.tenantId, tenantId), eq(customRecords.entityId, other.id), sql`${key} in (${wanted})`));
+  } else {
+    const t = registry.targets.get(target);
+    if (!t) return found;
+    const key = nameKeyOf(t.label);
+    select = (wanted) =>
+      tx
+        .select({ id: t.id, key: sql<string>`${key}` })
+        .from(t.table as never)
+        .where(and(eq(t.tenantId, tenantId), t.deletedAt ? sql`${t.deletedAt} is null` : undefined, sql`${key} in (${wanted})`)) as Promise<
+        { id: number; key: string }[]
+      >;
+  }
+  for (let at = 0; at < keys.length; at += 1000) {
+    const rows = await select(
+      sql.join(
+        keys.slice(at, at + 1000).map((k) => sql`${k}`),
+        sql`, `,
+      ),
+    );
+    for (const r of rows) found.set(r.key, [...(found.get(r.key) ?? []), r.id]);
+  }
+  return found;
+}
+
+/** `#12`, as a reference without a name is written out. */
+const NUMBERED = /^#(\d{1,10})$/;
+
+/**
+ * References given by name, as an export writes them (a CSV brought back in): each becomes
+ * the id of the one row of its target so named, compared without accents or case. A name
+ * that matches no row is `no-match`, one that matches several `ambiguous`; `#12` is the id
+ * 12. A number is an id; one that names no row may still be a name (a room called 101).
+ * Everything else passes through for the usual validation.
+ */
+export async function resolveReferenceNames(
+  tx: Tx,
+  registry: Registry,
+  tenantId: number,
+  entity: CustomEntity,
+  rows: readonly unknown[],
+): Promise<{ rows: unknown[]; errors: FieldErrors[] }> {
+  const out = rows.map((raw) => (raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? Object.assign(Object.create(null), raw) : raw)) as unknown[];
+  const errors: FieldErrors[] = rows.map(() => Object.create(null));
+  const valueOf = (raw: unknown, key: string) => (raw !== null && typeof raw === 'object' ? (raw as Record<string, unknown>)[key] : undefined);
+  for (const f of entity.fields) {
+    if (f.type !== 'REFERENCE' || !f.target) continue;
+    const numbers = [...new Set(out.map((raw) => valueOf(raw, f.key)).filter((v): v is number => Number.isInteger(v) && (v as number) > 0))];
+    const known: Map<number, ReferenceLabel> = numbers.length
+      ? await labelsOf(
+          tx,
+          registry,
+          tenantId,
+          f.target,
+          numbers.filter((n) => n <= 2_147_483_647),
+        )
+      : new Map();
+    /** The name a value gives, if it gives one: text, or a number no row has as its id. */
+    const nameIn = (raw: unknown): string | undefined => {
+      const v = valueOf(raw, f.key);
+      if (typeof v === 'string') return v.trim() === '' ? undefined : v;
+      return typeof v === 'number' && numbers.includes(v) && !(known.has(v) && !known.get(v)!.deleted) ? String(v) : undefined;
+    };
+    const keys = new Set<string>();
+    for (const raw of out) {
+      const name = nameIn(raw);
+      if (name !== undefined && !NUMBERED.test(name.trim())) keys.add(nameKey(name));
+    }
+    const found = keys.size ? await idsByName(tx, registry, tenantId, f.target, [...keys]) : new Map<string, number[]>();
+    out.forEach((raw, i) => {
+      const name = nameIn(raw);
+      if (name === undefined) return;
+      const record = raw as Record<string, unknown>;
+      const numbered = NUMBERED.exec(name.trim());
+      const ids = numbered ? [Number(numbered[1])] : (found.get(nameKey(name)) ?? []);
+      if (ids.length === 1) record[f.key] = ids[0];
+      // An unknown id stays as it is: the usual check says it names no row.
+      else if (typeof record[f.key] === 'number' && !ids.length) return;
+      else {
+        errors[i]![f.key] = ids.length ? 'ambiguous' : 'no-match';
+        delete record[f.key];
+      }
+    });
+  }
+  return { rows: out, errors };
 }
 
 /** New reference values must name a row of this centre (a deleted teacher is no longer one). */
@@ -209,7 +313,7 @@ export async function checkRecordReferences(
     if (f.type !== 'REFERENCE' || !f.target) continue;
     const ids = [...new Set(inputs.map((i) => i[f.key]).filter((v): v is number => typeof v === 'number'))];
     if (!ids.length) continue;
-    const found = await labelsOf(tx, registry, ctx, f.target, ids);
+    const found = await labelsOf(tx, registry, ctx.tenantId, f.target, ids);
     inputs.forEach((input, i) => {
       const v = input[f.key];
       if (typeof v === 'number' && (!found.has(v) || found.get(v)!.deleted)) out[i]![f.key] = 'invalid';
@@ -228,7 +332,7 @@ export async function presentRecords(tx: Tx, registry: Registry, ctx: Ctx, entit
   for (const f of entity.fields) {
     if (f.type !== 'REFERENCE' || !f.target) continue;
     const ids = [...new Set(out.map((r) => r[f.key]).filter((v): v is number => typeof v === 'number'))];
-    const found = await labelsOf(tx, registry, ctx, f.target, ids);
+    const found = await labelsOf(tx, registry, ctx.tenantId, f.target, ids);
     const key = labelKey({ name: f.key, type: 'REFERENCE' });
     for (const r of out) {
       const id = r[f.key];
@@ -236,6 +340,28 @@ export async function presentRecords(tx: Tx, registry: Registry, ctx: Ctx, entit
     }
   }
   return out;
+}
+
+/** Adds `labels: {old, new}` to each REFERENCE change of a record's history entries: names, not ids. */
+export async function labelRecordChanges(
+  tx: Tx,
+  registry: Registry,
+  tenantId: number,
+  slug: string,
+  entries: readonly { changes: Record<string, { old: unknown; new: unknown; labels?: unknown }> }[],
+): Promise<void> {
+  const row = entries.length ? await entityBySlug(tx, tenantId, slug) : null;
+  if (!row) return;
+  for (const f of asEntity(row).fields) {
+    if (f.type !== 'REFERENCE' || !f.target) continue;
+    const changes = entries.map((e) => e.changes?.[f.key]).filter((c) => c !== undefined);
+    const ids = [...new Set(changes.flatMap((c) => [c.old, c.new]).filter((v): v is number => typeof v === 'number'))];
+    if (!ids.length) continue;
+    const found = await labelsOf(tx, registry, tenantId, f.target, ids);
+    // A record deleted since keeps its id: {id, name: null, deleted: true}.
+    const side = (v: unknown) => (typeof v === 'number' ? (found.get(v) ?? { id: v, name: null, deleted: true }) : null);
+    for (const c of changes) c.labels = { old: side(c.old), new: side(c.new) };
+  }
 }
 
 export const recordColumns = {

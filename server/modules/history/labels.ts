@@ -11,6 +11,7 @@ import type { ReferenceLabel } from '../../../domain/references';
 import type { Tx } from '../../db/client';
 import type { FieldChange } from '../../db/schema/index';
 import type { Registry } from '../crud/registry';
+import { labelRecordChanges } from '../custom-entities/store';
 
 /** What a REFERENCE change carries beside its ids: one label per side, a list for REFERENCES. */
 export type ChangeLabels = { old: ReferenceLabel | ReferenceLabel[] | null; new: ReferenceLabel | ReferenceLabel[] | null };
@@ -34,6 +35,8 @@ export async function labelChanges(
   entity: string,
   entries: readonly { changes: Record<string, LabelledChange> }[],
 ): Promise<void> {
+  // A custom entity's records: their fields are the entity's definition of today.
+  if (entity.startsWith('custom:')) return labelRecordChanges(tx, registry, tenantId, entity.slice(7), entries);
   const fields = referenceFields(registry, entity);
   if (!fields.length || !entries.length) return;
 
