@@ -6,6 +6,7 @@
  */
 import autocannon from 'autocannon';
 import { sql } from 'drizzle-orm';
+import { entityField, examEntity } from '../tests/api/exam-entity';
 import type { SeededServer } from './server';
 
 const SUBJECTS = ['Μαθηματικά', 'Φυσική', 'Χημεία', 'Βιολογία', 'Ιστορία'];
@@ -14,8 +15,6 @@ const SLUG = 'bench-exams';
 
 export const RECORDS_URL = `/api/custom-entities/${SLUG}/records?_start=0&_end=25&_sort=title&_order=asc&subject=${encodeURIComponent('Φυσική')}`;
 export const STUDENTS_URL = '/api/students?_start=0&_end=25&_sort=last_name,first_name&_order=asc,asc&status=ACTIVE';
-
-const field = (key: string, type: string, extra: Record<string, unknown> = {}) => ({ key, label_el: key, label_en: key, type, ...extra });
 
 async function post(address: string, headers: Record<string, string>, path: string, body: unknown) {
   const res = await fetch(address + path, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -26,25 +25,16 @@ async function post(address: string, headers: Record<string, string>, path: stri
 /** Defines the entity and imports `count` records pointing at the centre's first students. */
 export async function seedEntity(server: SeededServer, count: number): Promise<number> {
   const { address, headers } = server;
-  await post(address, headers, '/api/custom-entities', {
-    slug: SLUG,
-    name_el: 'Εξέταση',
-    name_en: 'Exam',
-    name_plural_el: 'Εξετάσεις',
-    name_plural_en: 'Exams',
-    fields: [
-      field('title', 'TEXT', { required: true, searchable: true }),
-      field('grade', 'NUMBER'),
-      field('held_on', 'DATE'),
-      field('subject', 'SINGLE_CHOICE', { options: SUBJECTS }),
-      field('tags', 'MULTIPLE_CHOICE', { options: TAGS }),
-      field('passed', 'BOOLEAN'),
-      field('student', 'REFERENCE', { target: 'students' }),
-      field('notes', 'TEXT', { searchable: true }),
-      field('room', 'TEXT'),
-      field('hours', 'NUMBER'),
-    ],
-  });
+  await post(
+    address,
+    headers,
+    '/api/custom-entities',
+    examEntity(SLUG, { subjects: SUBJECTS, tags: TAGS }, [
+      entityField('notes', 'TEXT', { searchable: true }),
+      entityField('room', 'TEXT'),
+      entityField('hours', 'NUMBER'),
+    ]),
+  );
   const page = (await fetch(`${address}/api/students?_start=0&_end=200&_sort=id`, { headers }).then((r) => r.json())) as { data: { id: number }[] };
   const ids = page.data.map((s) => s.id);
   const t0 = Date.now();

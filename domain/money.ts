@@ -158,6 +158,15 @@ export interface ReceiptSplit {
   total: number;
 }
 
+/** The account's figures of one month (YYYY-MM): income, expenses, what contracts owe, and income less expenses. */
+export interface MonthFigures {
+  month: string;
+  income: ReceiptSplit;
+  expenses: ReceiptSplit;
+  expected: ReceiptSplit;
+  net: ReceiptSplit;
+}
+
 export const split = (withReceipt: number, withoutReceipt: number): ReceiptSplit => ({
   with_receipt: withReceipt,
   without_receipt: withoutReceipt,

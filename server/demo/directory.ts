@@ -5,19 +5,19 @@
  * real), once: a tenant that already has subjects is left alone. Names are generated from
  * fixed lists by index, so every run produces the same centre.
  */
-import { count, eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Role } from '../../domain/index';
-import { withTenant, type Database, type Tx } from '../db/client';
+import type { Database, Tx } from '../db/client';
 import { subjects, users } from '../db/schema/index';
 import { hashPassword } from '../modules/auth/passwords';
-import type { Ctx, Data, ResourceSpec } from '../modules/crud/spec';
-import { createRow } from '../modules/crud/write';
+import type { ResourceSpec } from '../modules/crud/spec';
 import { registry } from '../modules/registry';
 import { classesSpec } from '../modules/directory/specs';
 import { notesSpec } from '../modules/notes/spec';
 import { studentCustomFieldsSpec } from '../modules/student-custom-fields/spec';
 import { studentsSpec } from '../modules/students/spec';
 import { teachersSpec } from '../modules/teachers/spec';
+import { add, fillOnce } from './fill';
 
 /** The spec the engine serves a resource with (plain ones are derived, not imported). */
 const specOf = (name: string): ResourceSpec => registry.specs.get(name)!;
@@ -154,10 +154,6 @@ function student(i: number, classIndex: number) {
   };
 }
 
-async function add(tx: Tx, ctx: Ctx, spec: ResourceSpec, input: Record<string, unknown>): Promise<Data> {
-  return createRow(tx, registry, ctx, spec, input);
-}
-
 async function teacherUser(tx: Tx, tenantId: number, username: string): Promise<number | undefined> {
   const [row] = await tx.select({ id: users.id }).from(users).where(sql`${users.tenantId} = ${tenantId} and lower(${users.username}) = ${username}`);
   return row?.id;
@@ -166,18 +162,7 @@ async function teacherUser(tx: Tx, tenantId: number, username: string): Promise<
 /** Fills the directory unless it already holds data. Returns the teacher sign-ins it adds to the demo staff's. */
 export async function ensureDemoDirectory(database: Database, tenantId: number): Promise<Array<{ username: string; password: string; role: Role }>> {
   const passwordHash = await hashPassword(TEACHER_PASSWORD);
-  return withTenant(database, tenantId, async (tx) => {
-    // Several processes may start at once: one fills, the others then find subjects and stop.
-    await tx.execute(sql`select pg_advisory_xact_lock(734511, ${tenantId}::int)`);
-    const [existing] = await tx.select({ n: count() }).from(subjects).where(eq(subjects.tenantId, tenantId));
-    const logins = TEACHERS.filter((t) => !['maria', 'nikos'].includes(t.username)).map((t) => ({
-      username: t.username,
-      password: TEACHER_PASSWORD,
-      role: 'TEACHER' as Role,
-    }));
-    if (existing && existing.n > 0) return logins;
-    const ctx: Ctx = { tenantId, actor: null };
-
+  await fillOnce(database, tenantId, subjects, async (tx, ctx) => {
     const subjectId = new Map<string, number>();
     for (const [name, color] of SUBJECTS) subjectId.set(name, (await add(tx, ctx, specOf('subjects'), { name, color })).id);
     const ids = (names: string[]) => names.map((n) => subjectId.get(n)!);
@@ -252,6 +237,10 @@ export async function ensureDemoDirectory(database: Database, tenantId: number):
       class_id: classIds[3],
     });
     await add(tx, ctx, notesSpec, { title: 'Διαγώνισμα προσομοίωσης', body: 'Κυριακή 10:00, Αίθουσα 4.', class_id: classIds[6], teacher_id: teacherIds[3] });
-    return logins;
   });
+  return TEACHERS.filter((t) => !['maria', 'nikos'].includes(t.username)).map((t) => ({
+    username: t.username,
+    password: TEACHER_PASSWORD,
+    role: 'TEACHER' as Role,
+  }));
 }

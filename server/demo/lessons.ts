@@ -4,15 +4,16 @@
  * few lessons to be replaced, replaced and cancelled near today. Written through the same
  * series and lesson code as the API, once: a tenant that has lessons is left alone.
  */
-import { and, asc, count, eq, gte, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, sql } from 'drizzle-orm';
 import { addDays, isoWeekday } from '../../domain/index';
-import { withTenant, type Database, type Tx } from '../db/client';
+import type { Database, Tx } from '../db/client';
 import { classes, classSubjects, lessons, lessonTypes, rooms, teachers, teacherSubjects } from '../db/schema/index';
 import type { Ctx } from '../modules/crud/spec';
 import { createRow, updateRow } from '../modules/crud/write';
 import { createSeries } from '../modules/lessons/series';
 import { lessonsSpec } from '../modules/lessons/spec';
 import { registry } from '../modules/registry';
+import { fillOnce } from './fill';
 
 /** Afternoon slots, Monday to Friday. */
 const SLOTS: Array<[string, string]> = [
@@ -103,11 +104,7 @@ async function statusExamples(tx: Tx, ctx: Ctx, from: string, replacementType: n
 }
 
 export async function ensureDemoLessons(database: Database, tenantId: number, today = new Date().toISOString().slice(0, 10)): Promise<void> {
-  await withTenant(database, tenantId, async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(734511, ${tenantId}::int)`);
-    const [existing] = await tx.select({ n: count() }).from(lessons).where(eq(lessons.tenantId, tenantId));
-    if (existing && existing.n > 0) return;
-    const ctx: Ctx = { tenantId, actor: null };
+  await fillOnce(database, tenantId, lessons, async (tx, ctx) => {
     const classIds = (await tx.select({ id: classes.id }).from(classes).where(eq(classes.tenantId, tenantId)).orderBy(asc(classes.id))).map((r) => r.id);
     const roomIds = (await tx.select({ id: rooms.id }).from(rooms).where(eq(rooms.tenantId, tenantId)).orderBy(asc(rooms.id))).map((r) => r.id);
     const types = await tx

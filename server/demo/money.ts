@@ -5,16 +5,14 @@
  * supplies). Written through the same CRUD code as the API, once: a centre that has contracts
  * is left alone. Everything follows from the student's position, so every run is the same.
  */
-import { asc, count, eq, sql } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import { contractMonths, monthsFromTo, nextMonth, type ContractTerms } from '../../domain/index';
-import { withTenant, type Database, type Tx } from '../db/client';
+import type { Database } from '../db/client';
 import { contractCategories, contracts, students } from '../db/schema/index';
 import { contractsSpec } from '../modules/contracts/spec';
-import type { Ctx, Data, ResourceSpec } from '../modules/crud/spec';
-import { createRow } from '../modules/crud/write';
 import { expenseCategoriesSpec, expensesSpec } from '../modules/expenses/spec';
 import { paymentsSpec } from '../modules/payments/spec';
-import { registry } from '../modules/registry';
+import { add, fillOnce } from './fill';
 import { schoolYear } from './lessons';
 
 const METHODS = ['CASH', 'CASH', 'BANK_ACCOUNT', 'CREDIT_CARD'] as const;
@@ -31,15 +29,10 @@ const MONTHLY_EXPENSES: Array<[string, string, number, string, boolean]> = [
   ['Καθαριότητα', 'Καθαρισμός χώρων', 20000, 'CASH', false],
 ];
 
-const add = (tx: Tx, ctx: Ctx, spec: ResourceSpec, input: Record<string, unknown>): Promise<Data> => createRow(tx, registry, ctx, spec, input);
 const day = (month: string, d: number) => `${month}-${String(Math.min(d, 28)).padStart(2, '0')}`;
 
 export async function ensureDemoMoney(database: Database, tenantId: number, today = new Date().toISOString().slice(0, 10)): Promise<void> {
-  await withTenant(database, tenantId, async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(734511, ${tenantId}::int)`);
-    const [existing] = await tx.select({ n: count() }).from(contracts).where(eq(contracts.tenantId, tenantId));
-    if (existing && existing.n > 0) return;
-    const ctx: Ctx = { tenantId, actor: null };
+  await fillOnce(database, tenantId, contracts, async (tx, ctx) => {
     const studentIds = (await tx.select({ id: students.id }).from(students).where(eq(students.tenantId, tenantId)).orderBy(asc(students.id))).map((r) => r.id);
     const categories = await tx
       .select({ id: contractCategories.id, name: contractCategories.name })

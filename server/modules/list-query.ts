@@ -1,14 +1,54 @@
 /**
- * Turns a validated ListQuery (domain/fields.ts parseListQuery, which already refused every
- * unknown sort or filter name) into SQL. Column names come only from the module's own map,
+ * The conventions of a list read. Turns a validated ListQuery (domain/fields.ts
+ * parseListQuery, which already refused every unknown sort or filter name) into SQL. Column names come only from the module's own map,
  * values only as bound parameters, so nothing from the query string is interpolated.
  */
 import { and, asc, desc, gte, ilike, inArray, isNull, lte, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
-import { normalizeSearch, SYSTEM_FIELDS, type FieldDef, type FilterValue, type ListQuery, type ResourceDef } from '../../domain/index';
+import { z } from 'zod';
+import {
+  DEFAULT_PAGE_ROWS,
+  MAX_PAGE_ROWS,
+  normalizeSearch,
+  SYSTEM_FIELDS,
+  type FieldDef,
+  type FilterValue,
+  type ListQuery,
+  type ResourceDef,
+} from '../../domain/index';
 import type { Queryable } from '../db/client';
 
 export type ColumnMap = Record<string, AnyPgColumn>;
+
+const pageBound = z
+  .string()
+  .regex(/^\d{1,9}$/)
+  .transform(Number)
+  .optional();
+
+interface PageBounds {
+  _start?: number;
+  _end?: number;
+}
+
+/** The rows a page asks for: from `_start` (0) to `_end` (`defaultRows` further on). */
+export function pageOf(query: PageBounds, defaultRows = DEFAULT_PAGE_ROWS): { start: number; end: number } {
+  const start = query._start ?? 0;
+  return { start, end: query._end ?? start + defaultRows };
+}
+
+/**
+ * The query string of a list outside the resource lists (which parseListQuery reads alike):
+ * the route's own parameters plus `_start` and `_end`, digits only; a page that ends before it
+ * starts is 400 `_end` too-small, one of more than MAX_PAGE_ROWS rows 400 `_end` too-large.
+ */
+export function pagedQuery<T extends z.ZodRawShape>(shape: T, defaultRows = DEFAULT_PAGE_ROWS) {
+  const bounds = (q: unknown) => pageOf(q as PageBounds, defaultRows);
+  return z
+    .strictObject({ ...shape, _start: pageBound, _end: pageBound })
+    .refine((q) => bounds(q).end - bounds(q).start <= MAX_PAGE_ROWS, { params: { code: 'too-large' }, path: ['_end'] })
+    .refine((q) => bounds(q).end >= bounds(q).start, { params: { code: 'too-small' }, path: ['_end'] });
+}
 
 /** Escapes LIKE wildcards so user text matches literally. */
 export const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

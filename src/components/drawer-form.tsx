@@ -7,6 +7,7 @@ import { offerReload } from './stale';
 /**
  * The create/update form of a mode drawer (SPEC's `mode` and id params): saves without
  * redirecting, closes on success, and on 409 stale offers to load the other person's version.
+ * It tells "Saved" or "Could not save" with the server's message, unless `options` says otherwise.
  */
 export function useDrawerForm<T extends BaseRecord>(opts: {
   resource: string;
@@ -16,6 +17,7 @@ export function useDrawerForm<T extends BaseRecord>(opts: {
   options?: Omit<UseFormProps<T, HttpError>, 'resource' | 'action' | 'id' | 'redirect' | 'onMutationSuccess' | 'onMutationError'>;
 }): UseFormReturnType<T, HttpError> {
   const { modal } = App.useApp();
+  const { t } = useTranslation();
   const result: UseFormReturnType<T, HttpError> = useForm<T, HttpError>({
     resource: opts.resource,
     action: opts.mode === 'create' ? 'create' : 'edit',
@@ -24,6 +26,8 @@ export function useDrawerForm<T extends BaseRecord>(opts: {
     onMutationSuccess: opts.onDone,
     onMutationError: (error) =>
       offerReload(modal, error, () => void result.query?.refetch().then((r) => r.data && result.form.setFieldsValue(r.data.data as never))),
+    successNotification: () => ({ type: 'success', message: t('directory.saved') }),
+    errorNotification: (error) => ({ type: 'error', message: t('directory.saveFailed'), description: error?.message }),
     ...opts.options,
   });
   return result;

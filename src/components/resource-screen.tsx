@@ -361,7 +361,6 @@ function ResourceForm({ config, mode, id, onDone }: { config: Resolved; mode: 'c
     id,
     onDone,
     options: {
-      successNotification: () => ({ type: 'success', message: t('directory.saved') }),
       errorNotification: (error) => ({
         type: 'error',
         message: t('directory.saveFailed'),

@@ -11,12 +11,12 @@ import { parseRuntimeDeclarations } from '../../src/resources/runtime-parse';
 import { guessTarget, importTargets, rowBody } from '../../src/resources/students-import';
 import { expectError, expectStatus, json, show } from './api-helpers';
 import { notId, notNumber, notString } from './bad-values';
+import { examEntity } from './exam-entity';
 import './fast-check-seed';
 import { DATABASE_KINDS, startApp, type TestApp } from './harness';
 
 type Row = Record<string, any>;
 const TENANT = 'crecords';
-const field = (key: string, type: string, extra: Row = {}) => ({ key, label_el: key, label_en: key, type, ...extra });
 
 describe.each(DATABASE_KINDS)('custom entity records on %s', (kind) => {
   let t: TestApp;
@@ -47,22 +47,11 @@ describe.each(DATABASE_KINDS)('custom entity records on %s', (kind) => {
       expectStatus(res, 201);
       students.push(json(res).id);
     }
-    const res = await call('POST', '/api/custom-entities', {
-      slug: 'exams',
-      name_el: 'Εξέταση',
-      name_en: 'Exam',
-      name_plural_el: 'Εξετάσεις',
-      name_plural_en: 'Exams',
-      fields: [
-        field('title', 'TEXT', { required: true, searchable: true }),
-        field('grade', 'NUMBER'),
-        field('held_on', 'DATE'),
-        field('subject', 'SINGLE_CHOICE', { options: ['Μαθηματικά', 'Φυσική', 'Χημεία'] }),
-        field('tags', 'MULTIPLE_CHOICE', { options: ['προφορικά', 'γραπτά'] }),
-        field('passed', 'BOOLEAN'),
-        field('student', 'REFERENCE', { target: 'students' }),
-      ],
-    });
+    const res = await call(
+      'POST',
+      '/api/custom-entities',
+      examEntity('exams', { subjects: ['Μαθηματικά', 'Φυσική', 'Χημεία'], tags: ['προφορικά', 'γραπτά'] }),
+    );
     expectStatus(res, 201);
   }, 120_000);
   afterAll(async () => {

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTenant } from '../../server/db/client';
 import { recordHistory } from '../../server/modules/history/record';
-import { json, show } from './api-helpers';
+import { expectError, json, show } from './api-helpers';
 import { DATABASE_KINDS, startApp, type TestApp } from './harness';
 
 type Row = Record<string, any>;
@@ -106,5 +106,23 @@ describe.each(DATABASE_KINDS)('history names on %s', (kind) => {
     expect(Object.values(bySystem)).not.toContain('system');
     expect(byAdmin).toMatchObject({ action: 'create', user_id: admin.id, user_name: 'Ελένη Γραμματέως', system: false });
     expect(byAdmin.user).toEqual({ id: admin.id, name: 'Ελένη Γραμματέως', root: false });
+  });
+
+  it('pages like every list: `_start` and `_end` pick the changes; a page ending before it starts or of more than 200 is 400', async () => {
+    const room = await make('rooms', { name: 'Αίθουσα σελίδων' });
+    let row = room;
+    for (const capacity of [5, 6, 7]) row = await change('rooms', row, { capacity });
+    const all = await history('rooms', room.id);
+    expect(all.map((e) => e.action)).toEqual(['update', 'update', 'update', 'create']);
+    const res = await call('GET', `/api/history?entity=rooms&entity_id=${room.id}&_start=1&_end=3`);
+    expect(res.statusCode, show(res)).toBe(200);
+    expect(json(res).data.map((e: Row) => e.id)).toEqual(all.slice(1, 3).map((e) => e.id));
+    expect(json(res).total).toBe(4);
+    expectError(await call('GET', `/api/history?entity=rooms&entity_id=${room.id}&_start=3&_end=1`), 400, 'validation', { _end: 'too-small' });
+    expectError(await call('GET', `/api/history?entity=rooms&entity_id=${room.id}&_start=0&_end=201`), 400, 'validation', { _end: 'too-large' });
+    // Without `_end`, a page of 50 from wherever it starts.
+    const later = await call('GET', `/api/history?entity=rooms&entity_id=${room.id}&_start=60`);
+    expect(later.statusCode, show(later)).toBe(200);
+    expect(json(later).data).toEqual([]);
   });
 });

@@ -146,4 +146,18 @@ describe.each(DATABASE_KINDS)('/api/mydata on %s', (kind) => {
       'unauthorized',
     );
   });
+
+  // Last: it ends the ROOT sessions of the file's other tests.
+  it("a ROOT's password change ends its sessions in every centre, all but the current one", async () => {
+    await t.createTenant('mydata-b');
+    const here = await t.signIn(t.root.username, t.root.password);
+    const sameCentre = await t.signIn(t.root.username, t.root.password);
+    const elsewhere = await t.signIn(t.root.username, t.root.password, 'mydata-b');
+    const change = (from: string, to: string) => me(here.token, 'POST', '/api/mydata/password', { current_password: from, password: to, confirm_password: to });
+    expectStatus(await change(t.root.password, 'root-new-pass-1'), 204);
+    expectStatus(await me(here.token), 200);
+    expectStatus(await me(sameCentre.token), 401);
+    expectStatus(await t.request({ url: '/api/mydata', token: elsewhere.token, tenant: 'mydata-b' }), 401);
+    expectStatus(await change('root-new-pass-1', t.root.password), 204);
+  });
 });

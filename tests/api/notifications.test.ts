@@ -350,7 +350,10 @@ describe.each(DATABASE_KINDS)('notifications on %s', (kind) => {
   });
 
   it('bad list parameters answer 400, and a ROOT has none', async () => {
-    expectError(await teacherA('GET', '/api/notifications?_start=0&_end=500'), 400, 'validation');
+    expectError(await teacherA('GET', '/api/notifications?_start=0&_end=500'), 400, 'validation', { _end: 'too-large' });
+    expectError(await teacherA('GET', '/api/notifications?_start=3&_end=1'), 400, 'validation', { _end: 'too-small' });
+    // Without `_end`, a page of 25 from wherever it starts, however far.
+    expect((await inbox(teacherA, '?_start=500')).data).toEqual([]);
     expectError(await teacherA('GET', '/api/notifications?unread=maybe'), 400, 'validation');
     expectError(await teacherA('GET', '/api/notifications?colour=red'), 400, 'validation');
     expect(await inbox(w.root)).toEqual({ data: [], total: 0, unread: 0 });

@@ -5,14 +5,7 @@
  */
 import { foreignKey, index, integer, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 import { linkTable, rowMeta } from './columns';
-import { tenants } from './platform';
-
-const tenantId = () =>
-  integer('tenant_id')
-    .notNull()
-    .references(() => tenants.id);
-const id = () => integer('id').notNull().generatedAlwaysAsIdentity();
-const search = () => text('search').notNull().default('');
+import { id, search, tenantId } from './tenant-columns';
 
 export const subjects = pgTable(
   'subjects',

@@ -6,14 +6,7 @@
  */
 import { bigint, foreignKey, index, integer, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 import { instant, rowMeta, sortKeyColumn } from './columns';
-import { tenants } from './platform';
-
-const tenantId = () =>
-  integer('tenant_id')
-    .notNull()
-    .references(() => tenants.id);
-const id = () => integer('id').notNull().generatedAlwaysAsIdentity();
-const search = () => text('search').notNull().default('');
+import { id, search, tenantId } from './tenant-columns';
 
 export const folders = pgTable(
   'folders',

@@ -26,6 +26,7 @@ import { instant, linkTable, rowMeta } from './columns';
 import { classes, lessonTags, lessonTypes, rooms, subjects } from './directory';
 import { teachers } from './people';
 import { tenants } from './platform';
+import { id, search, tenantId } from './tenant-columns';
 
 /** `time` read as HH:mm: both drivers hand back 'HH:mm:ss', the wire format has no seconds. */
 const wallTime = customType<{ data: string; driverData: string }>({
@@ -33,13 +34,6 @@ const wallTime = customType<{ data: string; driverData: string }>({
   fromDriver: (value) => String(value).slice(0, 5),
   toDriver: (value) => value,
 });
-
-const tenantId = () =>
-  integer('tenant_id')
-    .notNull()
-    .references(() => tenants.id);
-const id = () => integer('id').notNull().generatedAlwaysAsIdentity();
-const search = () => text('search').notNull().default('');
 
 /** Who, where, what and when in the day: shared by a series and its lessons. */
 const schedule = () => ({

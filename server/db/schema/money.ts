@@ -10,14 +10,8 @@ import { bigint, boolean, check, date, foreignKey, index, integer, pgTable, prim
 import { rowMeta } from './columns';
 import { contractCategories } from './directory';
 import { students } from './people';
-import { tenants } from './platform';
+import { id, search, tenantId } from './tenant-columns';
 
-const tenantId = () =>
-  integer('tenant_id')
-    .notNull()
-    .references(() => tenants.id);
-const id = () => integer('id').notNull().generatedAlwaysAsIdentity();
-const search = () => text('search').notNull().default('');
 const day = (name: string) => date(name, { mode: 'string' });
 /** Sums of cents may pass 2^31 (a long contract with many extra charges); they stay below 2^53. */
 const cents = (name: string) => bigint(name, { mode: 'number' }).notNull().default(0);

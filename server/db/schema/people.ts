@@ -5,15 +5,9 @@
 import { boolean, date, foreignKey, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { byCodePoint, instant, linkTable, rowMeta, sortKeyColumn } from './columns';
 import { classes, subjects } from './directory';
-import { tenants } from './platform';
+import { id, search, tenantId } from './tenant-columns';
 import { users } from './users';
 
-const tenantId = () =>
-  integer('tenant_id')
-    .notNull()
-    .references(() => tenants.id);
-const id = () => integer('id').notNull().generatedAlwaysAsIdentity();
-const search = () => text('search').notNull().default('');
 const person = () => ({
   firstName: text('first_name').notNull(),
   lastName: text('last_name').notNull(),

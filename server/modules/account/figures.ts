@@ -5,16 +5,8 @@
  * payment's or expense's bill_number, a contract's with_receipt).
  */
 import { sql } from 'drizzle-orm';
-import { monthRange, split, type ReceiptSplit } from '../../../domain/index';
+import { monthRange, split, type MonthFigures, type ReceiptSplit } from '../../../domain/index';
 import { queryRows, type Tx } from '../../db/client';
-
-export interface MonthFigures {
-  month: string;
-  income: ReceiptSplit;
-  expenses: ReceiptSplit;
-  expected: ReceiptSplit;
-  net: ReceiptSplit;
-}
 
 interface Row {
   month: string;

@@ -2,7 +2,7 @@
  * Sessions and refresh-token families, in the database so that every API process sees a
  * sign-out, a revoked family or a deactivated user at once.
  */
-import { and, eq, isNull, ne, sql } from 'drizzle-orm';
+import { and, eq, isNull, ne, sql, type SQL } from 'drizzle-orm';
 import type { Role } from '../../../domain/index';
 import { platform, tenantStatement, withTenant, type Database, type Tx } from '../../db/client';
 import { refreshTokens, rootUsers, sessions, tenants, users } from '../../db/schema/index';
@@ -55,33 +55,24 @@ export async function issueRefreshToken(tx: Tx, tenantId: number, sessionId: num
   return token;
 }
 
-export async function revokeSession(tx: Tx, tenantId: number, sessionId: number, reason: string): Promise<void> {
-  await tx
+/** Ends the tenant's open sessions that meet every condition given. */
+const revokeOpen = (tx: Tx, tenantId: number, reason: string, ...conditions: (SQL | undefined)[]) =>
+  tx
     .update(sessions)
     .set({ revokedAt: new Date(), revokedReason: reason })
-    .where(and(eq(sessions.tenantId, tenantId), eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
+    .where(and(eq(sessions.tenantId, tenantId), isNull(sessions.revokedAt), ...conditions));
+
+export async function revokeSession(tx: Tx, tenantId: number, sessionId: number, reason: string): Promise<void> {
+  await revokeOpen(tx, tenantId, reason, eq(sessions.id, sessionId));
 }
 
 /** Ends every session of a tenant user, optionally but one (the caller's own). */
 export async function revokeUserSessions(tx: Tx, tenantId: number, userId: number, reason: string, exceptSessionId?: number) {
-  await tx
-    .update(sessions)
-    .set({ revokedAt: new Date(), revokedReason: reason })
-    .where(
-      and(
-        eq(sessions.tenantId, tenantId),
-        eq(sessions.userId, userId),
-        isNull(sessions.revokedAt),
-        exceptSessionId ? ne(sessions.id, exceptSessionId) : undefined,
-      ),
-    );
+  await revokeOpen(tx, tenantId, reason, eq(sessions.userId, userId), exceptSessionId ? ne(sessions.id, exceptSessionId) : undefined);
 }
 
 export async function revokeTenantSessions(tx: Tx, tenantId: number, reason: string) {
-  await tx
-    .update(sessions)
-    .set({ revokedAt: new Date(), revokedReason: reason })
-    .where(and(eq(sessions.tenantId, tenantId), isNull(sessions.revokedAt)));
+  await revokeOpen(tx, tenantId, reason);
 }
 
 /**
@@ -92,17 +83,13 @@ export async function revokeRootSessionsEverywhere(database: Database, rootUserI
   const all = await platform(database).select({ id: tenants.id }).from(tenants);
   for (const { id: tenantId } of all) {
     await withTenant(database, tenantId, (tx) =>
-      tx
-        .update(sessions)
-        .set({ revokedAt: new Date(), revokedReason: reason })
-        .where(
-          and(
-            eq(sessions.tenantId, tenantId),
-            eq(sessions.rootUserId, rootUserId),
-            isNull(sessions.revokedAt),
-            except && except.tenantId === tenantId ? ne(sessions.id, except.sessionId) : undefined,
-          ),
-        ),
+      revokeOpen(
+        tx,
+        tenantId,
+        reason,
+        eq(sessions.rootUserId, rootUserId),
+        except && except.tenantId === tenantId ? ne(sessions.id, except.sessionId) : undefined,
+      ),
     );
   }
 }

@@ -6,41 +6,35 @@
 import { and, desc, eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { can, DomainError, isOwnOnly, MAX_PAGE_ROWS, RESOURCE_AREA, type Area } from '../../../domain/index';
+import { can, DomainError, isOwnOnly, RESOURCE_AREA, type Area } from '../../../domain/index';
 import { actorOf, tenantOf } from '../../context';
 import { withTenant, type Database } from '../../db/client';
 import { history } from '../../db/schema/index';
 import { findRow } from '../crud/read';
 import { labelChanges, type LabelledChange } from './labels';
 import { registry } from '../registry';
-import { listPage } from '../list-query';
+import { listPage, pagedQuery, pageOf } from '../list-query';
 import { iso } from '../params';
 
 /** Entities whose history is kept but which are not API resources of their own. */
 const EXTRA_AREAS: Record<string, Area> = { 'root-users': 'tenants' };
 
-const Query = z
-  .strictObject({
+/** A page of history without `_end` holds this many changes. */
+const PAGE_ROWS = 50;
+
+const Query = pagedQuery(
+  {
     entity: z.string().min(1).max(64),
     entity_id: z
       .string()
       .regex(/^\d{1,10}$/)
       .transform(Number)
       .pipe(z.number().int().positive().max(2_147_483_647)),
-    _start: z
-      .string()
-      .regex(/^\d{1,9}$/)
-      .transform(Number)
-      .optional(),
-    _end: z
-      .string()
-      .regex(/^\d{1,9}$/)
-      .transform(Number)
-      .optional(),
     _sort: z.string().max(100).optional(),
     _order: z.string().max(100).optional(),
-  })
-  .refine((q) => (q._end ?? 0) - (q._start ?? 0) <= MAX_PAGE_ROWS, { params: { code: 'too-large' }, path: ['_end'] });
+  },
+  PAGE_ROWS,
+);
 
 const LABEL = { type: ['string', 'null'] };
 /** One change as the History tab reads it; `changes` is the recorded before/after per field, with labels beside references. */
@@ -83,8 +77,7 @@ export const historyRoutes: FastifyPluginAsyncZod<{ database: Database }> = asyn
       if (!can(actor.role, area, 'read')) throw new DomainError('forbidden');
       // A tenant's own history is kept inside that tenant.
       const tenantId = query.entity === 'tenants' ? query.entity_id : tenantOf(request).id;
-      const start = query._start ?? 0;
-      const end = query._end ?? start + 50;
+      const { start, end } = pageOf(query, PAGE_ROWS);
       const narrowed = isOwnOnly(actor.role, area) ? registry.specs.get(query.entity) : undefined;
       const page = await withTenant(database, tenantId, async (tx) => {
         if (narrowed?.scope && !(await findRow(tx, registry, { tenantId, actor }, narrowed, query.entity_id))) {
@@ -111,7 +104,7 @@ export const historyRoutes: FastifyPluginAsyncZod<{ database: Database }> = asyn
           },
           where: [eq(history.tenantId, tenantId), and(eq(history.entity, query.entity), eq(history.entityId, query.entity_id))],
           order: [desc(history.at), desc(history.id)],
-          query: { start, end: Math.max(end, start), sort: [], filters: [] },
+          query: { start, end, sort: [], filters: [] },
         });
         await labelChanges(tx, registry, tenantId, query.entity, found.rows);
         return found;

@@ -8,32 +8,18 @@ import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { decodeJwt } from 'jose';
 import { z } from 'zod';
-import { DomainError, MAX_PAGE_ROWS, type Language, type NotificationParams } from '../../../domain/index';
+import { DomainError, type Language, type NotificationParams } from '../../../domain/index';
 import { actorOf, tenantOf, type Actor } from '../../context';
 import { withTenant, type Database, type Tx } from '../../db/client';
 import { notifications } from '../../db/schema/index';
 import { accessTokenOf } from '../../plugins/auth';
+import { pagedQuery, pageOf } from '../list-query';
 import { IdParams, iso } from '../params';
 import type { NotificationBus } from './bus';
 import { wake } from './create';
 import { readerLanguage, renderNotification } from './text';
 
-const Query = z
-  .strictObject({
-    _start: z
-      .string()
-      .regex(/^\d{1,9}$/)
-      .transform(Number)
-      .optional(),
-    _end: z
-      .string()
-      .regex(/^\d{1,9}$/)
-      .transform(Number)
-      .optional(),
-    unread: z.enum(['true', 'false']).optional(),
-  })
-  .refine((q) => (q._end ?? 25) - (q._start ?? 0) <= MAX_PAGE_ROWS, { params: { code: 'too-large' }, path: ['_end'] })
-  .refine((q) => (q._end ?? 25) >= (q._start ?? 0), { params: { code: 'too-small' }, path: ['_end'] });
+const Query = pagedQuery({ unread: z.enum(['true', 'false']).optional() });
 
 const Row = {
   type: 'object',
@@ -106,8 +92,7 @@ export const notificationRoutes: FastifyPluginAsyncZod<{ database: Database; bus
       const tenant = tenantOf(request);
       const language = readerLanguage(request.headers['accept-language'], tenant.language);
       if (actor.kind === 'root') return reply.header('x-total-count', '0').send({ data: [], total: 0, unread: 0 });
-      const start = request.query._start ?? 0;
-      const end = request.query._end ?? start + 25;
+      const { start, end } = pageOf(request.query);
       const onlyUnread = request.query.unread === 'true';
       const answer = await withTenant(database, tenant.id, async (tx) => {
         const where = onlyUnread ? and(mine(tenant.id, actor), isNull(notifications.readAt)) : mine(tenant.id, actor);

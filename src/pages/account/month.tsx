@@ -3,18 +3,10 @@ import { useCustom } from '@refinedev/core';
 import { Alert, Card, DatePicker, Space, Spin } from 'antd';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
-import type { ReceiptSplit } from '../../../domain/money';
+import type { MonthFigures, ReceiptSplit } from '../../../domain/money';
 import { formatMoney } from '../../components/fields/format';
 import { errorText } from '../../providers/errors';
 import { PaymentsList } from '../../resources/money/payments-list';
-
-export interface MonthFigures {
-  month: string;
-  income: ReceiptSplit;
-  expenses: ReceiptSplit;
-  expected: ReceiptSplit;
-  net: ReceiptSplit;
-}
 
 export const FIGURES = ['income', 'expenses', 'expected', 'net'] as const;
 

@@ -2,12 +2,12 @@ import { useCustom } from '@refinedev/core';
 import { Alert, DatePicker, Space, Spin, Table } from 'antd';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
-import type { ReceiptSplit } from '../../../domain/money';
+import type { MonthFigures, ReceiptSplit } from '../../../domain/money';
 import { formatMoney } from '../../components/fields/format';
 import { errorText } from '../../providers/errors';
 import { BarChart } from '../../resources/money/charts';
 import { monthLabel } from '../../resources/money/types';
-import { FIGURES, type MonthFigures } from './month';
+import { FIGURES } from './month';
 
 interface YearFigures {
   year: number;

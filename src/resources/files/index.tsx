@@ -384,10 +384,6 @@ function FolderForm({ mode, id, parentId, folders, onClose }: Parameters<typeof 
     mode,
     id,
     onDone: onClose,
-    options: {
-      successNotification: () => ({ type: 'success', message: t('directory.saved') }),
-      errorNotification: (error) => ({ type: 'error', message: t('directory.saveFailed'), description: error?.message }),
-    },
   });
   return (
     <Form
@@ -430,10 +426,6 @@ function FileForm({ id, folders, onClose }: { id: number | null; folders: readon
     mode: 'update',
     id,
     onDone: onClose,
-    options: {
-      successNotification: () => ({ type: 'success', message: t('directory.saved') }),
-      errorNotification: (error) => ({ type: 'error', message: t('directory.saveFailed'), description: error?.message }),
-    },
   });
   return (
     <Form

@@ -1,0 +1,29 @@
+/**
+ * How each part of the demo centre is written: through the same CRUD code as the API, and
+ * once, so that a centre already holding that part is left alone.
+ */
+import { count, eq, sql } from 'drizzle-orm';
+import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
+import { withTenant, type Database, type Tx } from '../db/client';
+import type { Ctx, Data, ResourceSpec } from '../modules/crud/spec';
+import { createRow } from '../modules/crud/write';
+import { registry } from '../modules/registry';
+
+/** Creates one row as the system (no user), as a POST to the API would. */
+export const add = (tx: Tx, ctx: Ctx, spec: ResourceSpec, input: Record<string, unknown>): Promise<Data> => createRow(tx, registry, ctx, spec, input);
+
+/**
+ * Runs `fill` in one transaction of the tenant unless `table` already holds rows of it.
+ * Several processes may start at once: one fills, the others then find the rows and stop.
+ */
+export async function fillOnce(database: Database, tenantId: number, table: PgTable & { tenantId: AnyPgColumn }, fill: (tx: Tx, ctx: Ctx) => Promise<void>) {
+  await withTenant(database, tenantId, async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(734511, ${tenantId}::int)`);
+    const [existing] = await tx
+      .select({ n: count() })
+      .from(table as PgTable)
+      .where(eq(table.tenantId, tenantId));
+    if (existing && existing.n > 0) return;
+    await fill(tx, { tenantId, actor: null });
+  });
+}
