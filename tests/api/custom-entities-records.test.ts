@@ -11,7 +11,7 @@ import { parseRuntimeDeclarations } from '../../src/resources/runtime-parse';
 import { guessTarget, importTargets, rowBody } from '../../src/resources/students-import';
 import { expectError, expectStatus, json, show } from './api-helpers';
 import { notId, notNumber, notString } from './bad-values';
-import { examEntity } from './exam-entity';
+import { entityField, examEntity } from './exam-entity';
 import './fast-check-seed';
 import { DATABASE_KINDS, startApp, type TestApp } from './harness';
 
@@ -266,9 +266,9 @@ describe.each(DATABASE_KINDS)('custom entity records on %s', (kind) => {
         name_plural_el: 'Επισκέψεις',
         name_plural_en: 'Visits',
         fields: [
-          field('note', 'TEXT', { required: true }),
-          field('student', 'REFERENCE', { target: 'students' }),
-          field('exam', 'REFERENCE', { target: 'custom:exams' }),
+          entityField('note', 'TEXT', { required: true }),
+          entityField('student', 'REFERENCE', { target: 'students' }),
+          entityField('exam', 'REFERENCE', { target: 'custom:exams' }),
         ],
       });
       expectStatus(res, 201);
