@@ -101,6 +101,11 @@ export default defineConfig({
           // antd's drawers and menus read one context from rc-field-form's index, whose top level
           // assembles the whole form library: pages without a form need not load it.
           { test: /node_modules\/rc-field-form\/es\/index\.js$/, sideEffects: false },
+          // @refinedev/antd's form hooks import sunflower-antd, which does not say it is free of side
+          // effects either: its modules (and through them antd's whole Form) stayed with the layout.
+          { test: /node_modules\/sunflower-antd\//, sideEffects: false },
+          // papaparse is for Refine's CSV import and export hooks, which we do not use.
+          { test: /node_modules\/papaparse\//, sideEffects: false },
         ],
       },
     },

@@ -1,5 +1,4 @@
-import type { BaseKey, BaseRecord, DataProvider, MetaQuery } from '@refinedev/core';
-import simpleRest, { generateFilter, generateSort, stringify } from '@refinedev/simple-rest';
+import type { BaseKey, BaseRecord, CrudFilters, CrudSorting, DataProvider, MetaQuery } from '@refinedev/core';
 import { http, toApiError, type ApiErrorBody } from './http';
 import { toHttpError, type TranslatedError } from './errors';
 
@@ -36,7 +35,45 @@ async function translated<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-const base = simpleRest(API_URL, http);
+/** Every character but letters, digits and `-_.~` percent-encoded (also `!'()*`). */
+const encodeStrict = (value: unknown) => encodeURIComponent(String(value)).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+
+/**
+ * A query string the server's list parameters read: keys sorted, an array as the key repeated
+ * (`id=1&id=2`), null as the bare key, undefined left out; `skipNull` and `skipEmptyString` also
+ * leave out null and '' values. (The same text the query-string package makes by default.)
+ */
+export function stringify(query: Record<string, unknown>, options: { skipNull?: boolean; skipEmptyString?: boolean } = {}): string {
+  const skipped = (value: unknown) => value === undefined || (options.skipNull && value === null) || (options.skipEmptyString && value === '');
+  const parts: string[] = [];
+  for (const key of Object.keys(query).sort()) {
+    const value = query[key];
+    if (skipped(value)) continue;
+    for (const item of Array.isArray(value) ? value : [value]) {
+      if (skipped(item)) continue;
+      parts.push(item === null ? encodeStrict(key) : `${encodeStrict(key)}=${encodeStrict(item)}`);
+    }
+  }
+  return parts.join('&');
+}
+
+/** Refine's filters as list parameters: `field`, `field_ne`, `field_gte`, `field_lte`, `field_like` (contains), and `q`. */
+export function generateFilter(filters?: CrudFilters): Record<string, unknown> {
+  const query: Record<string, unknown> = {};
+  for (const filter of filters ?? []) {
+    if (!('field' in filter)) throw new Error(`filters joined by "${filter.operator}" are not supported`);
+    const { field, operator, value } = filter;
+    if (field === 'q') query.q = value;
+    else query[`${field}${operator === 'ne' || operator === 'gte' || operator === 'lte' ? `_${operator}` : operator === 'contains' ? '_like' : ''}`] = value;
+  }
+  return query;
+}
+
+/** Refine's sorters as `_sort` and `_order` (comma-separated), or nothing. */
+function sortQuery(sorters?: CrudSorting): { _sort: string; _order: string } | undefined {
+  if (!sorters?.length) return undefined;
+  return { _sort: sorters.map((s) => s.field).join(','), _order: sorters.map((s) => s.order).join(',') };
+}
 
 // `meta.singleton`: a resource that is one row without an id in its path (/api/mydata).
 const rowUrl = (resource: string, id: BaseKey | undefined, meta: MetaQuery | undefined) =>
@@ -47,8 +84,6 @@ const rowUrl = (resource: string, id: BaseKey | undefined, meta: MetaQuery | und
  * with our envelopes: lists `{data, total}`, one row `{data}`, create `{id, data}`.
  */
 export const dataProvider: DataProvider = {
-  ...base,
-
   getList: ({ resource, pagination, filters, sorters, meta }) =>
     translated(async () => {
       const { currentPage = 1, pageSize = 25, mode = 'server' } = pagination ?? {};
@@ -57,11 +92,7 @@ export const dataProvider: DataProvider = {
         query._start = (currentPage - 1) * pageSize;
         query._end = currentPage * pageSize;
       }
-      const sort = generateSort(sorters);
-      if (sort) {
-        query._sort = sort._sort.join(',');
-        query._order = sort._order.join(',');
-      }
+      Object.assign(query, sortQuery(sorters));
       const qs = stringify(query, { skipEmptyString: true, skipNull: true });
       const { data } = await http.get<{ data: never[]; total: number; totals?: Record<string, number> }>(`${API_URL}/${resource}${qs ? `?${qs}` : ''}`, {
         headers: meta?.headers as Record<string, string> | undefined,
@@ -103,7 +134,20 @@ export const dataProvider: DataProvider = {
       return { data: { id } as never };
     }),
 
-  custom: (params) => translated(() => base.custom(params)),
+  // Any other call (Refine's useCustom, useCustomMutation): a GET carries sorters, filters and
+  // query, each appended after `?&`; other methods send the payload as the body.
+  custom: ({ url, method, filters, sorters, payload, query, headers }) =>
+    translated(async () => {
+      const config = { headers: headers as Record<string, string> | undefined };
+      if (method === 'put' || method === 'post' || method === 'patch') return { data: (await http[method]<never>(url, payload, config)).data };
+      if (method === 'delete') return { data: (await http.delete<never>(url, { ...config, data: payload })).data };
+      let requestUrl = `${url}?`;
+      const sort = sortQuery(sorters);
+      if (sort) requestUrl += `&${stringify(sort)}`;
+      if (filters) requestUrl += `&${stringify(generateFilter(filters))}`;
+      if (query) requestUrl += `&${stringify(query as Record<string, unknown>)}`;
+      return { data: (await http.get<never>(requestUrl, config)).data };
+    }),
 
   getApiUrl: () => API_URL,
 };

@@ -1,4 +1,3 @@
-import axios, { AxiosError, type AxiosInstance, type InternalAxiosRequestConfig } from 'axios';
 import { session as appSession, type Session, type SessionUser } from './session';
 
 /** The server's error envelope. */
@@ -31,15 +30,103 @@ export class ApiError extends Error {
 
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
-  if (error instanceof AxiosError) {
-    const status = error.response?.status ?? 0;
-    const body = error.response?.data as ApiErrorBody | undefined;
-    const code = body?.error?.code ?? (status === 0 ? 'network' : 'internal');
-    const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(error.response?.headers ?? {})) if (typeof v === 'string') headers[k] = v;
-    return new ApiError(status, code, body?.error?.message ?? error.message, body?.error?.fields ?? {}, body, headers);
-  }
   return new ApiError(0, 'internal', error instanceof Error ? error.message : String(error), {}, undefined, {});
+}
+
+/** Query parameters of a call. */
+export type Params = Record<string, unknown>;
+
+export interface RequestConfig {
+  /** Appended to the URL in their order (an array as `key[]=a&key[]=b`), null and undefined left out. */
+  params?: Params;
+  headers?: Record<string, string | undefined>;
+  signal?: AbortSignal;
+  /** `blob` for file contents; otherwise JSON (a body that is not JSON stays text). */
+  responseType?: 'json' | 'blob';
+  /** A body for DELETE. */
+  data?: unknown;
+  /** Sends the request some other way (uploads that report progress, ./upload-progress). */
+  transport?: Transport;
+}
+
+export interface HttpResponse<T> {
+  data: T;
+  status: number;
+  /** Response headers, names in lower case. */
+  headers: Record<string, string>;
+}
+
+/** One request, ready to go: absolute or same-origin URL, every header, the encoded body. */
+export interface TransportRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body: BodyInit | undefined;
+  signal: AbortSignal | undefined;
+  responseType: 'json' | 'blob';
+}
+
+/** The answer as received; `body` is text, or a Blob for a successful `blob` request. */
+export interface TransportAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string | Blob;
+}
+
+/** Sends a request; rejects only when no answer came (network failure, aborted). */
+export type Transport = (request: TransportRequest) => Promise<TransportAnswer>;
+
+const fetchTransport: Transport = async ({ method, url, headers, body, signal, responseType }) => {
+  const res = await fetch(url, { method, headers, body, signal, credentials: 'include' });
+  const answerHeaders: Record<string, string> = {};
+  res.headers.forEach((value, name) => {
+    answerHeaders[name] = value;
+  });
+  return { status: res.status, headers: answerHeaders, body: responseType === 'blob' && res.ok ? await res.blob() : await res.text() };
+};
+
+export interface Http {
+  request<T = unknown>(method: string, url: string, body?: unknown, config?: RequestConfig): Promise<HttpResponse<T>>;
+  get<T = unknown>(url: string, config?: RequestConfig): Promise<HttpResponse<T>>;
+  delete<T = unknown>(url: string, config?: RequestConfig): Promise<HttpResponse<T>>;
+  post<T = unknown>(url: string, body?: unknown, config?: RequestConfig): Promise<HttpResponse<T>>;
+  put<T = unknown>(url: string, body?: unknown, config?: RequestConfig): Promise<HttpResponse<T>>;
+  patch<T = unknown>(url: string, body?: unknown, config?: RequestConfig): Promise<HttpResponse<T>>;
+}
+
+/** `encodeURIComponent`, keeping `:`, `$` and `,` as they are and a space as `+`. */
+const encodeParam = (value: string) => encodeURIComponent(value).replace(/%3A/gi, ':').replace(/%24/g, '$').replace(/%2C/gi, ',').replace(/%20/g, '+');
+
+/** `url` with `params` appended: each value as text (a date in ISO form), an array's items as `key[]`. */
+export function withParams(url: string, params: Params | undefined): string {
+  const parts: string[] = [];
+  for (const [key, value] of Object.entries(params ?? {})) {
+    const name = Array.isArray(value) ? `${key}[]` : key;
+    for (const item of Array.isArray(value) ? value : [value]) {
+      if (item === null || item === undefined) continue;
+      parts.push(`${encodeParam(name)}=${encodeParam(item instanceof Date ? item.toISOString() : String(item))}`);
+    }
+  }
+  if (!parts.length) return url;
+  const bare = url.split('#')[0]!;
+  return `${bare}${bare.includes('?') ? '&' : '?'}${parts.join('&')}`;
+}
+
+const isRawBody = (body: unknown) =>
+  typeof body === 'string' ||
+  (typeof FormData !== 'undefined' && body instanceof FormData) ||
+  (typeof Blob !== 'undefined' && body instanceof Blob) ||
+  (typeof URLSearchParams !== 'undefined' && body instanceof URLSearchParams) ||
+  body instanceof ArrayBuffer;
+
+/** A JSON answer parsed; anything else (an empty body, plain text) as it came. */
+function parsed(text: string): unknown {
+  if (!text) return text;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
 }
 
 /** The lock-manager subset we use (Web Locks API); tests may pass their own or none. */
@@ -58,15 +145,9 @@ export interface HttpOptions {
 }
 
 export interface HttpClient {
-  http: AxiosInstance;
+  http: Http;
   /** Replaces where the client navigates when the session ends (the router registers itself). */
   setNavigate(navigate: (path: string) => void): void;
-}
-
-interface RetryConfig extends InternalAxiosRequestConfig {
-  /** The stored access expiry when the request started. */
-  _startedExp?: number;
-  _retried?: boolean;
 }
 
 const NO_REFRESH = ['/login', '/refresh-token'];
@@ -78,6 +159,12 @@ function pathOf(url: string | undefined): string {
   } catch {
     return url;
   }
+}
+
+/** `url` under `base`, unless it is absolute already. */
+function joinURL(base: string, url: string): string {
+  if (!base || /^([a-z][a-z\d+\-.]*:)?\/\//i.test(url)) return url;
+  return `${base.replace(/\/+$/, '')}/${url.replace(/^\/+/, '')}`;
 }
 
 export function hostTenant(): string {
@@ -101,15 +188,7 @@ export function createHttpClient(options: HttpOptions = {}): HttpClient {
   let navigate = options.navigate ?? browserNavigate;
   // One refresh at a time for this page; every 401 arriving meanwhile waits for it.
   let refreshing: Promise<void> | null = null;
-
-  const http = axios.create({ baseURL: options.baseURL ?? '', withCredentials: true, timeout: 0 });
-
-  http.interceptors.request.use((config: RetryConfig) => {
-    config.headers.set('x-client-type', 'web');
-    config.headers.set('x-tenant-id', tenant());
-    if (!config._retried) config._startedExp = session.exp();
-    return config;
-  });
+  const baseURL = options.baseURL ?? '';
 
   const endSession = () => {
     session.reset();
@@ -139,27 +218,67 @@ export function createHttpClient(options: HttpOptions = {}): HttpClient {
     return refreshing;
   };
 
-  http.interceptors.response.use(undefined, async (error: unknown) => {
-    if (!(error instanceof AxiosError) || !error.config) throw toApiError(error);
-    const config = error.config as RetryConfig;
-    const status = error.response?.status;
-    const apiError = toApiError(error);
-    if (NO_REFRESH.includes(pathOf(config.url))) throw apiError;
+  /** One attempt; `startedExp` is the stored access expiry when the call was first made. */
+  const attempt = async <T>(
+    method: string,
+    url: string,
+    body: unknown,
+    config: RequestConfig,
+    startedExp: number | undefined,
+    retried: boolean,
+  ): Promise<HttpResponse<T>> => {
+    const headers: Record<string, string> = { accept: 'application/json, text/plain, */*' };
+    const raw = body === undefined || isRawBody(body);
+    if (!raw) headers['content-type'] = 'application/json';
+    for (const [name, value] of Object.entries(config.headers ?? {})) if (value !== undefined) headers[name.toLowerCase()] = value;
+    headers['x-client-type'] = 'web';
+    headers['x-tenant-id'] = tenant();
+    const responseType = config.responseType ?? 'json';
+    let answer: TransportAnswer;
+    try {
+      answer = await (config.transport ?? fetchTransport)({
+        method: method.toUpperCase(),
+        url: withParams(joinURL(baseURL, url), config.params),
+        headers,
+        body: raw ? (body as BodyInit | undefined) : JSON.stringify(body),
+        signal: config.signal,
+        responseType,
+      });
+    } catch (error) {
+      // no answer: the network failed or the call was cancelled
+      throw new ApiError(0, 'network', config.signal?.aborted ? 'canceled' : error instanceof Error ? error.message : 'Network Error', {}, undefined, {});
+    }
+    const { status } = answer;
+    if (status >= 200 && status < 300) {
+      const data =
+        responseType === 'blob' && answer.body instanceof Blob ? answer.body : parsed(typeof answer.body === 'string' ? answer.body : await answer.body.text());
+      return { data: data as T, status, headers: answer.headers };
+    }
+    const data = parsed(typeof answer.body === 'string' ? answer.body : await answer.body.text());
+    const envelope = (typeof data === 'object' && data !== null ? data : undefined) as ApiErrorBody | undefined;
+    const apiError = new ApiError(
+      status,
+      envelope?.error?.code ?? 'internal',
+      envelope?.error?.message ?? `Request failed with status code ${status}`,
+      envelope?.error?.fields ?? {},
+      data,
+      answer.headers,
+    );
+    if (NO_REFRESH.includes(pathOf(url))) throw apiError;
 
     if (status === 401) {
-      if (config._retried) {
+      if (retried) {
         endSession();
         apiError.sessionCleared = true;
         throw apiError;
       }
       try {
-        await refresh(config._startedExp);
+        await refresh(startedExp);
       } catch {
         apiError.sessionCleared = true;
         throw apiError;
       }
-      config._retried = true;
-      return http.request(config);
+      return attempt<T>(method, url, body, config, startedExp, true);
     }
     if (status === 403 && apiError.code !== 'forbidden') {
       // tenant-mismatch, session-revoked: this session can't be used here any more
@@ -167,7 +286,18 @@ export function createHttpClient(options: HttpOptions = {}): HttpClient {
       apiError.sessionCleared = true;
     }
     throw apiError;
-  });
+  };
+
+  const request = <T>(method: string, url: string, body?: unknown, config: RequestConfig = {}) => attempt<T>(method, url, body, config, session.exp(), false);
+
+  const http: Http = {
+    request,
+    get: <T>(url: string, config?: RequestConfig) => request<T>('get', url, undefined, config),
+    delete: <T>(url: string, config?: RequestConfig) => request<T>('delete', url, config?.data, config),
+    post: <T>(url: string, body?: unknown, config?: RequestConfig) => request<T>('post', url, body, config),
+    put: <T>(url: string, body?: unknown, config?: RequestConfig) => request<T>('put', url, body, config),
+    patch: <T>(url: string, body?: unknown, config?: RequestConfig) => request<T>('patch', url, body, config),
+  };
 
   return {
     http,

@@ -1,14 +1,19 @@
-import i18n from 'i18next';
+import i18n, { type BackendModule } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import type { I18nProvider } from '@refinedev/core';
 import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from '../../domain/enums';
 
 export type Tree = { [key: string]: string | Tree };
 
-// Every JSON file of a language merges into its one namespace. The sign-in page needs only
-// common.json and errors.json; the screens' files come with App (locales/screens.ts), so the
-// /login bundle does not grow with every screen's strings.
-const files = import.meta.glob<Tree>('../locales/*/{common,errors}.json', { eager: true, import: 'default' });
+// Every JSON file of a language merges into its one namespace. Greek, the default and the
+// fallback, comes with the page: the sign-in page needs only common.json and errors.json, the
+// screens' files come with App (locales/screens.ts), so the /login bundle does not grow with
+// every screen's strings. Another language is fetched, all its files at once, when it is chosen
+// (stored from an earlier visit, or picked in a menu).
+const files = import.meta.glob<Tree>('../locales/el/{common,errors}.json', { eager: true, import: 'default' });
+const fetched: Partial<Record<Language, () => Promise<{ default: Tree[] }>>> = {
+  en: () => import('../locales/en'),
+};
 
 export function merge(into: Tree, from: Tree): Tree {
   for (const [key, value] of Object.entries(from)) {
@@ -19,10 +24,24 @@ export function merge(into: Tree, from: Tree): Tree {
 }
 
 export const translations: Record<Language, Tree> = { el: {}, en: {} };
-for (const [path, tree] of Object.entries(files)) {
-  const language = path.split('/').at(-2) as Language;
-  if (LANGUAGES.includes(language)) merge(translations[language], tree);
-}
+for (const tree of Object.values(files)) merge(translations.el, tree);
+
+/** i18next's loader for the languages that do not come with the page. */
+const fetchedStrings: BackendModule = {
+  type: 'backend',
+  init() {},
+  read(language, _namespace, callback) {
+    const load = fetched[language as Language];
+    if (!load) return callback(null, {});
+    load().then(
+      (module) => {
+        for (const tree of module.default) merge(translations[language as Language], tree);
+        callback(null, translations[language as Language]);
+      },
+      (error: Error) => callback(error, false),
+    );
+  },
+};
 
 export const LANGUAGE_KEY = 'frontis.language';
 
@@ -36,14 +55,22 @@ function storedLanguage(): Language {
   return DEFAULT_LANGUAGE;
 }
 
-void i18n.use(initReactI18next).init({
-  resources: Object.fromEntries(LANGUAGES.map((l) => [l, { translation: translations[l] }])),
-  lng: storedLanguage(),
-  fallbackLng: DEFAULT_LANGUAGE,
-  interpolation: { escapeValue: false },
-  returnNull: false,
-  initAsync: false,
-});
+/** Settled when the chosen language's strings are there (at once for Greek); main renders then. */
+export const i18nReady: Promise<unknown> = i18n
+  .use(fetchedStrings)
+  .use(initReactI18next)
+  .init({
+    resources: { [DEFAULT_LANGUAGE]: { translation: translations[DEFAULT_LANGUAGE] } },
+    partialBundledLanguages: true,
+    lng: storedLanguage(),
+    fallbackLng: DEFAULT_LANGUAGE,
+    interpolation: { escapeValue: false },
+    returnNull: false,
+    initAsync: false,
+  });
+
+/** Every language's strings, for matching what people typed in any of them (the CSV import). */
+export const loadAllLanguages = (): Promise<unknown> => i18n.loadLanguages([...LANGUAGES]);
 
 i18n.on('languageChanged', (language) => {
   try {

@@ -53,15 +53,27 @@ export function runtimeTranslations(def: RuntimeDeclaration, language: Language,
   };
 }
 
-/** Teaches i18next the names of the runtime declarations in every language. */
-function registerTranslations(defs: readonly RuntimeDeclaration[]) {
-  for (const language of LANGUAGES) {
-    const tree: Tree = {};
-    // A declaration without names of its own keeps the translations the client already has.
-    for (const def of defs) if (def.labels) tree[def.name] = runtimeTranslations(def, language, (key, options) => i18n.t(key, options));
-    i18n.addResourceBundle(language, 'translation', tree, true, true);
-  }
+/** The declarations whose names i18next was taught, for a language whose strings arrive later. */
+let named: readonly RuntimeDeclaration[] = [];
+
+function teach(language: Language) {
+  const tree: Tree = {};
+  // A declaration without names of its own keeps the translations the client already has.
+  for (const def of named) if (def.labels) tree[def.name] = runtimeTranslations(def, language, (key, options) => i18n.t(key, options));
+  i18n.addResourceBundle(language, 'translation', tree, true, true);
 }
+
+/**
+ * Teaches i18next the names of the runtime declarations in every language whose strings are
+ * here; a language fetched later (English, when chosen) learns them as its strings arrive.
+ */
+function registerTranslations(defs: readonly RuntimeDeclaration[]) {
+  named = defs;
+  for (const language of LANGUAGES) if (i18n.hasResourceBundle(language, 'translation')) teach(language);
+}
+i18n.on('loaded', (loaded: Record<string, unknown>) => {
+  for (const language of LANGUAGES) if (named.length && language in loaded) teach(language);
+});
 
 /** The server's runtime declarations (none until custom entities arrive). */
 export async function fetchRuntimeDeclarations(): Promise<unknown> {

@@ -10,8 +10,9 @@ import { normalizeSearch } from '../../domain/text';
 import { parseCsv } from '../components/csv';
 import { labelOf, parseDate, type Translate } from '../components/fields/format';
 import { http, toApiError } from '../providers/http';
+import { withUploadProgress } from '../providers/upload-progress';
 import { errorText } from '../providers/errors';
-import { translations } from '../providers/i18nProvider';
+import { loadAllLanguages, translations } from '../providers/i18nProvider';
 
 /** The student fields a CSV may fill (references and computed fields are left to the form). */
 const IMPORTABLE = STUDENTS.fields.filter((f) => !f.readOnly && !['REFERENCES', 'CUSTOM_VALUES'].includes(f.type));
@@ -188,6 +189,8 @@ export function CsvImport({ resource, targets, open, onClose, title, hint }: Imp
 
   const read = async (file: File) => {
     reset();
+    // Headers and values are recognised in every language, so every language's strings are needed.
+    await loadAllLanguages().catch(() => undefined);
     const parsed = parseCsv(await file.text());
     if (parsed.length < 2) {
       setProblem(t('import.emptyFile'));
@@ -215,7 +218,7 @@ export function CsvImport({ resource, targets, open, onClose, title, hint }: Imp
       const { data } = await http.post<ImportAnswer>(
         `/api/${resource}/import`,
         { rows: bodies(), skip_invalid: skipInvalid, dry_run: dryRun },
-        { onUploadProgress: (e) => setPercent(e.total ? Math.min(90, Math.round((e.loaded / e.total) * 90)) : 50) },
+        { transport: withUploadProgress((loaded, total) => setPercent(total ? Math.min(90, Math.round((loaded / total) * 90)) : 50)) },
       );
       setPercent(100);
       if (dryRun) setChecked({ created: data.created, skipped: data.skipped, errors: data.errors ?? [] });

@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, inject, it } from 'vitest';
+import { JSON_HEADERS, post, rootToken } from './api';
 import { submitSignIn, useBrowserTab } from './browser';
 
 // The foundation screens in a real Chromium against the real server (tests/e2e/global-setup.ts).
@@ -190,5 +191,31 @@ describe('Users/Admins', () => {
     expect(csv).toContain('Όνομα χρήστη');
     expect(csv).toContain(username);
     expect(csv).toContain('Γραμματεία');
+  });
+
+  it("refuses a save over someone else's newer version (409) and offers to load theirs", async () => {
+    const token = await rootToken();
+    const username = `stale${Date.now()}`;
+    const { id } = await post(token, '/api/users', { username, password: 'secretary-password-1', role: 'SECRETARY', first_name: 'Άννα', last_name: 'Πρώτη' });
+    await signIn(root.username, root.password);
+    await page.getByText('Καλώς ήρθατε', { exact: false }).first().waitFor();
+    await page.goto(`${baseUrl}/settings/?mode=update&user=${id}`);
+    const drawer = page.locator('.ant-drawer');
+    await expect.poll(() => drawer.getByLabel('Επώνυμο').inputValue(), { timeout: 10_000 }).toBe('Πρώτη');
+
+    // Someone else saves the same user while the drawer is open.
+    const other = await fetch(`${apiBase}/api/users/${id}`, {
+      method: 'PATCH',
+      headers: { ...JSON_HEADERS, authorization: `Bearer ${token}` },
+      body: JSON.stringify({ last_name: 'Δεύτερη', version: 1 }),
+    });
+    expect(other.status, await other.clone().text()).toBe(200);
+
+    await drawer.getByLabel('Επώνυμο').fill('Τρίτη');
+    await drawer.getByRole('button', { name: 'Αποθήκευση' }).click();
+    const offer = page.locator('.ant-modal-confirm', { hasText: 'Κάποιος άλλος άλλαξε αυτή την εγγραφή' });
+    await offer.waitFor();
+    await offer.getByRole('button', { name: 'Επαναφόρτωση' }).click();
+    await expect.poll(() => drawer.getByLabel('Επώνυμο').inputValue(), { timeout: 10_000 }).toBe('Δεύτερη');
   });
 });

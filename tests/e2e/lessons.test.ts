@@ -274,6 +274,11 @@ describe('the calendar', () => {
       colour: 'rgb(250, 140, 22)',
     });
     expect(drawn.find((e) => e.id === cancelled.id)).toMatchObject({ status: 'CANCELED', text: `11:00–12:00 Γεωμετρία ${n}\nΑκυρώθηκε` });
+
+    // The lesson waiting for a replacement is listed in the calendar's "to be replaced" drawer.
+    await page.getByTestId('to-be-replaced-button').click();
+    const waiting = await opened('Διδασκαλίες προς αναπλήρωση');
+    await waiting.locator(`[data-lesson-id="${marked.id}"]`, { hasText: `Γεωμετρία ${n}` }).waitFor();
   });
 
   it('a TEACHER sees only own lessons and edits their homework; the office moves one by dragging, cancels, restores and deletes it', async () => {

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { generateFilter, stringify } from '../../src/providers/dataProvider';
 import { ApiError, createHttpClient, type Locks } from '../../src/providers/http';
 import { createSession, memoryStore, type KeyValueStore } from '../../src/providers/session';
 
@@ -16,6 +17,14 @@ interface Fake {
   forbiddenCode?: string;
 }
 
+/** What /echo/* answers: the request as the server received it. */
+interface Echo {
+  method: string;
+  url: string;
+  contentType: string | null;
+  body: string;
+}
+
 async function startFake(): Promise<Fake> {
   const fake = { refreshCalls: 0, apiCalls: 0, refreshed: false, refreshAnswer: 200, seenHeaders: [] } as unknown as Fake;
   fake.server = createServer((req, res) => {
@@ -24,8 +33,31 @@ async function startFake(): Promise<Fake> {
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(body === undefined ? '' : JSON.stringify(body));
     };
-    req.resume();
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
+      if (req.url?.startsWith('/echo')) {
+        const echo: Echo = {
+          method: req.method!,
+          url: req.url,
+          contentType: req.headers['content-type'] ?? null,
+          body: Buffer.concat(chunks).toString('utf8'),
+        };
+        return send(200, echo);
+      }
+      if (req.url === '/bytes') {
+        res.writeHead(200, { 'content-type': 'application/octet-stream' });
+        return res.end(Buffer.from([1, 2, 3]));
+      }
+      if (req.url === '/limited') {
+        res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '42' });
+        return res.end(JSON.stringify({ error: { code: 'rate-limited', message: 'slow down' } }));
+      }
+      if (req.url === '/empty') {
+        res.writeHead(204);
+        return res.end();
+      }
+      if (req.url === '/never') return; // no answer: the caller gives up
       if (req.method === 'POST' && req.url === '/refresh-token') {
         fake.refreshCalls++;
         // answer late, so every concurrent 401 arrives while the refresh is in flight
@@ -160,5 +192,87 @@ describe('http client', () => {
     expect(error.statusCode).toBe(404);
     expect(error.code).toBe('not-found');
     expect(store.getItem('token')).toBe('sess-1');
+  });
+
+  it('sends query parameters, JSON and form bodies as the server expects them', async () => {
+    const http = client();
+    const query = await http.get<Echo>('/echo/list', {
+      params: { _start: 0, unread: 'true', missing: undefined, none: null, ids: [1, 2], text: 'a b,c:d$é&' },
+    });
+    expect(query.data.url).toBe('/echo/list?_start=0&unread=true&ids%5B%5D=1&ids%5B%5D=2&text=a+b,c:d$%C3%A9%26');
+    const more = await http.delete<Echo>('/echo/row?x=1', { params: { with_records: 'true' } });
+    expect(more.data).toMatchObject({ method: 'DELETE', url: '/echo/row?x=1&with_records=true', body: '' });
+
+    const json = await http.patch<Echo>('/echo/row', { name: 'Μαρία', version: 3 });
+    expect(json.data).toMatchObject({ method: 'PATCH', contentType: 'application/json', body: '{"name":"Μαρία","version":3}' });
+
+    const form = new FormData();
+    form.append('file', new Blob(['hello']), 'hello.txt');
+    const upload = await http.post<Echo>('/echo/files', form);
+    expect(upload.data.contentType).toMatch(/^multipart\/form-data; boundary=/);
+    expect(upload.data.body).toContain('filename="hello.txt"');
+    expect(upload.data.body).toContain('hello');
+  });
+
+  it('answers a blob when asked, an empty body as empty, and keeps the answer headers on an error', async () => {
+    const http = client();
+    const bytes = await http.get<Blob>('/bytes', { responseType: 'blob' });
+    expect([...new Uint8Array(await bytes.data.arrayBuffer())]).toEqual([1, 2, 3]);
+    expect((await http.delete('/empty')).status).toBe(204);
+    const limited = (await http.post('/limited', {}).catch((e: unknown) => e)) as ApiError;
+    expect(limited).toBeInstanceOf(ApiError);
+    expect(limited.statusCode).toBe(429);
+    expect(limited.code).toBe('rate-limited');
+    expect(limited.headers['retry-after']).toBe('42');
+  });
+
+  it('a cancelled call rejects as a network error and keeps the session', async () => {
+    const controller = new AbortController();
+    const pending = client()
+      .get('/never', { signal: controller.signal })
+      .catch((e: unknown) => e);
+    setTimeout(() => controller.abort(), 20);
+    const error = (await pending) as ApiError;
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error.code).toBe('network');
+    expect(error.statusCode).toBe(0);
+    expect(store.getItem('token')).toBe('sess-1');
+    expect(visited).toEqual([]);
+  });
+});
+
+describe("the data provider's list parameters", () => {
+  it('are sorted, repeat an array, encode strictly and leave out what is empty', () => {
+    const query = {
+      _start: 0,
+      _end: 25,
+      status: ['ACTIVE', 'INACTIVE'],
+      q: "Μαρία (O'Neil)!*",
+      last_name_like: 'Παπα δ',
+      skip: undefined,
+      none: null,
+      blank: '',
+    };
+    expect(stringify(query)).toBe(
+      '_end=25&_start=0&blank=&last_name_like=%CE%A0%CE%B1%CF%80%CE%B1%20%CE%B4&none&q=%CE%9C%CE%B1%CF%81%CE%AF%CE%B1%20%28O%27Neil%29%21%2A&status=ACTIVE&status=INACTIVE',
+    );
+    expect(stringify(query, { skipNull: true, skipEmptyString: true })).toBe(
+      '_end=25&_start=0&last_name_like=%CE%A0%CE%B1%CF%80%CE%B1%20%CE%B4&q=%CE%9C%CE%B1%CF%81%CE%AF%CE%B1%20%28O%27Neil%29%21%2A&status=ACTIVE&status=INACTIVE',
+    );
+    expect(stringify({ id: [3, 1], _end: 2 })).toBe('_end=2&id=3&id=1');
+  });
+
+  it("name Refine's filters the way the server reads them", () => {
+    expect(
+      generateFilter([
+        { field: 'q', operator: 'contains', value: 'μαρ' },
+        { field: 'status', operator: 'eq', value: 'ACTIVE' },
+        { field: 'role', operator: 'ne', value: 'ADMIN' },
+        { field: 'date', operator: 'gte', value: '2026-11-01' },
+        { field: 'date', operator: 'lte', value: '2026-11-30' },
+        { field: 'last_name', operator: 'contains', value: 'Πα' },
+        { field: 'class_id', operator: 'in', value: [1, 2] },
+      ]),
+    ).toEqual({ q: 'μαρ', status: 'ACTIVE', role_ne: 'ADMIN', date_gte: '2026-11-01', date_lte: '2026-11-30', last_name_like: 'Πα', class_id: [1, 2] });
   });
 });

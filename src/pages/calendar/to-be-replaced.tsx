@@ -1,10 +1,14 @@
 import { useList } from '@refinedev/core';
-import { Button, Drawer, Empty, List, Space, Typography } from 'antd';
-import { useState } from 'react';
+import { Button, Drawer, Spin, Typography } from 'antd';
+import { Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatDate, type Translate } from '../../components/fields/format';
-import { lessonTitle } from '../../resources/lessons/status';
+import type { Translate } from '../../components/fields/format';
+import { lazyPart } from '../../lazy';
 import type { Lesson } from '../../resources/lessons/types';
+
+// The drawer's list (antd's List with its pagination) loads when the drawer first opens
+// (antd draws a drawer's content only then).
+const ToBeReplacedList = lazyPart(() => import('./to-be-replaced-list'));
 
 /** "To be replaced (N)": the lessons still waiting for a replacement, one click from the calendar. */
 export function ToBeReplaced({ staff, onView, onReplace }: { staff: boolean; onView(id: number): void; onReplace(id: number): void }) {
@@ -31,38 +35,9 @@ export function ToBeReplaced({ staff, onView, onReplace }: { staff: boolean; onV
         {t('lessons.toBeReplaced.button', { count: total })}
       </Button>
       <Drawer open={open} title={t('lessons.toBeReplaced.title')} onClose={() => setOpen(false)} width={520}>
-        {result.data.length === 0 ? (
-          <Empty description={t('lessons.toBeReplaced.empty')} />
-        ) : (
-          <List
-            dataSource={result.data}
-            renderItem={(lesson) => (
-              <List.Item
-                key={lesson.id}
-                data-lesson-id={lesson.id}
-                actions={[
-                  <Button key="view" size="small" onClick={() => go(() => onView(lesson.id))}>
-                    {t('buttons.show')}
-                  </Button>,
-                  ...(staff
-                    ? [
-                        <Button key="replace" size="small" type="primary" onClick={() => go(() => onReplace(lesson.id))}>
-                          {t('lessons.actions.createReplacement')}
-                        </Button>,
-                      ]
-                    : []),
-                ]}
-              >
-                <Space direction="vertical" size={0}>
-                  <Typography.Text strong>{lessonTitle(lesson, t)}</Typography.Text>
-                  <Typography.Text type="secondary">
-                    {formatDate(lesson.date)} {lesson.start_time}–{lesson.end_time} · {[lesson.teacher?.name, lesson.room?.name].filter(Boolean).join(' · ')}
-                  </Typography.Text>
-                </Space>
-              </List.Item>
-            )}
-          />
-        )}
+        <Suspense fallback={<Spin />}>
+          <ToBeReplacedList lessons={result.data} staff={staff} onView={(id) => go(() => onView(id))} onReplace={(id) => go(() => onReplace(id))} />
+        </Suspense>
         {total > result.data.length && (
           <Typography.Text type="secondary">{t('lessons.toBeReplaced.more', { count: total - result.data.length })}</Typography.Text>
         )}

@@ -4,6 +4,7 @@ import { useCallback, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../../providers/errors';
 import { http, toApiError } from '../../providers/http';
+import { withUploadProgress } from '../../providers/upload-progress';
 
 export interface Upload {
   key: number;
@@ -56,7 +57,7 @@ export function useUploads(onUploaded: () => void) {
             await http.post('/api/files', body, {
               params: folderId === null ? undefined : { folder_id: folderId },
               signal: controller.signal,
-              onUploadProgress: (e) => update(key, { percent: e.total ? Math.min(99, Math.round((e.loaded / e.total) * 100)) : 0 }),
+              transport: withUploadProgress((loaded, total) => update(key, { percent: total ? Math.min(99, Math.round((loaded / total) * 100)) : 0 })),
             });
             update(key, { status: 'done', percent: 100 });
             onUploaded();

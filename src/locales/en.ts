@@ -1,0 +1,7 @@
+import type { Tree } from '../providers/i18nProvider';
+
+// The English strings, every file of them: a chunk of their own, fetched when a visitor reads
+// the app in English (providers/i18nProvider.ts merges them).
+const files = import.meta.glob<Tree>('./en/*.json', { eager: true, import: 'default' });
+
+export default Object.values(files);
