@@ -43,11 +43,17 @@ export function ReferenceSelect({ reference, multiple, value, onChange, known = 
   const { t } = useTranslation();
   const [search, setSearch] = useState('');
   const [picked, setPicked] = useState<RefLabel[]>([]);
+  // The choices are asked for when the select is first used, so a screen full of selects (the
+  // calendar's filters, a form) does not hold up what it shows first; at once only when a
+  // chosen value has no label yet (ids from the address).
+  const [used, setUsed] = useState(false);
+  const chosen = value === null || value === undefined ? [] : Array.isArray(value) ? value : [value];
+  const unnamed = chosen.some((v) => !known.some((k) => k.id === v) && !picked.some((p) => p.id === v));
   const { result, query } = useList<Record<string, unknown> & { id: number }>({
     resource: reference,
     pagination: { currentPage: 1, pageSize: 20, mode: 'server' },
     filters: search.trim() ? [{ field: 'q', operator: 'eq', value: search.trim() }] : [],
-    queryOptions: { placeholderData: (previous) => previous },
+    queryOptions: { placeholderData: (previous) => previous, enabled: used || unnamed },
   });
 
   const options = useMemo(() => {
@@ -66,10 +72,11 @@ export function ReferenceSelect({ reference, multiple, value, onChange, known = 
       showSearch
       filterOption={false}
       onSearch={setSearch}
+      onFocus={() => setUsed(true)}
       loading={query.isFetching}
       value={value ?? (multiple ? [] : undefined)}
       options={options}
-      notFoundContent={query.isFetching ? undefined : t('table.empty')}
+      notFoundContent={query.isFetching || !query.isFetched ? undefined : t('table.empty')}
       onChange={(next: number | number[] | undefined) => {
         const chosen = Array.isArray(next) ? next : next === undefined ? [] : [next];
         setPicked(options.filter((o) => chosen.includes(o.value)).map((o) => ({ id: o.value, name: o.label })));
