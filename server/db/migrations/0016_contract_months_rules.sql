@@ -4,7 +4,9 @@
 -- payment updates its contract (old and new), so the rows move in the same statement, under the
 -- contract's row lock. A new contract has no payments, hence no rows.
 --   paid: what came in for the month, as the analytics count it: MONTHLY payments for it, and
---         REGISTER payments in the contract's start month (extra charges are not dues);
+--         REGISTER payments in the contract's start month (extra charges are not dues). Only
+--         for months the contract covers (payments for others are refused anyway), so a month's
+--         paid rows all belong to contracts running in that month;
 --   income_w / income_wo: every payment made in the month (paid_on), with and without a receipt.
 CREATE FUNCTION contract_months_refresh(t integer, ids integer[]) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
@@ -13,7 +15,9 @@ BEGIN
     FROM payments p
     JOIN contracts c ON c.tenant_id = p.tenant_id AND c.id = p.contract_id
     CROSS JOIN LATERAL (VALUES
-      (CASE p.kind WHEN 'MONTHLY' THEN p.month WHEN 'REGISTER' THEN to_char(c.start_date, 'YYYY-MM') END, p.amount, 0, 0),
+      (CASE WHEN p.kind = 'REGISTER' THEN to_char(c.start_date, 'YYYY-MM')
+            WHEN p.kind = 'MONTHLY' AND p.month BETWEEN to_char(c.start_date, 'YYYY-MM') AND to_char(c.end_date, 'YYYY-MM') THEN p.month END,
+        p.amount, 0, 0),
       (to_char(p.paid_on, 'YYYY-MM'), 0, CASE WHEN p.bill_number IS NOT NULL THEN p.amount ELSE 0 END,
         CASE WHEN p.bill_number IS NULL THEN p.amount ELSE 0 END)
     ) x(month, paid, income_w, income_wo)

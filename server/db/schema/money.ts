@@ -94,12 +94,12 @@ export const payments = pgTable(
 );
 
 /**
- * A contract's money by month, written only by the database (custom migration contract_months):
- * whenever a contract is written, which every write of one of its payments does, its rows are
- * recomputed from its payments. `paid` is what came in for the month (its MONTHLY payments, and
- * the REGISTER payments in the contract's start month); income_w / income_wo are the payments
- * made in the month (by paid_on), with and without a receipt. A month with none of these has no
- * row.
+ * A contract's money by month, written only by the database (custom migration
+ * contract_months_rules): whenever a contract is written, which every write of one of its
+ * payments does, its rows are recomputed from its payments. `paid` is what came in for a month
+ * the contract covers (its MONTHLY payments, and the REGISTER payments in its start month);
+ * income_w / income_wo are the payments made in the month (by paid_on), with and without a
+ * receipt. A month with none of these has no row.
  */
 export const contractMonths = pgTable(
   'contract_months',
