@@ -24,7 +24,8 @@
  *  - before all that, the compiled server from start to a healthy /healthz (bench/client.ts).
  * Options: --only pglite|postgres, --students N, --seconds N, --series N, --browser false,
  * --rate N (open-loop rate, instead of 800 / 300), --part entities (only the custom records
- * beside the students list), --money false, --explain (plans of the contracts list).
+ * beside the students list), --part money (only the money screens), --money false, --explain
+ * (plans of the contracts list).
  */
 import autocannon from 'autocannon';
 import { request as httpRequest, Agent } from 'node:http';
@@ -45,7 +46,7 @@ const { values: args } = parseArgs({
     series: { type: 'string', default: '40' },
     browser: { type: 'string', default: 'true' },
     rate: { type: 'string' },
-    // 'entities': only the custom entity records beside the students list.
+    // 'entities': only the custom entity records beside the students list; 'money': only the money screens.
     part: { type: 'string', default: 'all' },
     money: { type: 'string', default: 'true' },
     explain: { type: 'boolean', default: false },
@@ -201,7 +202,7 @@ async function benchInProcess(kind: Kind) {
   const server = await startSeededServer(kind, STUDENTS, { serveClient: false });
   try {
     console.log(`  (server in the bench's process) seeded ${STUDENTS} + 3000 students in ${server.seedSeconds.toFixed(1)} s`);
-    await benchEntities(kind, server, SECONDS);
+    if (args.part !== 'money') await benchEntities(kind, server, SECONDS);
     if (args.part !== 'entities' && args.money !== 'false') await benchMoney(kind, server, { seconds: SECONDS, explain: args.explain });
   } finally {
     await server.close();
@@ -209,7 +210,7 @@ async function benchInProcess(kind: Kind) {
 }
 
 async function benchKind(kind: Kind) {
-  if (args.part === 'entities') return;
+  if (args.part === 'entities' || args.part === 'money') return;
   const browser = kind === 'pglite' && args.browser !== 'false';
   const server = await spawnSeededServer(kind, STUDENTS, { serveClient: browser });
   const { address, headers, seedSeconds } = server;
@@ -258,10 +259,12 @@ async function benchKind(kind: Kind) {
   }
 }
 
-const starts = await timeStarts();
-console.log(
-  `\nstart to a healthy /healthz (embedded database): compiled ${starts.compiledFresh.toFixed(0)} ms on a new data directory, ${starts.compiledRestart.toFixed(0)} ms on a restart; through tsx ${starts.tsxRestart.toFixed(0)} ms on a restart`,
-);
+if (args.part !== 'money') {
+  const starts = await timeStarts();
+  console.log(
+    `\nstart to a healthy /healthz (embedded database): compiled ${starts.compiledFresh.toFixed(0)} ms on a new data directory, ${starts.compiledRestart.toFixed(0)} ms on a restart; through tsx ${starts.tsxRestart.toFixed(0)} ms on a restart`,
+  );
+}
 
 const kinds = (args.only ? [args.only] : ['pglite', 'postgres']) as Kind[];
 for (const kind of kinds) {

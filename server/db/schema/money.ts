@@ -4,6 +4,8 @@
  * figures (month_count … unpaid_months) are written only by the database: a trigger on the
  * contract recomputes them from its terms and payments, and every write of a payment touches
  * its contract (custom migration money_rules), so lists filter and sort on plain columns.
+ * Beside each contract the database also keeps its money month by month (contract_months), so
+ * the account and analytics read a few narrow rows per contract instead of every payment.
  */
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, check, date, foreignKey, index, integer, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
@@ -82,6 +84,32 @@ export const payments = pgTable(
     foreignKey({ columns: [t.tenantId, t.contractId], foreignColumns: [contracts.tenantId, contracts.id] }),
     check('payments_amount_check', sql`${t.amount} > 0`),
     check('payments_month_check', sql`(${t.kind} = 'MONTHLY') = (${t.month} is not null)`),
+  ],
+);
+
+/**
+ * A contract's money by month, written only by the database (custom migration
+ * contract_months_rules): whenever a contract is written, which every write of one of its
+ * payments does, its rows are recomputed from its payments. `paid` is what came in for a month
+ * the contract covers (its MONTHLY payments, and the REGISTER payments in its start month);
+ * income_w / income_wo are the payments made in the month (by paid_on), with and without a
+ * receipt. A month with none of these has no row.
+ */
+export const contractMonths = pgTable(
+  'contract_months',
+  {
+    tenantId: tenantId(),
+    contractId: integer('contract_id').notNull(),
+    month: text('month').notNull(),
+    paid: cents('paid'),
+    incomeW: cents('income_w'),
+    incomeWo: cents('income_wo'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.contractId, t.month] }),
+    // Every column: the account and analytics read a range of months from the index alone.
+    index('contract_months_month_idx').on(t.tenantId, t.month, t.contractId, t.paid, t.incomeW, t.incomeWo),
+    foreignKey({ columns: [t.tenantId, t.contractId], foreignColumns: [contracts.tenantId, contracts.id] }).onDelete('cascade'),
   ],
 );
 

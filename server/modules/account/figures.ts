@@ -1,8 +1,9 @@
 /**
  * The account's figures per month (rule 6), in one statement for any range of months: income
- * is payments by paid_on, expenses by date, expected is what the contracts covering the month
- * owe for it (month_cost, plus register_cost in the start month); each split by receipt (a
- * payment's or expense's bill_number, a contract's with_receipt).
+ * is payments by paid_on (as the database sums them by contract and month), expenses by date,
+ * expected is what the contracts covering the month owe for it (month_cost, plus register_cost
+ * in the start month); each split by receipt (a payment's or expense's bill_number, a
+ * contract's with_receipt).
  */
 import { sql } from 'drizzle-orm';
 import { monthRange, split, type MonthFigures, type ReceiptSplit } from '../../../domain/index';
@@ -30,12 +31,12 @@ export async function monthFigures(tx: Tx, tenantId: number, from: string, to: s
     tx,
     sql`
 with months as (${monthsSql(from, to)}),
+-- Income is kept by contract and month (contract_months): a few narrow rows per contract, read
+-- from their index, instead of every payment.
 income as (
-  select to_char(p.paid_on, 'YYYY-MM') as month,
-    sum(p.amount) filter (where p.bill_number is not null) as w,
-    sum(p.amount) filter (where p.bill_number is null) as wo
-  from payments p
-  where p.tenant_id = ${tenantId} and p.paid_on >= ${first}::date and p.paid_on < ${end}::date
+  select cm.month, sum(cm.income_w) as w, sum(cm.income_wo) as wo
+  from contract_months cm
+  where cm.tenant_id = ${tenantId} and cm.month >= ${from} and cm.month <= ${to}
   group by 1
 ),
 spent as (

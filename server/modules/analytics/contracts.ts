@@ -64,19 +64,18 @@ dues as (
   from months m join terms t on t.sm <= m.first and t.em >= m.first
   group by m.month
 ),
--- What came in for the range: MONTHLY payments for its months, REGISTER payments of contracts
--- starting in it (counted in their start month); summed by month and by contract, never by both,
--- so tens of thousands of payments fold into a few groups.
+-- What came in for the range, as the database keeps it by contract and month (contract_months:
+-- MONTHLY payments for the month, REGISTER payments in the contract's start month, only in
+-- months the contract covers, so every row belongs to a contract touching the range); summed
+-- by month and by contract in one pass (never by both).
 paid as (
-  select p.contract_id, p.amount, coalesce(p.month, to_char(c.sm, 'YYYY-MM')) as month
-  from payments p
-  join c on c.id = p.contract_id
-  where p.tenant_id = ${tenantId}
-    and ((p.kind = 'MONTHLY' and p.month >= ${from} and p.month <= ${to})
-      or (p.kind = 'REGISTER' and c.sm >= ${first}::date and c.sm < ${end}::date))
+  select grouping(cm.contract_id) as by_month, cm.month, cm.contract_id, sum(cm.paid) as amount
+  from contract_months cm
+  where cm.tenant_id = ${tenantId} and cm.month >= ${from} and cm.month <= ${to} and cm.paid > 0
+  group by grouping sets ((cm.month), (cm.contract_id))
 ),
-collected as (select month, sum(amount) as amount from paid group by month),
-paid_by_contract as (select contract_id, sum(amount) as amount from paid group by contract_id),
+collected as (select month, amount from paid where by_month = 1),
+paid_by_contract as (select contract_id, amount from paid where by_month = 0),
 -- Each contract over the range: month_cost for each month it covers there, plus the registration
 -- when it starts there; and what came in for those.
 per_contract as (
