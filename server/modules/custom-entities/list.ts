@@ -115,7 +115,9 @@ export function recordSource(
 ): { from: SQL; where: SQL[]; sortedBy?: string } {
   const types = new Map(entity.fields.map((f) => [f.key, f.type]));
   const readsRecord = !!query.q || [...query.filters, ...query.sort].some((x) => x.field === 'created_at' || x.field === 'updated_at');
-  const sortedBy = purpose === 'page' && !readsRecord && query.sort[0] && types.has(query.sort[0].field) ? query.sort[0].field : undefined;
+  // A REFERENCE orders by what it points at, not by its own index row.
+  const first = query.sort[0]?.field;
+  const sortedBy = purpose === 'page' && !readsRecord && first && types.has(first) && types.get(first) !== 'REFERENCE' ? first : undefined;
   const driver =
     readsRecord || sortedBy ? undefined : query.filters.find((f) => f.op !== 'ne' && types.has(f.field) && types.get(f.field) !== 'MULTIPLE_CHOICE');
   const where: SQL[] = [sql`r.tenant_id = ${tenantId}`, sql`r.entity_id = ${entity.id}`];
