@@ -387,4 +387,66 @@ describe.each(DATABASE_KINDS)('custom entity records on %s', (kind) => {
       expect(history[1]!.changes.student.labels.new).toEqual({ id: people['Ζωή αβραμίδου'], name: 'Ζωή αβραμίδου' });
     });
   });
+
+  it('a filtered, sorted page of many records has the right rows and total, with any filter first', async () => {
+    const subjects = ['Μαθηματικά', 'Φυσική', 'Χημεία'];
+    const res = await call('POST', '/api/custom-entities', {
+      slug: 'quizzes',
+      name_el: 'Τεστ',
+      name_en: 'Quiz',
+      name_plural_el: 'Τεστ',
+      name_plural_en: 'Quizzes',
+      fields: [
+        entityField('title', 'TEXT', { required: true }),
+        entityField('grade', 'NUMBER'),
+        entityField('subject', 'SINGLE_CHOICE', { options: subjects }),
+        entityField('tags', 'MULTIPLE_CHOICE', { options: ['προφορικά', 'γραπτά'] }),
+        entityField('passed', 'BOOLEAN'),
+      ],
+    });
+    expectStatus(res, 201);
+    const rows = Array.from({ length: 60 }, (_, k) => ({
+      title: `Τεστ ${String((k * 37) % 60).padStart(2, '0')}`,
+      grade: k % 7 === 0 ? null : (k * 11) % 20,
+      subject: subjects[k % 3],
+      tags: k % 4 === 0 ? ['προφορικά', 'γραπτά'] : k % 4 === 1 ? ['γραπτά'] : [],
+      passed: k % 5 !== 0,
+    }));
+    expectStatus(await call('POST', '/api/custom-entities/quizzes/records/import', { rows }), 200);
+    const page = async (query: string) => {
+      const r = await call('GET', `/api/custom-entities/quizzes/records?${query}`);
+      expectStatus(r, 200);
+      return { titles: (json(r).data as Row[]).map((x) => x.title as string), total: json(r).total as number, header: r.headers['x-total-count'] };
+    };
+    const byTitle = (keep: (r: (typeof rows)[number]) => boolean) =>
+      rows
+        .filter(keep)
+        .map((r) => r.title)
+        .sort();
+    const cases: [string, string[]][] = [
+      ['subject=Φυσική', byTitle((r) => r.subject === 'Φυσική')],
+      ['subject=Φυσική&subject=Χημεία&passed=true', byTitle((r) => r.subject !== 'Μαθηματικά' && r.passed)],
+      ['grade_gte=5&grade_lte=15&subject_ne=Χημεία', byTitle((r) => r.grade !== null && r.grade >= 5 && r.grade <= 15 && r.subject !== 'Χημεία')],
+      ['tags=γραπτά&tags=προφορικά', byTitle((r) => r.tags.length > 0)],
+      ['subject_ne=Φυσική&tags=γραπτά', byTitle((r) => r.subject !== 'Φυσική' && r.tags.includes('γραπτά'))],
+      ['title_like=τεστ 1', byTitle((r) => r.title.startsWith('Τεστ 1'))],
+    ];
+    for (const [filter, expected] of cases) {
+      expect(expected.length, filter).toBeGreaterThan(5);
+      // A full first page, a later one, and one past the end: the total holds on each.
+      for (const [start, end] of [
+        [0, 5],
+        [3, 8],
+        [100, 105],
+      ] as const) {
+        const got = await page(`_sort=title&_start=${start}&_end=${end}&${filter}`);
+        expect([got.titles, got.total, got.header], filter).toEqual([expected.slice(start, end), expected.length, String(expected.length)]);
+      }
+      // Sorted by something else than a field, the same records are counted.
+      const byId = await page(`_sort=id&_order=desc&_start=0&_end=3&${filter}`);
+      expect([byId.titles.length, byId.total], filter).toEqual([3, expected.length]);
+      const desc = await page(`_sort=title&_order=desc&_start=0&_end=4&${filter}`);
+      expect(desc.titles, filter).toEqual([...expected].reverse().slice(0, 4));
+    }
+  });
 });

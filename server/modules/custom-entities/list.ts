@@ -8,11 +8,24 @@
  * order is not the index's, so the matching records are sorted before the page is taken.
  * Field keys reach SQL only as bound parameters, after parseListQuery checked them against
  * the definition.
+ *
+ * The page and its count range over `r`, the entity's records, or (see recordSource) the index
+ * rows of a filter; either way the page's ids are chosen on the index alone and only the
+ * page's own records are read.
  */
 import { type Column, sql, type SQL } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
-import { type CustomEntity, type FilterValue, type ListQuery, normalizeSearch, parseListQuery, type REFERENCE_TARGETS, sortKey } from '../../../domain/index';
-import { queryRows, type Tx } from '../../db/client';
+import {
+  type CustomEntity,
+  type FilterValue,
+  type ListFilter,
+  type ListQuery,
+  normalizeSearch,
+  parseListQuery,
+  type REFERENCE_TARGETS,
+  sortKey,
+} from '../../../domain/index';
+import { queryRows, sendsTogether, type Tx } from '../../db/client';
 import { byCodePoint, sortKey as foldedKey } from '../../db/schema/columns';
 import { classCategories, classes, lessonTags, lessonTypes, rooms, students, subjects, teachers } from '../../db/schema/index';
 import { likePattern } from '../list-query';
@@ -36,7 +49,12 @@ function indexValue(type: string, v: FilterValue): unknown {
   return v;
 }
 
-function fieldCondition(tenantId: number, entity: CustomEntity, key: string, type: string, op: string, values: FilterValue[]): SQL {
+/** The index rows of one field (as `v`) that a filter keeps, with the columns asked for. */
+function matchingValues(tenantId: number, entity: CustomEntity, filter: ListFilter, type: string, columns: SQL): SQL {
+  return sql`select ${columns} from custom_values v where v.tenant_id = ${tenantId} and v.entity_id = ${entity.id} and v.key = ${filter.field} and ${valueMatch(type, filter.op, filter.values)}`;
+}
+
+function valueMatch(type: string, op: string, values: FilterValue[]): SQL {
   const column = columnOf(type);
   const col = column === 'num' ? sql`v.num` : sql`(v.txt collate "C")`;
   const vals = values.map((v) => indexValue(type, v));
@@ -67,8 +85,12 @@ function fieldCondition(tenantId: number, entity: CustomEntity, key: string, typ
         sql`, `,
       )})`;
   }
-  const inner = sql`select v.record_id from custom_values v where v.tenant_id = ${tenantId} and v.entity_id = ${entity.id} and v.key = ${key} and ${match}`;
-  return op === 'ne' ? sql`r.id not in (${inner})` : sql`r.id in (${inner})`;
+  return match;
+}
+
+function fieldCondition(tenantId: number, entity: CustomEntity, filter: ListFilter, type: string): SQL {
+  const inner = matchingValues(tenantId, entity, filter, type, sql`v.record_id`);
+  return filter.op === 'ne' ? sql`r.id not in (${inner})` : sql`r.id in (${inner})`;
 }
 
 function systemCondition(field: string, op: string, values: FilterValue[]): SQL {
@@ -92,17 +114,44 @@ function systemCondition(field: string, op: string, values: FilterValue[]): SQL 
   }
 }
 
-export function recordWhere(tenantId: number, entity: CustomEntity, query: ListQuery): SQL[] {
+/**
+ * What a page or its count ranges over (`from`, as `r` with tenant_id, entity_id and id) and
+ * the conditions on it. Unless something needs the record row itself (the search text, the
+ * instants), that is index rows, one per record: for a page sorted by a field, that field's
+ * rows (`sortedBy`: r.num and r.txt are its sort values), walked in order with the filters
+ * semi-joined; otherwise the rows the first filter on a single-valued field keeps, read by
+ * one index range, the other filters semi-joined to them. So counting reads no record at
+ * all, and a page reads only its own.
+ */
+export function recordSource(
+  tenantId: number,
+  entity: CustomEntity,
+  query: ListQuery,
+  purpose: 'page' | 'count',
+): { from: SQL; where: SQL[]; sortedBy?: string } {
   const types = new Map(entity.fields.map((f) => [f.key, f.type]));
+  const readsRecord = !!query.q || [...query.filters, ...query.sort].some((x) => x.field === 'created_at' || x.field === 'updated_at');
+  // A REFERENCE orders by what it points at, not by its own index row.
+  const first = query.sort[0]?.field;
+  const sortedBy = purpose === 'page' && !readsRecord && first && types.has(first) && types.get(first) !== 'REFERENCE' ? first : undefined;
+  const driver =
+    readsRecord || sortedBy ? undefined : query.filters.find((f) => f.op !== 'ne' && types.has(f.field) && types.get(f.field) !== 'MULTIPLE_CHOICE');
   const where: SQL[] = [sql`r.tenant_id = ${tenantId}`, sql`r.entity_id = ${entity.id}`];
   for (const filter of query.filters) {
+    if (filter === driver) continue;
     if (SYSTEM_COLUMNS[filter.field]) where.push(systemCondition(filter.field, filter.op, filter.values));
-    else if (types.has(filter.field)) where.push(fieldCondition(tenantId, entity, filter.field, types.get(filter.field)!, filter.op, filter.values));
+    else if (types.has(filter.field)) where.push(fieldCondition(tenantId, entity, filter, types.get(filter.field)!));
   }
   if (query.q) {
     for (const word of normalizeSearch(query.q).split(' ').filter(Boolean).slice(0, 8)) where.push(sql`r.search like ${likePattern(word)}`);
   }
-  return where;
+  const columns = sql`v.tenant_id, v.entity_id, v.record_id as id`;
+  if (sortedBy) {
+    const rows = sql`select ${columns}, v.num, v.txt from custom_values v where v.tenant_id = ${tenantId} and v.entity_id = ${entity.id} and v.key = ${sortedBy}`;
+    return { from: sql`(${rows}) r`, where, sortedBy };
+  }
+  if (driver) return { from: sql`(${matchingValues(tenantId, entity, driver, types.get(driver.field)!, columns)}) r`, where };
+  return { from: sql`custom_records r`, where };
 }
 
 /** Parses the query string against the entity's fields (400 with field codes otherwise). */
@@ -162,7 +211,7 @@ async function referenceSort(tx: Tx, tenantId: number, target: string, ref: stri
 
 export async function listRecords(tx: Tx, tenantId: number, entity: CustomEntity, query: ListQuery): Promise<{ rows: RecordRow[]; total: number }> {
   const fields = new Map(entity.fields.map((f) => [f.key, f]));
-  const where = sql.join(recordWhere(tenantId, entity, query), sql` and `);
+  const source = recordSource(tenantId, entity, query, 'page');
   const joins: SQL[] = [];
   const order: SQL[] = [];
   for (const [i, s] of query.sort.entries()) {
@@ -173,11 +222,14 @@ export async function listRecords(tx: Tx, tenantId: number, entity: CustomEntity
     }
     const field = fields.get(s.field);
     if (!field) continue;
-    const alias = sql.raw(`s${i}`);
+    // The first sort's values are the source's own when it ranges over that field's rows.
+    const own = i === 0 && source.sortedBy === s.field;
+    const alias = sql.raw(own ? 'r' : `s${i}`);
     // Every record has one index row per sortable field, so an inner join keeps them all.
-    joins.push(
-      sql`join custom_values ${alias} on ${alias}.tenant_id = r.tenant_id and ${alias}.record_id = r.id and ${alias}.entity_id = ${entity.id} and ${alias}.key = ${s.field}`,
-    );
+    if (!own)
+      joins.push(
+        sql`join custom_values ${alias} on ${alias}.tenant_id = r.tenant_id and ${alias}.record_id = r.id and ${alias}.entity_id = ${entity.id} and ${alias}.key = ${s.field}`,
+      );
     const referenced = field.type === 'REFERENCE' && field.target ? await referenceSort(tx, tenantId, field.target, `s${i}`, `s${i}t`) : null;
     if (referenced) {
       joins.push(referenced.join);
@@ -188,13 +240,21 @@ export async function listRecords(tx: Tx, tenantId: number, entity: CustomEntity
   const last = query.sort[0]?.order === 'desc' ? sql`desc` : sql`asc`;
   if (!query.sort.some((s) => s.field === 'id')) order.push(sql`r.id ${last}`);
   const limit = query.end - query.start;
-  const rows = await queryRows<RecordRow>(
+  // The page's ids in order, chosen on the index, then those records only (by primary key).
+  const ids = sql`select r.id from ${source.from} ${sql.join(joins, sql` `)} where ${sql.join(source.where, sql` and `)} order by ${sql.join(order, sql`, `)} limit ${limit} offset ${query.start}`;
+  const page = queryRows<RecordRow>(
     tx,
-    sql`select r.id, r.version, r.created_at, r.updated_at, r.data from custom_records r ${sql.join(joins, sql` `)} where ${where} order by ${sql.join(order, sql`, `)} limit ${limit} offset ${query.start}`,
+    sql`select rec.id, rec.version, rec.created_at, rec.updated_at, rec.data from unnest(array(${ids})) with ordinality p(id, n) join custom_records rec on rec.tenant_id = ${tenantId} and rec.entity_id = ${entity.id} and rec.id = p.id order by p.n`,
   );
+  const counted = recordSource(tenantId, entity, query, 'count');
+  const count = () => queryRows<{ n: number }>(tx, sql`select count(*)::int as n from ${counted.from} where ${sql.join(counted.where, sql` and `)}`);
+  // Where queries sent together share a round trip, the count goes with the page; elsewhere
+  // it waits, since a short page that is not past the end already tells the total.
+  const [rows, early] = sendsTogether(tx) ? await Promise.all([page, count()]) : [await page, undefined];
   let total = query.start + rows.length;
-  if (!(rows.length < limit && (rows.length > 0 || query.start === 0))) {
-    const [row] = await queryRows<{ n: number }>(tx, sql`select count(*)::int as n from custom_records r where ${where}`);
+  if (early) total = Number(early[0]?.n ?? 0);
+  else if (!(rows.length < limit && (rows.length > 0 || query.start === 0))) {
+    const [row] = await count();
     total = Number(row?.n ?? 0);
   }
   return { rows: rows.map((r) => ({ ...r, data: typeof r.data === 'string' ? JSON.parse(r.data) : r.data })), total };

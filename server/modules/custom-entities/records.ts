@@ -8,7 +8,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { type CustomEntity, DomainError, type FieldErrors, parseBody, recordsHistoryEntity } from '../../../domain/index';
-import { platform, queryRows, type Tx, withTenant, type Database } from '../../db/client';
+import { platform, queryRows, type Tx, withTenant, withTenantReads, type Database } from '../../db/client';
 import { customEntities, customRecords } from '../../db/schema/index';
 import type { Registry } from '../crud/registry';
 import { ctxOf } from '../crud/routes';
@@ -106,7 +106,8 @@ export const recordRoutes: FastifyPluginAsyncZod<{ database: Database; registry:
     { config: access('list'), schema: { tags, summary: 'List the records of a custom entity', params: Params, response: { 200: LIST_JSON } } },
     async (request, reply) => {
       const ctx = ctxOf(request);
-      const page = await withTenant(database, ctx.tenantId, async (tx) => {
+      // Reads only: on PostgreSQL without BEGIN and COMMIT, the page and its count in one round trip.
+      const page = await withTenantReads(database, ctx.tenantId, async (tx) => {
         const entity = await entityOf(tx, ctx.tenantId, request.params.slug);
         const query = parseRecordQuery(entity, request.query as Record<string, string | string[] | undefined>);
         const { rows, total } = await listRecords(tx, ctx.tenantId, entity, query);
