@@ -163,7 +163,7 @@ export const PGLITE_EXTENSIONS = { btree_gist };
  *  - the WAL: a single-process PostgreSQL only recycles WAL files at a checkpoint, which it
  *    never requests itself, so keepWalSmall() runs one whenever 32 MB have been written since
  *    the last (otherwise seeding a school year of lessons leaves 160 MB of WAL files), and
- *    keeps two 16 MB files rather than up to 1 GB;
+ *    keeps two or three 16 MB files rather than up to 1 GB;
  *  - in memory, no full-page images in the WAL: they protect pages on disk against a torn
  *    write in a crash, and an in-memory database does not outlive one.
  */
