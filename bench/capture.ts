@@ -36,7 +36,12 @@ export async function captureStatements(database: Database, run: () => Promise<v
     const lite = database.pglite as unknown as { query: Query; exec: Query; transaction: PGlite['transaction'] };
     const { query, exec, transaction } = lite;
     lite.query = (q, p, ...rest) => (record(q, p), query.call(lite, q, p, ...rest));
-    lite.exec = (q, ...rest) => (seen.push({ text: textOf(q), params: [], script: true }), exec.call(lite, q, ...rest));
+    lite.exec = (q, ...rest) => {
+      // Reads behind the tenant settings are recorded statement by statement, as on PostgreSQL.
+      if (/^select set_config\('role'/.test(textOf(q).trim())) record(q, []);
+      else seen.push({ text: textOf(q), params: [], script: true });
+      return exec.call(lite, q, ...rest);
+    };
     lite.transaction = ((cb: (tx: Transaction) => Promise<unknown>) =>
       transaction.call(lite as unknown as PGlite, async (tx) => {
         seen.push({ boundary: 'begin' });

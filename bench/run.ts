@@ -230,7 +230,11 @@ async function benchKind(kind: Kind) {
     // The bare route keeps the same week, as Frontis keeps it.
     await fetch(`${server.bareAddress}/week`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: week });
     await compare('calendar week', kind, server, WEEK_URL, '/week');
-    console.log(`  server memory: ${(await server.rssMb()).toFixed(0)} MB RSS (target < 600 MB on PGlite)`);
+    const memory = await server.memoryMb();
+    console.log(
+      `  server memory: ${memory.rss.toFixed(0)} MB RSS (target < 600 MB on PGlite${kind === 'pglite' && memory.rss >= 600 ? `, ${(memory.rss - 600).toFixed(0)} MB over` : ''}); ` +
+        `V8 heap ${memory.heap.toFixed(0)} MB, outside it ${memory.external.toFixed(0)} MB (${kind === 'pglite' ? "PGlite's WebAssembly memory and in-memory files, buffers" : 'buffers'})`,
+    );
     const rebuilt = await timeWeekAfterChange(address, headers, table, WEEK_URL, 20);
     console.log(
       `  calendar week right after a change (built, not cached), ${rebuilt.count} in a row: p50 ${rebuilt.p50.toFixed(0)} ms, p99 ${rebuilt.p99.toFixed(0)} ms`,

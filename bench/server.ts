@@ -140,11 +140,12 @@ export interface ServerProcess {
   seedSeconds: number;
   /** vacuum analyze in the server's process (its database may be in its memory). */
   vacuum(): Promise<void>;
-  rssMb(): Promise<number>;
+  /** The server's memory in MB: RSS, V8's heap, and memory outside it (PGlite's WebAssembly memory, buffers, its in-memory files). */
+  memoryMb(): Promise<{ rss: number; heap: number; external: number }>;
   close(): Promise<void>;
 }
 
-type Reply = { id: number; rss?: number; error?: string };
+type Reply = { id: number; memory?: NodeJS.MemoryUsage; error?: string };
 
 /**
  * startSeededServer in a process of its own, so that the load generator (this process) and
@@ -175,7 +176,11 @@ export async function spawnSeededServer(kind: 'pglite' | 'postgres', students: n
   return {
     ...info,
     vacuum: async () => void (await ask('vacuum')),
-    rssMb: async () => ((await ask('rss')).rss ?? 0) / 1024 / 1024,
+    memoryMb: async () => {
+      const memory = (await ask('memory')).memory!;
+      const mb = (n: number) => n / 1024 / 1024;
+      return { rss: mb(memory.rss), heap: mb(memory.heapTotal), external: mb(memory.external) };
+    },
     close: async () => {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.send({ id: 0, cmd: 'close' });
@@ -197,7 +202,7 @@ if (process.argv[2] === '--serve' && process.send) {
         await server.close();
         process.exit(0);
       }
-      process.send!({ id: message.id, rss: process.memoryUsage().rss });
+      process.send!({ id: message.id, memory: process.memoryUsage() });
     } catch (error) {
       process.send!({ id: message.id, error: String(error) });
     }

@@ -13,7 +13,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
 import { sql, type ExtractTablesWithRelations } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { drizzle as drizzlePglite, PgliteSession, PgliteTransaction } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg, NodePgSession, NodePgTransaction } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import * as schema from './schema/index';
@@ -152,28 +152,71 @@ export const pgliteDir = (dataDir: string) => join(dataDir, 'pgdata');
 /** Extensions the migrations use (btree_gist: the lessons' exclusion constraints); every PGlite opens with them. */
 export const PGLITE_EXTENSIONS = { btree_gist };
 
+/**
+ * PGlite's memory. Its WebAssembly memory grows to what the database touches and never
+ * shrinks, and an in-memory database also keeps its files (tables and WAL) in the process:
+ *  - shared_buffers 32 MB instead of 128 MB (16 MB in memory, where every page is in the
+ *    process anyway): a page not in the buffers is read from PGlite's file system in the same
+ *    process (from memory, or the OS's cache of DATA_DIR), cheaply; a large centre's hot pages
+ *    (lessons of the weeks in view, students) stay in them;
+ *  - maintenance_work_mem 16 MB instead of 64 MB (VACUUM and index builds);
+ *  - the WAL: a single-process PostgreSQL only recycles WAL files at a checkpoint, which it
+ *    never requests itself, so keepWalSmall() runs one whenever 32 MB have been written since
+ *    the last (otherwise seeding a school year of lessons leaves 160 MB of WAL files), and
+ *    keeps two or three 16 MB files rather than up to 1 GB;
+ *  - in memory, no full-page images in the WAL: they protect pages on disk against a torn
+ *    write in a crash, and an in-memory database does not outlive one.
+ */
+const PGLITE_SETTINGS: Record<string, string> = { shared_buffers: '32MB', maintenance_work_mem: '16MB', max_wal_size: '32MB', min_wal_size: '32MB' };
+const IN_MEMORY_SETTINGS: Record<string, string> = { shared_buffers: '16MB', full_page_writes: 'off' };
+const WAL_CHECK_MS = 5000;
+const WAL_CHECKPOINT_BYTES = 32 * 1024 * 1024;
+
+/** Checkpoints when enough WAL was written since the last one, so the WAL files are recycled. */
+function keepWalSmall(pglite: PGlite): () => void {
+  let busy = false;
+  const timer = setInterval(() => {
+    if (busy || pglite.closed) return;
+    busy = true;
+    pglite
+      .query<{ over: boolean }>(`select pg_current_wal_insert_lsn() - (select redo_lsn from pg_control_checkpoint()) > ${WAL_CHECKPOINT_BYTES} as over`)
+      .then(async ({ rows }) => {
+        if (rows[0]?.over) await pglite.exec('checkpoint');
+      })
+      // Closed meanwhile, or failing for a reason the next request will report: try again later.
+      .catch(() => undefined)
+      .finally(() => (busy = false));
+  }, WAL_CHECK_MS);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
   if (opts.url) {
     const pool = resilientPool({ ...opts, url: opts.url });
     const db = drizzlePg({ client: pool, schema }) as unknown as Db;
     return { kind: 'postgres', db, pool, close: () => pool.end() };
   }
+  const settings = { ...PGLITE_SETTINGS, ...(opts.dataDir ? {} : IN_MEMORY_SETTINGS) };
+  const startParams = [...PGlite.defaultStartParams, ...Object.entries(settings).flatMap(([name, value]) => ['-c', `${name}=${value}`])];
   let pglite: PGlite;
   if (opts.dataDir) {
     const dir = pgliteDir(opts.dataDir);
     mkdirSync(dir, { recursive: true });
-    pglite = new PGlite(dir, { extensions: PGLITE_EXTENSIONS });
+    pglite = new PGlite(dir, { extensions: PGLITE_EXTENSIONS, startParams });
   } else {
-    pglite = new PGlite({ extensions: PGLITE_EXTENSIONS });
+    pglite = new PGlite({ extensions: PGLITE_EXTENSIONS, startParams });
   }
   await pglite.waitReady;
   countPgliteQueries(pglite);
+  const stopWalCheck = keepWalSmall(pglite);
   const db = drizzlePglite({ client: pglite, schema }) as unknown as Db;
   return {
     kind: 'pglite',
     db,
     pglite,
     close: async () => {
+      stopWalCheck();
       if (!pglite.closed) await pglite.close();
     },
   };
@@ -261,11 +304,76 @@ export function inlineParams(text: string, params: readonly unknown[]): string |
   return text.replace(/\$(\d+)\b/g, (whole, n: string) => literals[Number(n) - 1] ?? whole);
 }
 
-type PgQueryConfig = { text: string; rowMode?: 'array'; types?: unknown };
-type Pending = { config: PgQueryConfig; params: unknown[]; resolve: (result: pg.QueryResult) => void; reject: (error: unknown) => void };
+type QueryConfig = { text: string; rowMode?: 'array' | 'object'; types?: unknown; parsers?: Record<number, (value: string) => unknown> };
+type Answer = { rows: unknown[]; fields: { name: string }[] };
+type Pending = { config: QueryConfig; params: unknown[]; resolve: (result: Answer) => void; reject: (error: unknown) => void };
 
 /**
- * Stands in for a node-postgres client under drizzle: the queries drizzle sends are held,
+ * How a ReadBatch reaches its database: a script (the tenant settings, then the statements,
+ * one message run as one implicit transaction) answering rows as arrays; or, for a statement
+ * whose parameters cannot be written into its text, BEGIN and the settings, the statement with
+ * its parameters, and COMMIT.
+ */
+interface ReadChannel {
+  script(statements: string[], first: QueryConfig): Promise<Answer[]>;
+  alone(config: QueryConfig, params: unknown[]): Promise<Answer>;
+}
+
+/** The channel over a node-postgres pool: a connection per message, dropped if it broke. */
+function pgChannel(pool: pg.Pool, tenantId: number): ReadChannel {
+  const onClient = async <T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> => {
+    let client: pg.PoolClient | undefined;
+    let broken: Error | undefined;
+    try {
+      client = await pool.connect();
+      return await fn(client);
+    } catch (error) {
+      if (isDatabaseUnavailable(error)) broken = error as Error;
+      throw error;
+    } finally {
+      client?.release(broken);
+    }
+  };
+  return {
+    script: (statements, first) =>
+      onClient(async (client) => {
+        const script = `${tenantSettings(tenantId)}; ${statements.join(';\n')}`;
+        const answer = (await client.query({ text: script, rowMode: 'array', types: first.types } as never)) as unknown as pg.QueryResult[];
+        return answer.slice(1);
+      }),
+    alone: (config, params) =>
+      onClient(async (client) => {
+        await client.query(`begin; ${tenantSettings(tenantId)}`);
+        try {
+          return (await client.query({ ...config, rowMode: 'array' } as never, params)) as unknown as pg.QueryResult;
+        } finally {
+          await client.query('commit');
+        }
+      }),
+  };
+}
+
+/**
+ * The channel into PGlite. exec() sends the script as one simple-protocol message (one call
+ * into the database, where a query with parameters costs five), and between two messages other
+ * requests get their turn: a transaction would hold PGlite for itself until its COMMIT.
+ */
+function pgliteChannel(pglite: PGlite, tenantId: number): ReadChannel {
+  return {
+    script: async (statements, first) => {
+      const answer = await pglite.exec(`${tenantSettings(tenantId)}; ${statements.join(';\n')}`, { rowMode: 'array', parsers: first.parsers });
+      return answer.slice(1) as Answer[];
+    },
+    alone: (config, params) =>
+      pglite.transaction(async (tx) => {
+        await tx.exec(tenantSettings(tenantId));
+        return (await tx.query(config.text, params, { rowMode: 'array', parsers: config.parsers })) as Answer;
+      }),
+  };
+}
+
+/**
+ * Stands in for the database client under drizzle: the queries drizzle sends are held,
  * and those sent together (before the next turn of the event loop) go to the database as one
  * simple-protocol message behind the tenant settings, one round trip for all of them. What
  * depends on an answer waits for it and goes in the next message.
@@ -275,12 +383,14 @@ class ReadBatch {
   private scheduled = false;
 
   constructor(
-    private pool: pg.Pool,
-    private tenantId: number,
+    private channel: ReadChannel,
+    /** How the driver writes a parameter into SQL text (undefined: it cannot). */
+    private inline: (text: string, params: readonly unknown[]) => string | undefined,
   ) {}
 
-  query(config: PgQueryConfig | string, params: unknown[] = []): Promise<pg.QueryResult> {
-    const normalized = typeof config === 'string' ? { text: config } : config;
+  query(config: QueryConfig | string, params: unknown[] = [], options: Omit<QueryConfig, 'text'> = {}): Promise<Answer> {
+    // node-postgres passes one config; PGlite passes the text, the parameters and the options.
+    const normalized = typeof config === 'string' ? { ...options, text: config } : config;
     return new Promise((resolve, reject) => {
       this.pending.push({ config: normalized, params, resolve, reject });
       if (!this.scheduled) {
@@ -293,68 +403,64 @@ class ReadBatch {
   private async flush() {
     this.scheduled = false;
     const batch = this.pending.splice(0);
-    const texts = batch.map((p) => inlineParams(p.config.text, p.params));
+    const texts = batch.map((p) => this.inline(p.config.text, p.params));
     // A parameter that cannot be written into the text goes alone, with the statement's parameters.
     const alone = batch.filter((_, i) => texts[i] === undefined);
     const together = batch.filter((_, i) => texts[i] !== undefined);
-    for (const p of alone) void this.send([p], undefined);
-    if (together.length)
-      await this.send(
-        together,
-        texts.filter((t): t is string => t !== undefined),
-      );
+    for (const p of alone) void this.answer([p], () => this.channel.alone(p.config, p.params).then((r) => [r]));
+    if (together.length) {
+      const statements = texts.filter((t): t is string => t !== undefined);
+      await this.answer(together, () => this.channel.script(statements, together[0]!.config));
+    }
   }
 
-  private async send(batch: Pending[], texts: string[] | undefined) {
-    let client: pg.PoolClient | undefined;
-    let broken: Error | undefined;
+  private async answer(batch: Pending[], run: () => Promise<Answer[]>) {
     try {
-      client = await this.pool.connect();
-      let results: pg.QueryResult[];
-      if (texts) {
-        const script = `${tenantSettings(this.tenantId)}; ${texts.join(';\n')}`;
-        const answer = (await client.query({ text: script, rowMode: 'array', types: batch[0]!.config.types } as never)) as unknown as pg.QueryResult[];
-        results = answer.slice(1);
-      } else {
-        // Alone: BEGIN and the settings, the statement with its parameters, COMMIT.
-        await client.query(`begin; ${tenantSettings(this.tenantId)}`);
-        try {
-          results = [(await client.query({ ...batch[0]!.config, rowMode: 'array' } as never, batch[0]!.params)) as unknown as pg.QueryResult];
-        } finally {
-          await client.query('commit');
-        }
-      }
+      const results = await run();
       batch.forEach((p, i) => {
         const result = results[i]!;
         if (p.config.rowMode === 'array') return p.resolve(result);
         // drizzle asked for rows as objects (raw SQL): named by the answer's columns.
         const names = result.fields.map((f) => f.name);
-        const rows = (result.rows as unknown as unknown[][]).map((r) => Object.fromEntries(names.map((n, j) => [n, r[j]])));
+        const rows = (result.rows as unknown[][]).map((r) => Object.fromEntries(names.map((n, j) => [n, r[j]])));
         p.resolve({ ...result, rows });
       });
     } catch (error) {
-      if (isDatabaseUnavailable(error)) broken = error as Error;
       for (const p of batch) p.reject(error);
-    } finally {
-      client?.release(broken);
     }
   }
 }
 
 /**
- * The door to tenant data for requests that only read: like withTenant(), but on PostgreSQL
- * without BEGIN and COMMIT. The queries fn sends together (a page and its count, say) travel
- * as one message with the tenant settings, which PostgreSQL runs as one implicit transaction:
- * role frontis_app and app.tenant_id apply to them and end with them, as in withTenant(). fn
- * must not write (nothing would roll it back with the rest). On PGlite (no network) it is
- * withTenant().
+ * A parameter written as PGlite would send it: a Date as its ISO text (node-postgres writes
+ * it in local time), the rest as node-postgres writes it.
+ */
+const inlinePglite = (text: string, params: readonly unknown[]) =>
+  inlineParams(
+    text,
+    params.map((p) => (p instanceof Date ? p.toISOString() : p)),
+  );
+
+/**
+ * The door to tenant data for requests that only read: like withTenant(), but without BEGIN
+ * and COMMIT. The queries fn sends together (a page and its count, say) travel as one message
+ * with the tenant settings, which the database runs as one implicit transaction: role
+ * frontis_app and app.tenant_id apply to them and end with them, as in withTenant(). fn must
+ * not write (nothing would roll it back with the rest).
  */
 export async function withTenantReads<T>(database: Database, tenantId: number, fn: (tx: Tx) => Promise<T>): Promise<T> {
   assertTenantId(tenantId);
-  if (!database.pool) return withTenant(database, tenantId, fn);
   const root = (database.db as unknown as DrizzleInternals).session;
-  const session = new NodePgSession(new ReadBatch(database.pool, tenantId) as never, root.dialect as never, root.schema as never, root.options as never);
-  const tx = new NodePgTransaction(root.dialect as never, session, root.schema as never) as unknown as Tx;
+  let tx: Tx;
+  if (database.pool) {
+    const client = new ReadBatch(pgChannel(database.pool, tenantId), inlineParams);
+    const session = new NodePgSession(client as never, root.dialect as never, root.schema as never, root.options as never);
+    tx = new NodePgTransaction(root.dialect as never, session, root.schema as never) as unknown as Tx;
+  } else {
+    const client = new ReadBatch(pgliteChannel(database.pglite!, tenantId), inlinePglite);
+    const session = new PgliteSession(client as never, root.dialect as never, root.schema as never, root.options as never);
+    tx = new PgliteTransaction(root.dialect as never, session, root.schema as never) as unknown as Tx;
+  }
   batchedReads.set(tx, database);
   return fn(tx);
 }
@@ -364,25 +470,22 @@ const batchedReads = new WeakMap<Tx, Database>();
 /** Whether queries on tx sent together share one round trip (so it pays to send them together). */
 export const sendsTogether = (tx: Tx) => batchedReads.has(tx);
 
-/** The database of a withTenantReads() transaction on PostgreSQL (undefined elsewhere). */
+/** The database of a withTenantReads() transaction (undefined elsewhere). */
 export const databaseOfReads = (tx: Tx) => batchedReads.get(tx);
 
 /**
- * One read-only statement in a tenant's view, in a single round trip: the tenant settings
- * and the statement go as one simple-protocol message, which PostgreSQL (and PGlite) runs as
+ * Read-only statements in a tenant's view, in a single round trip: the tenant settings and
+ * the statements go as one simple-protocol message, which PostgreSQL (and PGlite) runs as
  * one implicit transaction, so role frontis_app, app.tenant_id and RLS apply exactly as in
- * withTenant() and end with it. Without bound parameters, the statement may only inline
- * values the caller has checked to be integers. For the per-request session check.
+ * withTenant() and end with it. Without bound parameters, the statements may only inline
+ * values the caller has checked to be integers. The rows of each statement, in order. For the
+ * per-request session check and what a route reads with it.
  */
-export async function tenantStatement<T>(database: Database, tenantId: number, statement: string): Promise<T[]> {
+export async function tenantStatements(database: Database, tenantId: number, statements: readonly string[]): Promise<Record<string, unknown>[][]> {
   assertTenantId(tenantId);
-  const script = `${tenantSettings(tenantId)}; ${statement}`;
-  if (database.pglite) {
-    const results = await database.pglite.exec(script);
-    return results[1]!.rows as T[];
-  }
-  const results = (await database.pool!.query(script)) as unknown as pg.QueryResult[];
-  return results[1]!.rows as T[];
+  const script = [tenantSettings(tenantId), ...statements].join(';\n');
+  const results = database.pglite ? await database.pglite.exec(script) : ((await database.pool!.query(script)) as unknown as pg.QueryResult[]);
+  return results.slice(1).map((r) => r.rows as Record<string, unknown>[]);
 }
 
 /**

@@ -21,10 +21,25 @@ export function accessTokenOf(request: FastifyRequest): string | undefined {
   return request.cookies[ACCESS_COOKIE] || undefined;
 }
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * Read-only statements the handler needs on every request (the tenant id is the only value
+     * they may write in), sent with the session check: the same message, the same tenant view.
+     */
+    readWithSession?: (tenantId: number) => string[];
+  }
+  interface FastifyRequest {
+    /** The rows of the route's readWithSession statements, read after the session was found live. */
+    readWithSession: Record<string, unknown>[][] | null;
+  }
+}
+
 const exempt = (url: string) => url === '/healthz' || url === '/api/docs' || url.startsWith('/api/docs/');
 
 export const authPlugin = fp(async (app: FastifyInstance, opts: { database: Database; jwtKey: Uint8Array }) => {
   app.decorateRequest('actor', null);
+  app.decorateRequest('readWithSession', null);
 
   // A route without a declared access rule is a programming error: refuse to start.
   app.addHook('onRoute', (route) => {
@@ -44,10 +59,12 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: { database: Data
     const { tid, sid } = verified.claims;
     if (!request.tenant || request.tenant.id !== tid) throw new DomainError('tenant-mismatch');
 
-    const session = await checkSession(opts.database, tid, sid);
+    const along = request.routeOptions.config?.readWithSession?.(tid) ?? [];
+    const session = await checkSession(opts.database, tid, sid, along);
     if (session.status === 'unknown') throw new DomainError('unauthorized');
     if (session.status === 'revoked') throw new DomainError('session-revoked');
     request.actor = session.actor;
+    if (along.length) request.readWithSession = session.along ?? null;
 
     if (access !== 'signed-in' && !can(session.actor.role, access.area, access.action)) {
       throw new DomainError('forbidden');

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Response } from 'light-my-request';
 import { sql, type SQL } from 'drizzle-orm';
 import { withTenant } from '../../server/db/client';
-import { DATABASE_KINDS, startApp, type TestApp } from './harness';
+import { DATABASE_KINDS, ROOT, startApp, type TestApp } from './harness';
 import { expectError, expectStatus, json, show } from './api-helpers';
 import { CALENDAR_COLUMNS, CALENDAR_LABELS, decodeCalendar, type CalendarAnswer } from '../../domain/calendar';
 import { addDays } from '../../domain/lessons';
@@ -260,6 +260,22 @@ describe.each(DATABASE_KINDS)('lessons calendar on %s', (kind) => {
     const type = json(await w.admin('GET', `/api/lesson-types/${w.lessonType.id}`)).data;
     expectStatus(await w.admin('PATCH', `/api/lesson-types/${type.id}`, { color: '#abcdef', version: type.version }), 200);
     expect((await find(lesson.id))!.color).toBe('#abcdef');
+  });
+
+  it('a week kept for the calendar is refused at once to a session signed out, and to a deactivated account', async () => {
+    const week = (token: string) => t.request({ method: 'GET', url: `/api/lessons/calendar?from=${FROM}&to=${TO}`, token, clientType: 'api' });
+    const session = await t.signIn(ROOT.username, ROOT.password);
+    expectStatus(await week(session.token), 200);
+    expectStatus(await week(session.token), 200);
+    expectStatus(await t.request({ method: 'POST', url: '/sign-out', clientType: 'api', token: session.token, body: { data: '' } }), 204);
+    expectError(await week(session.token), 401, 'session-revoked');
+
+    const root = await t.signIn(ROOT.username, ROOT.password);
+    const secretary = await t.createUser(root.token, { role: 'SECRETARY' });
+    expectStatus(await week(secretary.token), 200);
+    expectStatus(await week(secretary.token), 200);
+    expectStatus(await t.request({ method: 'DELETE', url: `/api/users/${secretary.id}`, clientType: 'api', token: root.token }), 204);
+    expectStatus(await week(secretary.token), 401);
   });
 
   it("a TEACHER never gets the office's week from the cache, nor the office the teacher's", async () => {

@@ -4,7 +4,7 @@
  */
 import { and, eq, isNull, ne, sql, type SQL } from 'drizzle-orm';
 import type { Role } from '../../../domain/index';
-import { platform, tenantStatement, withTenant, type Database, type Tx } from '../../db/client';
+import { platform, tenantStatements, withTenant, type Database, type Tx } from '../../db/client';
 import { refreshTokens, rootUsers, sessions, tenants, users } from '../../db/schema/index';
 import type { Actor } from '../../context';
 import { hashToken, newPublicId, newRefreshToken } from './tokens';
@@ -153,14 +153,21 @@ where s.tenant_id = ${tenantId} and s.id = ${sessionId}
 limit 1`;
 
 /**
- * The per-request check of plugins/auth.ts: loadSession in one round trip (tenantStatement:
+ * The per-request check of plugins/auth.ts: loadSession in one round trip (tenantStatements:
  * role frontis_app and app.tenant_id, so RLS applies), against the database on every request,
  * so a revoked session or a deactivated account is refused at once in every process.
+ * `along`: read-only statements the route needs anyway (only integers inlined), sent in the
+ * same message, in the same tenant view; their rows come back in `along`, in order.
  */
-export async function checkSession(database: Database, tenantId: number, sessionId: number): Promise<SessionCheck> {
+export async function checkSession(
+  database: Database,
+  tenantId: number,
+  sessionId: number,
+  along: readonly string[] = [],
+): Promise<SessionCheck & { along?: Record<string, unknown>[][] }> {
   if (!Number.isSafeInteger(sessionId) || sessionId <= 0) return { status: 'unknown' };
-  const [row] = await tenantStatement<SessionRow>(database, tenantId, sessionCheckSql(tenantId, sessionId));
-  return sessionCheckOf(tenantId, sessionId, row);
+  const [rows, ...rest] = await tenantStatements(database, tenantId, [sessionCheckSql(tenantId, sessionId), ...along]);
+  return { ...sessionCheckOf(tenantId, sessionId, rows![0] as unknown as SessionRow | undefined), along: rest };
 }
 
 function sessionCheckOf(tenantId: number, sessionId: number, row: SessionRow | undefined): SessionCheck {

@@ -188,21 +188,47 @@ const CALENDAR_FORM = 'c2';
 /** The week a whole office looks at is built once per change of the calendar. */
 const cache = new CalendarCache();
 
+type CalendarAnswer = { range: CachedRange; etag: string };
+
+const cacheKey = (ctx: Ctx, query: CalendarQuery) => `${ctx.tenantId}|${ownOnly(ctx) ? `own:${ctx.actor!.id}` : 'all'}|${query.key}`;
+// The form's version is part of the tag: a browser holding a week in an older form gets the new one.
+const etagOf = (key: string, revision: number) => `W/"${CALENDAR_FORM}.${revision}-${hash(key)}"`;
+
+/**
+ * The centre's revision as a statement of its own (the tenant id, an integer, written in),
+ * for the route to read with the session check: a cached range then costs no other read.
+ */
+export const revisionStatement = (tenantId: number) =>
+  `select coalesce((select revision from calendar_revisions where tenant_id = ${tenantId}), 0)::int as revision`;
+
+/** The revision revisionStatement read, from its rows. */
+export const revisionOf = (rows: Record<string, unknown>[] | undefined) => (rows?.[0] ? Number(rows[0].revision) : undefined);
+
+/** The cached range for the revision the request read, if any. */
+export function cachedCalendar(ctx: Ctx, query: CalendarQuery, revision: number): CalendarAnswer | undefined {
+  const key = cacheKey(ctx, query);
+  const range = cache.get(key, revision);
+  return range && { range, etag: etagOf(key, revision) };
+}
+
 /**
  * The calendar's JSON and its ETag. The centre's revision (calendar_revisions, moved by
- * triggers on every write that changes what the calendar shows) is read in the same
- * transaction: a cached body of the same revision is what the query would build now, also
- * when another process made the last change. A TEACHER's view is cached apart (own lessons).
+ * triggers on every write that changes what the calendar shows) is read first, here or with
+ * the session check (`known`): a cached body of the same revision is what the query would
+ * build now, also when another process made the last change. A body built after the revision
+ * was read is as new as that revision or newer, so it may be kept under it. A TEACHER's view
+ * is cached apart (own lessons).
  */
-export async function calendarLessons(tx: Tx, ctx: Ctx, query: CalendarQuery): Promise<{ range: CachedRange; etag: string }> {
-  const [row] = await queryRows<{ revision: string | number }>(
-    tx,
-    sql`select coalesce((select ${calendarRevisions.revision} from ${calendarRevisions} where ${calendarRevisions.tenantId} = ${ctx.tenantId}), 0) as revision`,
-  );
-  const revision = Number(row!.revision);
-  const viewer = ownOnly(ctx) ? `own:${ctx.actor!.id}` : 'all';
-  const key = `${ctx.tenantId}|${viewer}|${query.key}`;
+export async function calendarLessons(tx: Tx, ctx: Ctx, query: CalendarQuery, known?: number): Promise<CalendarAnswer> {
+  let revision = known;
+  if (revision === undefined) {
+    const [row] = await queryRows<{ revision: string | number }>(
+      tx,
+      sql`select coalesce((select ${calendarRevisions.revision} from ${calendarRevisions} where ${calendarRevisions.tenantId} = ${ctx.tenantId}), 0) as revision`,
+    );
+    revision = Number(row!.revision);
+  }
+  const key = cacheKey(ctx, query);
   const range = cache.get(key, revision) ?? cache.put(key, revision, await buildCalendar(tx, ctx, query));
-  // The form's version is part of the tag: a browser holding a week in an older form gets the new one.
-  return { range, etag: `W/"${CALENDAR_FORM}.${revision}-${hash(key)}"` };
+  return { range, etag: etagOf(key, revision) };
 }

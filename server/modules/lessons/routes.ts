@@ -8,7 +8,7 @@ import { CALENDAR_COLUMNS, CALENDAR_LABELS, LESSONS, RESOURCE_AREA } from '../..
 import { withTenantReads, type Database } from '../../db/client';
 import { crudRoutes, ctxOf } from '../crud/routes';
 import { registry } from '../registry';
-import { calendarLessons, parseCalendarQuery } from './calendar';
+import { cachedCalendar, calendarLessons, parseCalendarQuery, revisionOf, revisionStatement } from './calendar';
 import { lessonsSpec } from './spec';
 
 const label = (extra: Record<string, unknown> = {}) => ({
@@ -47,7 +47,8 @@ export const lessonRoutes: FastifyPluginAsyncZod<{ database: Database }> = async
   app.get(
     '/calendar',
     {
-      config: { access: { area, action: 'list' } },
+      // The calendar's revision comes with the session check: a week kept for it costs no other read.
+      config: { access: { area, action: 'list' }, readWithSession: (tenantId) => [revisionStatement(tenantId)] },
       schema: {
         tags: ['lessons'],
         summary: 'Every lesson from `from` to `to` (at most 42 days), unpaged, in time order',
@@ -61,7 +62,10 @@ export const lessonRoutes: FastifyPluginAsyncZod<{ database: Database }> = async
     async (request, reply) => {
       const query = parseCalendarQuery((request.query ?? {}) as Record<string, string | string[] | undefined>);
       const ctx = ctxOf(request);
-      const { range, etag } = await withTenantReads(database, ctx.tenantId, (tx) => calendarLessons(tx, ctx, query));
+      const known = revisionOf(request.readWithSession?.[0]);
+      const { range, etag } =
+        (known !== undefined && cachedCalendar(ctx, query, known)) ||
+        (await withTenantReads(database, ctx.tenantId, (tx) => calendarLessons(tx, ctx, query, known)));
       // The browser keeps the week and asks again with If-None-Match: unchanged is a 304.
       reply.header('etag', etag).header('cache-control', 'private, no-cache').header('vary', 'accept-encoding');
       if (request.headers['if-none-match'] === etag) return reply.code(304).send();
