@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type CustomEntity, runtimeDeclaration } from '../../domain/custom-entities';
 import { FIELD_CODES } from '../../domain/errors';
 import { describeChanges, historyEntity } from '../../src/components/history-tab';
-import { translations } from '../../src/providers/i18nProvider';
+import { loadAllLanguages, translations } from '../../src/providers/i18nProvider';
 import { fieldText } from '../../src/components/fields/format';
 import { referencesTo } from '../../src/components/referencing-tabs';
 import { entityBody, formPath, inUseDetails, previewField } from '../../src/resources/custom-entities/api';
@@ -279,7 +279,8 @@ it('an imported reference cell is the record number, or the name the server look
   expect(cellValue({ name: 'student', type: 'REFERENCE', reference: 'students' }, 'Ελένη')).toBe('Ελένη');
 });
 
-it('the import report says in both languages why a row was refused, a name fitting no record or several among them', () => {
+it('the import report says in both languages why a row was refused, a name fitting no record or several among them', async () => {
+  await loadAllLanguages();
   for (const language of ['el', 'en'] as const) {
     const fields = translations[language].fields as Record<string, string>;
     for (const code of FIELD_CODES) expect(typeof fields[code], `${language}: fields.${code}`).toBe('string');
