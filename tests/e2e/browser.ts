@@ -1,5 +1,5 @@
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { launchChromium } from './chromium';
 
 /** One browser per test file, a fresh context and page per test: `tab.page` is the current page. */
@@ -36,4 +36,15 @@ export async function submitSignIn(page: Page, baseUrl: string, username: string
 export async function chooseOption(page: Page, scope: Locator, label: string, option: string) {
   await scope.getByLabel(label, { exact: true }).click({ force: true });
   await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: option }).first().click();
+}
+
+/** Waits until `target` is wholly on the screen (a drawer slides in before its fields can be used). */
+export async function whollyOnScreen(page: Page, target: Locator) {
+  const width = page.viewportSize()?.width ?? 0;
+  await expect
+    .poll(async () => {
+      const box = await target.boundingBox();
+      return box !== null && box.x >= 0 && box.x + box.width <= width;
+    })
+    .toBe(true);
 }

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { post, rootToken } from './api';
-import { chooseOption, useBrowserTab } from './browser';
+import { chooseOption, useBrowserTab, whollyOnScreen } from './browser';
 import { customEntitySteps } from './custom-entities-steps';
 
 // Custom entities in a real Chromium against the real server, in Greek: ROOT defines "Εξετάσεις"
@@ -43,13 +43,7 @@ async function addExam(student: string, date: string, grade: string, subject: st
   await page.waitForURL(/mode=create/);
   const form = drawer();
   // The drawer slides in: wait until its first field is wholly on the screen.
-  const width = page.viewportSize()?.width ?? 0;
-  await expect
-    .poll(async () => {
-      const box = await form.getByLabel('Μαθητής', { exact: true }).boundingBox();
-      return box !== null && box.x >= 0 && box.x + box.width <= width;
-    })
-    .toBe(true);
+  await whollyOnScreen(page, form.getByLabel('Μαθητής', { exact: true }));
   await form.getByLabel('Μαθητής', { exact: true }).click({ force: true });
   await form.getByLabel('Μαθητής', { exact: true }).fill(student.split(' ')[1]!);
   await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: student }).first().click();

@@ -1,7 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { beforeEach, describe, expect, inject, it } from 'vitest';
 import { post, rootToken } from './api';
-import { submitSignIn, useBrowserTab } from './browser';
+import { submitSignIn, useBrowserTab, whollyOnScreen } from './browser';
 
 // The centre's money in a real Chromium, in Greek, against the real server: a secretary makes
 // a contract, takes the registration and this month's fee with receipt numbers, sees the month
@@ -80,6 +80,7 @@ describe('the centre’s money', () => {
     await page.getByRole('button', { name: 'Νέο συμβόλαιο' }).click();
     const form = drawer('Νέο συμβόλαιο');
     await form.waitFor();
+    await whollyOnScreen(page, form.getByLabel('Μαθητής', { exact: true }));
     await form.getByLabel('Μαθητής', { exact: true }).click({ force: true });
     await form.getByLabel('Μαθητής', { exact: true }).fill(student.split(' ')[1]!);
     await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: student }).first().click();
