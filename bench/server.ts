@@ -1,6 +1,9 @@
 import { sql } from 'drizzle-orm';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { fork } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from '../server/app';
 import { bootstrap } from '../server/bootstrap';
@@ -20,8 +23,8 @@ export interface SeededServer {
 }
 
 /**
- * A real Frontis server on loopback over a fresh database (in-memory PGlite, or a scratch
- * database on TEST_DATABASE_URL), with `students` students in `demo` and 3,000 in another centre;
+ * A real Frontis server on loopback over a fresh database (PGlite in a new data directory, as
+ * `npm start` keeps it, or a scratch database on TEST_DATABASE_URL), with `students` students in `demo` and 3,000 in another centre;
  * `serveClient` also serves the built client (./dist) for the browser measurement; `dbCounts`
  * makes every answer say what it cost the database (x-db-round-trips, x-db-statements).
  */
@@ -40,10 +43,12 @@ export async function startSeededServer(
     loginRateLimit: { perUser: 1000, perAddress: 100_000, windowSeconds: 900 },
     dbCounts: opts.dbCounts ?? false,
   };
-  const database = await openDatabase({ url: scratch?.url, maxConnections: 20 });
+  const dataDir = kind === 'pglite' ? mkdtempSync(join(tmpdir(), 'frontis-bench-')) : undefined;
+  const database = await openDatabase({ url: scratch?.url, dataDir, maxConnections: 20 });
   const close = async () => {
     await database.close();
     await scratch?.drop();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   };
   try {
     await migrate(database);

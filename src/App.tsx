@@ -23,6 +23,9 @@ const Shell = lazyPage(() => import('./components/shell'));
 const ResourceRoute = lazyPage(() => import('./resources/resource-route'));
 const NotFoundPage = lazyPage(() => import('./pages/not-found'));
 
+/** Fetches the layout and the home screen (the calendar), for the sign-in page to call ahead. */
+export const preloadHome = () => Promise.all([Shell.preload(), PAGES.calendar?.preload()]);
+
 /** One route per declared path: a page when the declaration names one, else the generic screen. */
 const ROUTES = routeTable(CLIENT_SCREENS).map(({ path, page }) => {
   const Page = (page && PAGES[page]) || ResourceRoute;

@@ -8,7 +8,7 @@ import { ErrorBoundary } from './pages/error-boundary';
 // The sign-in page is loaded without Refine, the layout or any screen, to keep it small
 // (at most 250 KB of gzipped JavaScript). Everything else is App.
 const LoginPage = lazyPage(() => import('./pages/login'));
-const App = lazyPage(() => import('./App'));
+export const App = lazyPage(() => import('./App'));
 
 export function Root() {
   return (

@@ -1,7 +1,7 @@
-import type { ComponentType, LazyExoticComponent } from 'react';
+import type { ComponentType } from 'react';
 import type { ResourceDef } from '../../domain/fields';
 import { routePath, SCREENS, type PageDef } from '../../domain/resources/index';
-import { lazyPage } from '../lazy';
+import { type LazyPart, lazyPage } from '../lazy';
 
 type Loader = () => Promise<{ default: ComponentType }>;
 
@@ -49,9 +49,7 @@ export const ENTITY_PAGES: readonly PageDef[] = [
 /** Every screen of the client: the declared ones and the custom-entity pages. */
 export const CLIENT_SCREENS: readonly (ResourceDef | PageDef)[] = [...SCREENS, ...ENTITY_PAGES];
 
-export const PAGES: Record<string, LazyExoticComponent<ComponentType>> = Object.fromEntries(
-  Object.entries(PAGE_LOADERS).map(([name, load]) => [name, lazyPage(load)]),
-);
+export const PAGES: Record<string, LazyPart<ComponentType>> = Object.fromEntries(Object.entries(PAGE_LOADERS).map(([name, load]) => [name, lazyPage(load)]));
 
 /** One route per declared path: the page a declaration names, or none for the generic screen. */
 export function routeTable(screens: readonly (ResourceDef | PageDef)[]): { path: string; page?: string }[] {
