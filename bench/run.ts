@@ -233,7 +233,7 @@ async function benchKind(kind: Kind) {
     const memory = await server.memoryMb();
     console.log(
       `  server memory: ${memory.rss.toFixed(0)} MB RSS (target < 600 MB on PGlite${kind === 'pglite' && memory.rss >= 600 ? `, ${(memory.rss - 600).toFixed(0)} MB over` : ''}); ` +
-        `V8 heap ${memory.heap.toFixed(0)} MB, outside it ${memory.external.toFixed(0)} MB (${kind === 'pglite' ? "PGlite's WebAssembly memory and in-memory files, buffers" : 'buffers'})`,
+        `V8 heap ${memory.heap.toFixed(0)} MB, outside it ${memory.external.toFixed(0)} MB (${kind === 'pglite' ? "PGlite's WebAssembly memory, buffers" : 'buffers'})`,
     );
     const rebuilt = await timeWeekAfterChange(address, headers, table, WEEK_URL, 20);
     console.log(

@@ -145,7 +145,7 @@ export interface ServerProcess {
   seedSeconds: number;
   /** vacuum analyze in the server's process (its database may be in its memory). */
   vacuum(): Promise<void>;
-  /** The server's memory in MB: RSS, V8's heap, and memory outside it (PGlite's WebAssembly memory, buffers, its in-memory files). */
+  /** The server's memory in MB: RSS, V8's heap, and memory outside it (PGlite's WebAssembly memory, buffers). */
   memoryMb(): Promise<{ rss: number; heap: number; external: number }>;
   close(): Promise<void>;
 }
