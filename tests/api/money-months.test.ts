@@ -133,8 +133,8 @@ describe.each(DATABASE_KINDS)('money kept by contract and month on %s', (kind) =
     };
   }
 
-  async function pay(d: Of<typeof paymentDraft>) {
-    const body = await paymentBodyOf(d);
+  /** Sends a payment (none when the draft fit no contract) and notes what was stored. */
+  async function record(body: Awaited<ReturnType<typeof paymentBodyOf>>) {
     if (!body) return;
     const res = await sent('POST', '/api/payments', body);
     if (res.statusCode === 201) {
@@ -143,6 +143,8 @@ describe.each(DATABASE_KINDS)('money kept by contract and month on %s', (kind) =
       if (body.kind === 'MONTHLY') done.monthly++;
     }
   }
+
+  const pay = async (d: Of<typeof paymentDraft>) => record(await paymentBodyOf(d));
 
   async function editPayment(e: Of<typeof paymentChange>) {
     const id = pick(paymentIds, e.payment);
@@ -206,19 +208,7 @@ describe.each(DATABASE_KINDS)('money kept by contract and month on %s', (kind) =
     else {
       // The bodies first (they read the contracts), then every write at once.
       const bodies = await Promise.all(s.pays.map(paymentBodyOf));
-      await Promise.all([
-        ...bodies.map(async (body) => {
-          if (!body) return;
-          const res = await sent('POST', '/api/payments', body);
-          if (res.statusCode === 201) {
-            paymentIds.push(json(res).data.id);
-            done.pay++;
-            if (body.kind === 'MONTHLY') done.monthly++;
-          }
-        }),
-        ...s.edits.map(editPayment),
-        ...s.deletes.map(deletePayment),
-      ]);
+      await Promise.all([...bodies.map(record), ...s.edits.map(editPayment), ...s.deletes.map(deletePayment)]);
     }
   }
 

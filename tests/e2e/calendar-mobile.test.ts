@@ -122,10 +122,17 @@ describe('the recurring lessons', () => {
         for (const entry of list.getEntries() as PerformanceResourceTiming[])
           if (entry.name.includes('/api/recurring-lessons?') && w.answeredAt === undefined) w.answeredAt = entry.responseEnd;
       }).observe({ type: 'resource' });
-      new MutationObserver(() => {
-        if (w.rowsAt !== undefined) return;
-        if ([...document.querySelectorAll('.ant-table-row')].some((row) => row.textContent?.includes(name))) w.rowsAt = performance.now();
-      }).observe(document.body, { childList: true, subtree: true, characterData: true });
+      const seen = () => {
+        if (w.rowsAt === undefined && [...document.querySelectorAll('.ant-table-row')].some((row) => row.textContent?.includes(name)))
+          w.rowsAt = performance.now();
+      };
+      new MutationObserver(seen).observe(document.body, { childList: true, subtree: true, characterData: true });
+      // and every frame, in case the rows came in a change the observer was not told of
+      const frame = () => {
+        seen();
+        if (w.rowsAt === undefined) requestAnimationFrame(frame);
+      };
+      requestAnimationFrame(frame);
     }, `Αρχαία ${n}`);
     await page.locator('.ant-segmented-item', { hasText: 'Επαναλαμβανόμενες διδασκαλίες' }).click();
     await page

@@ -133,7 +133,7 @@ describe('a resource declared at run time', () => {
     await drawer().getByRole('tab', { name: 'Ιστορικό' }).click();
     const change = drawer().locator('[data-testid=history-entry]', { hasText: 'Αλλαγή' });
     await change.waitFor();
-    await change.getByText('14').waitFor();
+    await change.getByText('14', { exact: true }).waitFor();
     await drawer().locator('[data-testid=history-entry]', { hasText: 'Δημιουργία' }).waitFor();
 
     // the same rows as the built-in screen: it is the real resource
