@@ -1,4 +1,11 @@
-import { CUSTOM_ENTITY_FIELD_TYPES, recordsResourceName, REFERENCE_TARGETS, targetResource as domainTarget } from '../../../domain/custom-entities';
+import {
+  CUSTOM_ENTITY_FIELD_TYPES,
+  type CustomEntity,
+  type CustomEntityField,
+  recordsResourceName,
+  REFERENCE_TARGETS,
+  targetResource as domainTarget,
+} from '../../../domain/custom-entities';
 import type { Language } from '../../../domain/enums';
 import type { FieldDef } from '../../../domain/fields';
 
@@ -11,35 +18,11 @@ export type EntityFieldType = (typeof ENTITY_FIELD_TYPES)[number];
 /** Built-in resources a REFERENCE field may point to. */
 export const BUILT_IN_TARGETS = REFERENCE_TARGETS;
 
-export interface EntityField {
-  key: string;
-  label_el: string;
-  label_en: string;
-  type: EntityFieldType;
-  required: boolean;
-  options: string[] | null;
-  /** A built-in resource name or `custom:<slug>`. */
-  target: string | null;
-  position?: number;
-  shown_in_list: boolean;
-  searchable: boolean;
-}
+/** A field as the builder edits it: its position is its place in the list until saved. */
+export type EntityField = Omit<CustomEntityField, 'position'> & { position?: number };
 
-export interface EntityRow {
-  id: number;
-  version: number;
-  slug: string;
-  name_el: string;
-  name_en: string;
-  name_plural_el: string;
-  name_plural_en: string;
-  description: string | null;
-  icon: string | null;
-  group: string | null;
-  fields: EntityField[];
-  created_at?: string;
-  updated_at?: string;
-}
+/** An entity as /api/custom-entities answers it. */
+export type EntityRow = Omit<CustomEntity, 'fields'> & { fields: EntityField[]; created_at?: string; updated_at?: string };
 
 export const isChoice = (type: string | undefined) => type === 'SINGLE_CHOICE' || type === 'MULTIPLE_CHOICE';
 
