@@ -29,7 +29,11 @@ const { metafile } = await build({
 cpSync(`${root}server/db/migrations`, `${out}/migrations`, { recursive: true });
 
 /** `@scope/name/sub` -> `@scope/name`, `name/sub` -> `name`. */
-const packageOf = (specifier) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+const packageOf = (specifier) =>
+  specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/');
 const { dependencies = {} } = JSON.parse(readFileSync(`${root}package.json`, 'utf8'));
 const imported = new Set(
   Object.values(metafile.outputs)
@@ -39,6 +43,8 @@ const imported = new Set(
 );
 const missing = [...imported].filter((name) => !(name in dependencies)).sort();
 if (missing.length > 0) {
-  console.error(`dist-server/main.js imports packages that are not in package.json's dependencies (a production install would lack them): ${missing.join(', ')}`);
+  console.error(
+    `dist-server/main.js imports packages that are not in package.json's dependencies (a production install would lack them): ${missing.join(', ')}`,
+  );
   process.exit(1);
 }

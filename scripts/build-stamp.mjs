@@ -12,7 +12,18 @@ export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const STAMP = join(ROOT, 'dist-server', 'build-stamp.json');
 
 /** Folders and files the build reads; a missing one counts as empty. */
-export const INPUTS = ['src', 'domain', 'server', 'public', 'index.html', 'vite.config.ts', 'tsconfig.json', 'package.json', 'package-lock.json', 'scripts/build-server.mjs'];
+export const INPUTS = [
+  'src',
+  'domain',
+  'server',
+  'public',
+  'index.html',
+  'vite.config.ts',
+  'tsconfig.json',
+  'package.json',
+  'package-lock.json',
+  'scripts/build-server.mjs',
+];
 
 /** The folders that only exist where the sources are (not in a tree holding just the build). */
 const SOURCES = ['src', 'domain', 'server'];
