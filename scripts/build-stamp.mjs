@@ -40,6 +40,21 @@ function files(path) {
     .flatMap((entry) => files(join(path, entry.name)));
 }
 
+/**
+ * The lock file as far as a build depends on it: each package's path and version. npm rewrites
+ * the file in ways that change nothing installed (`npm install` adds the optional binaries of
+ * other platforms that the registry left out), and a production install must not see its own
+ * build as stale because of that.
+ */
+function lockedVersions(file) {
+  const { packages = {} } = JSON.parse(readFileSync(file, 'utf8'));
+  return Object.entries(packages)
+    .filter(([, entry]) => !entry.optional)
+    .map(([path, entry]) => `${path}@${entry.version}`)
+    .sort()
+    .join('\n');
+}
+
 /** sha256 over every input's path and content, in a fixed order. */
 export function inputsHash() {
   const hash = createHash('sha256');
@@ -47,7 +62,7 @@ export function inputsHash() {
     for (const file of files(join(ROOT, input))) {
       hash.update(file.slice(ROOT.length));
       hash.update('\0');
-      hash.update(readFileSync(file));
+      hash.update(input === 'package-lock.json' ? lockedVersions(file) : readFileSync(file));
       hash.update('\0');
     }
   }
