@@ -15,8 +15,9 @@ const out = `${root}dist-server`;
 rmSync(out, { recursive: true, force: true });
 const { metafile } = await build({
   absWorkingDir: root,
-  entryPoints: ['server/main.ts'],
-  outfile: `${out}/main.js`,
+  // main.js is the server; restore.js is `npm run restore` for a tree without the sources.
+  entryPoints: ['server/main.ts', 'server/restore.ts'],
+  outdir: out,
   bundle: true,
   packages: 'external',
   platform: 'node',
@@ -44,7 +45,7 @@ const imported = new Set(
 const missing = [...imported].filter((name) => !(name in dependencies)).sort();
 if (missing.length > 0) {
   console.error(
-    `dist-server/main.js imports packages that are not in package.json's dependencies (a production install would lack them): ${missing.join(', ')}`,
+    `the compiled server imports packages that are not in package.json's dependencies (a production install would lack them): ${missing.join(', ')}`,
   );
   process.exit(1);
 }

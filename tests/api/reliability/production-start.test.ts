@@ -10,7 +10,7 @@
 // install from the cache takes about half a minute and needs the cache filled). The compiled
 // server resolves its imports from its own tree, so a package it imports that is only a dev
 // dependency is missing there, as in a real production install.
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -129,7 +129,7 @@ describe('npm start', () => {
     writeFileSync(lockPath, `${JSON.stringify(lock, null, 2)}\n`);
     const stampBefore = readFileSync(join(checkout, 'dist-server/build-stamp.json'), 'utf8');
     const indexBefore = readFileSync(join(checkout, 'dist/index.html'), 'utf8');
-    const second = await npmStart(checkout, dataDir, 60_000);
+    const second = await npmStart(checkout, dataDir, 120_000);
     const signIn = await call(second.base, 'POST', '/login', { body: { username: ROOT.username, password: ROOT.password, tenant: 'demo' } });
     await stop(second);
     expect(signIn.status).toBe(200);
@@ -137,7 +137,7 @@ describe('npm start', () => {
     expect(second.output()).not.toContain('building');
     expect(readFileSync(join(checkout, 'dist-server/build-stamp.json'), 'utf8')).toBe(stampBefore);
     expect(readFileSync(join(checkout, 'dist/index.html'), 'utf8')).toBe(indexBefore);
-  });
+  }, 180_000);
 
   describe('in a production install without dev dependencies', () => {
     let production: string;
@@ -157,11 +157,21 @@ describe('npm start', () => {
     });
 
     it('runs the copied build: /healthz answers and ROOT signs in', async () => {
-      const started = await npmStart(production, temp('frontis-data-'), 60_000);
+      const started = await npmStart(production, temp('frontis-data-'), 120_000);
       const signIn = await call(started.base, 'POST', '/login', { body: { username: ROOT.username, password: ROOT.password, tenant: 'demo' } });
       await stop(started);
       expect(signIn.status, started.output()).toBe(200);
       expect(started.output()).toContain('[start] no sources here: starting the build as it is');
+    }, 180_000);
+
+    it('restores with the compiled restore script: it loads and judges its argument', () => {
+      const run = spawnSync(process.execPath, ['dist-server/restore.js', join(production, 'no-such-backup.tar.gz')], {
+        cwd: production,
+        env: { PATH: process.env.PATH ?? '', DATA_DIR: temp('frontis-data-') },
+        encoding: 'utf8',
+      });
+      expect(run.stderr).toContain('no such backup file');
+      expect(run.status).toBe(1);
     });
 
     it('starts a build older than the sources beside it with a warning instead of rebuilding', async () => {
@@ -170,11 +180,11 @@ describe('npm start', () => {
       }
       writeFileSync(join(production, 'server/changed-since-the-build.ts'), 'export const changed = true;\n');
       const indexBefore = readFileSync(join(production, 'dist/index.html'), 'utf8');
-      const started = await npmStart(production, dataDir, 60_000);
+      const started = await npmStart(production, dataDir, 120_000);
       await stop(started);
       expect(started.output()).toContain('the build is older than the sources here, and the build tools (dev dependencies) are not installed');
       expect(started.output()).not.toContain('building');
       expect(readFileSync(join(production, 'dist/index.html'), 'utf8')).toBe(indexBefore);
-    });
+    }, 180_000);
   });
 });
