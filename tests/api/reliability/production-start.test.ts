@@ -174,6 +174,16 @@ describe('npm start', () => {
       expect(run.status).toBe(1);
     });
 
+    it('refuses to start a checkout that was never built, saying what to do', () => {
+      const unbuilt = temp('frontis-unbuilt-');
+      for (const name of SOURCES) cpSync(join(checkout, name), join(unbuilt, name), { recursive: true });
+      symlinkSync(join(production, 'node_modules'), join(unbuilt, 'node_modules'), 'dir');
+      const run = spawnSync(process.execPath, ['scripts/start.mjs'], { cwd: unbuilt, env: { PATH: process.env.PATH ?? '' }, encoding: 'utf8' });
+      expect(run.status).toBe(1);
+      expect(run.stderr).toContain('there is no build (dist/ and dist-server/) and the build tools are not installed');
+      expect(existsSync(join(unbuilt, 'dist'))).toBe(false);
+    });
+
     it('starts a build older than the sources beside it with a warning instead of rebuilding', async () => {
       for (const name of ['src', 'domain', 'server', 'public', 'index.html', 'vite.config.ts', 'tsconfig.json']) {
         cpSync(join(checkout, name), join(production, name), { recursive: true });
