@@ -4,7 +4,7 @@
 // Three kinds of tree:
 // - a development checkout (sources and build tools): build when missing or stale, else start
 //   at once;
-// - a production install (`npm ci --omit=dev` after `npm run build`): the build tools (vite)
+// - a production install (`npm prune --omit=dev` after `npm run build`): the build tools (vite)
 //   are dev dependencies and absent, so nothing is ever rebuilt here; a stale build is started
 //   with a warning, a missing one is refused with what to do;
 // - a tree holding only the build (dist/, dist-server/, package*.json and scripts/, copied from
@@ -50,15 +50,21 @@ if (!hasSources()) {
   if (fresh) {
     say(`build is up to date (built ${stamp.builtAt}): starting it`);
   } else if (tools) {
-    say(present ? 'the sources changed since the last build: building' : 'no build yet: building');
+    say(
+      !present
+        ? 'no build yet: building'
+        : stamp
+          ? 'the sources changed since the last build: building'
+          : 'the build carries no stamp of its sources: building',
+    );
     build();
   } else if (present) {
     console.warn(
-      '[start] warning: the build is older than the sources here, and the build tools (dev dependencies) are not installed, so it is started as it is. Run `npm ci && npm run build` to update it.',
+      '[start] warning: the build is older than the sources here, and the build tools (dev dependencies) are not installed, so it is started as it is. Run `npm install && npm run build` to update it.',
     );
   } else {
     console.error(
-      '[start] there is no build (dist/ and dist-server/) and the build tools are not installed (an install without dev dependencies). Build first: `npm ci && npm run build`, then `npm ci --omit=dev` if you want the production install; or copy dist/ and dist-server/ from a machine that built them.',
+      '[start] there is no build (dist/ and dist-server/) and the build tools are not installed (an install without dev dependencies). Build first: `npm install && npm run build`, then `npm prune --omit=dev` for a production install; or copy dist/ and dist-server/ from a machine that built them.',
     );
     process.exit(1);
   }
