@@ -10,7 +10,7 @@ export const MAX_OCCURRENCES = 500;
 /** … and within this many years of its start. */
 export const MAX_SERIES_YEARS = 2;
 
-/** Status moves made by `PATCH /api/lessons/<id>` with `status` (rule 4). REPLACED is reached
+/** Status moves made by `PATCH /api/lessons/<id>` with `status` (docs/rules.md, Status and replacement). REPLACED is reached
  * only by creating the replacement, and left only by deleting it. */
 export const LESSON_TRANSITIONS: Record<LessonStatus, readonly LessonStatus[]> = {
   NORMAL: ['TO_BE_REPLACED', 'CANCELED'],
@@ -28,7 +28,7 @@ export const canBeReplaced = (status: LessonStatus) => status === 'TO_BE_REPLACE
 /** Numeric lesson kinds: 1 Normal, 2 Replacement, 3 Replaced. */
 export const KIND = { NORMAL: 1, REPLACEMENT: 2, REPLACED: 3 } as const;
 
-/** Only NORMAL lessons hold their room, teacher and class (rule 2). */
+/** Only NORMAL lessons hold their room, teacher and class (docs/rules.md, Conflicts). */
 export const HOLDS_SLOT: LessonStatus = 'NORMAL';
 
 /** What two overlapping lessons may share: each is one exclusion constraint. */
@@ -57,7 +57,7 @@ export const minutesOf = (time: string) => Number(time.slice(0, 2)) * 60 + Numbe
 export const timesOverlap = (a: { start_time: string; end_time: string }, b: { start_time: string; end_time: string }) =>
   minutesOf(a.start_time) < minutesOf(b.end_time) && minutesOf(b.start_time) < minutesOf(a.end_time);
 
-/** Rule 1: end after start, the same day. */
+/** docs/rules.md, Lessons: end after start, the same day. */
 export function checkTimes(start: unknown, end: unknown): FieldErrors {
   if (typeof start !== 'string' || typeof end !== 'string') return {};
   return minutesOf(end) > minutesOf(start) ? {} : { end_time: 'too-small' };

@@ -75,7 +75,7 @@ const sum = (payments: readonly PaymentLine[], keep: (p: PaymentLine) => boolean
 export const paidForMonth = (payments: readonly PaymentLine[], month: string) => sum(payments, (p) => p.kind === 'MONTHLY' && p.month === month);
 
 /**
- * Rule 5: total_cost = register_cost + month_cost x months + extra charges; total_paid = every
+ * docs/rules.md, Contracts: total_cost = register_cost + month_cost x months + extra charges; total_paid = every
  * payment; rest = the difference. A month is paid once its MONTHLY payments reach month_cost,
  * the registration once REGISTER payments reach register_cost.
  */
@@ -186,13 +186,13 @@ export function splitByReceipt(items: ReadonlyArray<{ amount: number; bill_numbe
   return split(w, wo);
 }
 
-/** Rule 6 for one contract: month_cost in each month it covers, plus register_cost in its start month. */
+/** docs/rules.md, Account, for one contract: month_cost in each month it covers, plus register_cost in its start month. */
 export function dueInMonth(terms: ContractTerms, month: string): number {
   if (month < monthOf(terms.start_date) || month > monthOf(terms.end_date)) return 0;
   return terms.month_cost + (month === monthOf(terms.start_date) ? terms.register_cost : 0);
 }
 
-/** Rule 6: what the contracts owe for `month`, split by the contracts' with_receipt. */
+/** docs/rules.md, Account: what the contracts owe for `month`, split by the contracts' with_receipt. */
 export function expectedForMonth(contracts: readonly ContractTerms[], month: string): ReceiptSplit {
   let w = 0;
   let wo = 0;

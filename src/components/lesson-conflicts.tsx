@@ -43,7 +43,7 @@ interface Props {
 }
 
 /**
- * Rule 2's answer, shown the same way everywhere: each lesson in the way (date, time,
+ * The answer of docs/rules.md, Conflicts, shown the same way everywhere: each lesson in the way (date, time,
  * subject/class, teacher, room) and which of room, teacher or class it already holds.
  */
 export function LessonConflicts({ lessons, series, onSkipDates, skipLabel }: Props) {

@@ -1,5 +1,5 @@
 // A small centre with known contracts, payments and expenses, read back through the lists
-// (filters, sorting, totals of the filtered rows), the account (rule 6: income by paid_on,
+// (filters, sorting, totals of the filtered rows), the account (docs/rules.md, Account: income by paid_on,
 // expenses by date, expected from the contracts, each with and without receipt; the year) and
 // the contract analytics. Expected figures come both by hand and from domain/money.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

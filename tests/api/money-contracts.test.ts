@@ -1,4 +1,4 @@
-// Rule 5 through the API: a contract's months from start to end, the registration in the start
+// docs/rules.md, Contracts, through the API: a contract's months from start to end, the registration in the start
 // month, partial payments, extra charges, overpayment refused (409, nothing changed, also for 20
 // payments sent at once), corrections and deletions moving every figure in one go and recorded
 // in the history; the contract's month-by-month status; receipts unique per centre.

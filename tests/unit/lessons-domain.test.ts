@@ -1,4 +1,4 @@
-// The rules of lessons shared by server and client (domain/lessons.ts, // rules 1 to 4): series expansion with its limits, the status transitions, times.
+// The rules of lessons shared by server and client (domain/lessons.ts; docs/rules.md, Lessons to Status and replacement): series expansion with its limits, the status transitions, times.
 import { describe, expect, it } from 'vitest';
 import {
   addDays,
@@ -268,7 +268,7 @@ describe('date helpers', () => {
   });
 });
 
-describe('status transitions (rule 4)', () => {
+describe('status transitions (docs/rules.md, Status and replacement)', () => {
   const allowed: Record<LessonStatus, LessonStatus[]> = {
     NORMAL: ['TO_BE_REPLACED', 'CANCELED'],
     TO_BE_REPLACED: ['CANCELED'],
@@ -289,7 +289,7 @@ describe('status transitions (rule 4)', () => {
   });
 });
 
-describe('times (rules 1 and 2)', () => {
+describe('times (docs/rules.md, Lessons and Conflicts)', () => {
   it('checkTimes: end after start on the same day', () => {
     expect(checkTimes('17:00', '18:00')).toEqual({});
     expect(checkTimes('00:00', '23:59')).toEqual({});

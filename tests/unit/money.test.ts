@@ -1,6 +1,6 @@
 // The money rules of domain/money.ts, table by table: months counted from start to end, the
 // registration in the start month, extra charges, partial payments, what is still owed, and
-// rule 6's expected income; every figure split with and without receipt; cents stay integers.
+// the expected income of docs/rules.md, Account; every figure split with and without receipt; cents stay integers.
 import { describe, expect, it } from 'vitest';
 import {
   checkContractTerms,
@@ -50,7 +50,7 @@ describe('months of a contract', () => {
   });
 });
 
-describe('rule 5: contract figures', () => {
+describe('contract figures (docs/rules.md, Contracts)', () => {
   it.each<{ name: string; payments: PaymentLine[]; total_cost: number; total_paid: number; register: boolean; unpaid: number; rest: number }>([
     { name: 'nothing paid', payments: [], total_cost: 125000, total_paid: 0, register: false, unpaid: 10, rest: 125000 },
     { name: 'registration in two parts', payments: [R(2000), R(3000, '7')], total_cost: 125000, total_paid: 5000, register: true, unpaid: 10, rest: 120000 },
@@ -117,7 +117,7 @@ describe('rule 5: contract figures', () => {
   });
 });
 
-describe('rule 6: expected income and receipts', () => {
+describe('expected income and receipts (docs/rules.md, Account)', () => {
   const contracts = [
     { start_date: '2026-09-01', end_date: '2027-06-30', register_cost: 5000, month_cost: 10000, with_receipt: true },
     { start_date: '2026-10-10', end_date: '2026-12-31', register_cost: 3000, month_cost: 8000, with_receipt: false },

@@ -1,4 +1,4 @@
--- A contract's figures (rule 5), kept on its row by the database so that lists filter and sort
+-- A contract's figures (docs/rules.md, Contracts), kept on its row by the database so that lists filter and sort
 -- on plain indexed columns: every insert or update of a contract recomputes them from its terms
 -- and its payments, and every write of a payment touches its contract (old and new) so the
 -- figures move in the same statement. The client and tests use domain/money.ts, the reference.

@@ -1,5 +1,5 @@
 /**
- * The account's figures per month (rule 6), in one statement for any range of months: income
+ * The account's figures per month (docs/rules.md, Account), in one statement for any range of months: income
  * is payments by paid_on (as the database sums them by contract and month), expenses by date,
  * expected is what the contracts covering the month owe for it (month_cost, plus register_cost
  * in the start month); each split by receipt (a payment's or expense's bill_number, a

@@ -1,5 +1,5 @@
 /**
- * Contract analytics over a range of months, in one statement. Each month's dues are rule 6
+ * Contract analytics over a range of months, in one statement. Each month's dues follow docs/rules.md, Account
  * (month_cost, plus register_cost in the start month); what was collected for them is the
  * MONTHLY payments for that month and the REGISTER payments of contracts starting in it, so
  * the collection rate compares like with like whatever day the money came in. Outstanding is

@@ -1,5 +1,5 @@
 /**
- * Contracts on the generic CRUD engine. The figures of rule 5 (total_cost, total_paid, rest,
+ * Contracts on the generic CRUD engine. The figures of docs/rules.md, Contracts (total_cost, total_paid, rest,
  * is_register_paid, unpaid_months) are columns the database keeps from the payments, so the
  * list filters and sorts on them like on any column and a page costs the same few statements
  * whatever it shows. A change of terms that would leave a month or the registration paid

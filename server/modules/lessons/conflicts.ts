@@ -1,5 +1,5 @@
 /**
- * Rule 2: a room, a teacher or a class holds at most one NORMAL lesson at a time. Checked
+ * docs/rules.md, Conflicts: a room, a teacher or a class holds at most one NORMAL lesson at a time. Checked
  * before every write, for any number of candidate slots in one statement (a series checks all
  * its dates at once), so the 409 can name the lessons in the way; the exclusion constraints of
  * 0005_lessons_rules.sql are the guarantee behind it.

@@ -1,5 +1,5 @@
 /**
- * Recurring lessons (rule 3): a series materialises its dates as lessons linked by
+ * Recurring lessons (docs/rules.md, Recurring lessons): a series materialises its dates as lessons linked by
  * recurring_lesson_id, all in one transaction or none. Every date's conflicts are found in
  * one statement before anything is written; lessons, tag links and history go in as one
  * multi-row INSERT each, so a school year of weekly lessons costs a handful of round trips.
@@ -277,7 +277,7 @@ export async function patchSeries(tx: Tx, registry: Registry, ctx: Ctx, id: numb
 
 /**
  * PATCH /api/recurring-lessons/:id with `status` alone: cancels, marks to be replaced or
- * restores the lessons in scope, each along the moves a single lesson may make (rule 4);
+ * restores the lessons in scope, each along the moves a single lesson may make (docs/rules.md, Status and replacement);
  * lessons already there or that may not make the move (a replaced one) stay as they are.
  * Restoring is refused as a whole (409) when any restored lesson would clash.
  */

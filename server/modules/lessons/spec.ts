@@ -1,7 +1,7 @@
 /**
- * Lessons and recurring lessons on the generic CRUD engine. The hooks carry rule 4 (status
- * moves and replacements), rule 2 (conflicts, under the booking lock) and the TEACHER's
- * narrow rights: own lessons only, and only their homework and notes.
+ * Lessons and recurring lessons on the generic CRUD engine. The hooks carry docs/rules.md's
+ * Status and replacement (status moves and replacements) and Conflicts (under the booking
+ * lock), and the TEACHER's narrow rights: own lessons only, and only their homework and notes.
  */
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
@@ -50,7 +50,7 @@ export const slotOf = (row: Record<string, unknown>): Slot => ({
   class_id: (row.class_id as number | null | undefined) ?? null,
 });
 
-/** Rule 1 on a row as it will be stored: 400 `end_time: too-small` when it ends before it starts. */
+/** docs/rules.md, Lessons, on a row as it will be stored: 400 `end_time: too-small` when it ends before it starts. */
 export function assertTimes(row: Record<string, unknown>) {
   const fields = checkTimes(row.start_time, row.end_time);
   if (Object.keys(fields).length)
@@ -193,7 +193,7 @@ export const lessonsSpec: ResourceSpec = {
     await lessonDeleted(tx, ctx, before);
     const originalId = before.replaces_lesson_id as number | null;
     if (originalId) {
-      // Rule 4: without its replacement, the original waits to be replaced again.
+      // docs/rules.md, Status and replacement: without its replacement, the original waits to be replaced again.
       const original = await lockLesson(tx, ctx.tenantId, originalId);
       if (original) {
         await tx

@@ -9,7 +9,7 @@ export interface ScopeChoice {
 }
 
 /**
- * Editing a lesson of a series: "this lesson", "this and following" or "all" (rule 3), and
+ * Editing a lesson of a series: "this lesson", "this and following" or "all" (docs/rules.md, Recurring lessons), and
  * whether lessons changed on their own follow too. A new date applies to this lesson only.
  */
 export function ScopeModal({ open, onlyThis, onOk, onCancel }: { open: boolean; onlyThis?: boolean; onOk(choice: ScopeChoice): void; onCancel(): void }) {

@@ -44,7 +44,7 @@ export interface LessonRights {
   editHomework: boolean;
 }
 
-/** Which actions the view offers: the role (domain/permissions) and the status moves of rule 4. */
+/** Which actions the view offers: the role (domain/permissions) and the status moves of docs/rules.md, Status and replacement. */
 export function lessonRights(lesson: Pick<Lesson, 'status' | 'replaced_by'>, role: Role): LessonRights {
   const staff = role !== 'TEACHER';
   return {
