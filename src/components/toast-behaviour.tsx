@@ -1,52 +1,18 @@
 /**
  * What the toasts of providers/toasts.ts need beyond antd's `message` and `notification`:
- * - confirmations are announced: antd gives them no live role, so their text is copied into a
- *   polite (an error: assertive) live region that is always in the page, which screen readers
- *   follow more reliably than a region inserted with its text;
+ * - confirmations are announced: antd gives them no live role, so they are drawn inside a polite
+ *   live region that is in the page before them (MESSAGE_CONFIG's getContainer), which screen
+ *   readers follow more reliably than a region inserted together with its text;
  * - a toast dragged far enough to the right goes away (45 px a confirmation, 50 px a notification);
  * - F8 moves the focus to the notifications (a labelled region), as the toast viewport's hotkey;
  * - the confirmations' width and gap.
  */
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { NOTIFICATIONS, type SwipeSpec, swipeDismisses, TOASTER, TOASTER_CSS } from '../providers/toasts';
+import { NOTIFICATIONS, type SwipeSpec, swipeDismisses, TOAST_REGION_ID, TOASTER, TOASTER_CSS } from '../providers/toasts';
 
 const MESSAGE = '.ant-message-notice';
 const NOTIFICATION = '.ant-notification-notice';
-
-const hidden = {
-  position: 'absolute',
-  width: 1,
-  height: 1,
-  margin: -1,
-  padding: 0,
-  overflow: 'hidden',
-  clip: 'rect(0 0 0 0)',
-  whiteSpace: 'nowrap',
-  border: 0,
-} as const;
-
-function useAnnouncements() {
-  const [said, setSaid] = useState({ polite: '', assertive: '' });
-  useEffect(() => {
-    const observer = new MutationObserver((records) => {
-      for (const record of records) {
-        for (const node of record.addedNodes) {
-          if (!(node instanceof Element)) continue;
-          const notice = node.matches(MESSAGE) ? node : node.querySelector(MESSAGE);
-          const text = notice?.textContent?.trim();
-          if (!notice || !text) continue;
-          const urgent = notice.querySelector('.ant-message-error') !== null;
-          // The same words twice in a row are still a new message: clear, then say them.
-          setSaid(urgent ? { polite: '', assertive: text } : { polite: text, assertive: '' });
-        }
-      }
-    });
-    observer.observe(document.body, { childList: true, subtree: true });
-    return () => observer.disconnect();
-  }, []);
-  return said;
-}
 
 function useSwipeToDismiss() {
   useEffect(() => {
@@ -109,18 +75,12 @@ function useViewportHotkey(label: string) {
 
 export function ToastBehaviour() {
   const { t } = useTranslation();
-  const said = useAnnouncements();
   useSwipeToDismiss();
   useViewportHotkey(t('notifications.viewport', { hotkey: NOTIFICATIONS.hotkey }));
   return (
     <>
       <style>{TOASTER_CSS}</style>
-      <div role="status" aria-live="polite" aria-atomic="true" style={hidden} data-testid="toast-announcer">
-        {said.polite}
-      </div>
-      <div role="alert" aria-live="assertive" aria-atomic="true" style={hidden}>
-        {said.assertive}
-      </div>
+      <div id={TOAST_REGION_ID} role="status" aria-live="polite" aria-relevant="additions text" />
     </>
   );
 }

@@ -23,8 +23,16 @@ export const TOASTER = { duration: 4000, visibleToasts: 3, width: 356, gap: 14, 
 export const NOTIFICATIONS = { limit: 1, duration: 5000, swipeDirection: 'right', swipeThreshold: 50, hotkey: 'F8' } as const satisfies SwipeSpec &
   Record<string, unknown>;
 
+/** The polite live region (components/toast-behaviour.tsx) the confirmations are drawn in, so they are announced. */
+export const TOAST_REGION_ID = 'toast-region';
+
 /** antd's `message` settings (its durations are in seconds). */
-export const MESSAGE_CONFIG = { maxCount: TOASTER.visibleToasts, duration: TOASTER.duration / 1000 };
+export const MESSAGE_CONFIG = {
+  maxCount: TOASTER.visibleToasts,
+  duration: TOASTER.duration / 1000,
+  // A stable function: antd asks for the container on every render.
+  getContainer: () => document.getElementById(TOAST_REGION_ID) ?? document.body,
+};
 
 /** antd's `notification` settings: `maxCount: 1` is "a new one replaces the others". */
 export const NOTIFICATION_CONFIG = { maxCount: NOTIFICATIONS.limit, duration: NOTIFICATIONS.duration / 1000 };

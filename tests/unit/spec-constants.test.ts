@@ -22,7 +22,7 @@ describe('toasts', () => {
   it('confirmations: 4000 ms, at most 3 visible, 356 px wide, 14 px apart, a 45 px swipe', () => {
     expect(TOASTER).toMatchObject({ duration: 4000, visibleToasts: 3, width: 356, gap: 14, swipeThreshold: 45 });
     // antd counts seconds; the App hands it these.
-    expect(MESSAGE_CONFIG).toEqual({ maxCount: 3, duration: 4 });
+    expect(MESSAGE_CONFIG).toMatchObject({ maxCount: 3, duration: 4 });
     expect(TOASTER_CSS).toContain('width: 356px');
     expect(TOASTER_CSS).toContain('padding: 0 0 14px');
     expect(swipeDismisses(45, 0, TOASTER)).toBe(true);
