@@ -60,8 +60,11 @@ function useViewportHotkey(label: string) {
   useEffect(() => {
     const key = (event: KeyboardEvent) => {
       if (event.key !== NOTIFICATIONS.hotkey) return;
-      const viewport = document.querySelector<HTMLElement>('.ant-notification') ?? document.querySelector<HTMLElement>('.ant-message');
-      if (!viewport?.querySelector(`${NOTIFICATION}, ${MESSAGE}`)) return;
+      // The notifications first, else the confirmations: whichever holds a toast now.
+      const viewport = [...document.querySelectorAll<HTMLElement>('.ant-notification, .ant-message')]
+        .sort((a, b) => Number(b.matches('.ant-notification')) - Number(a.matches('.ant-notification')))
+        .find((container) => container.querySelector(`${NOTIFICATION}, ${MESSAGE}`));
+      if (!viewport) return;
       event.preventDefault();
       viewport.setAttribute('role', 'region');
       viewport.setAttribute('aria-label', labelRef.current);
