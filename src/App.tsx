@@ -1,7 +1,7 @@
 import { Refine } from '@refinedev/core';
 import { App as AntdApp } from 'antd';
 import routerProvider, { DocumentTitleHandler } from '@refinedev/react-router';
-import { Suspense, useMemo } from 'react';
+import { Suspense, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Route, Routes } from 'react-router';
 import { FullPageSpin } from './components/full-page-spin';
@@ -11,7 +11,10 @@ import { accessControlProvider } from './providers/accessControlProvider';
 import { authProvider } from './providers/authProvider';
 import { dataProvider } from './providers/dataProvider';
 import { createI18nProvider, i18n } from './providers/i18nProvider';
-import { TOASTS, useNotificationProvider } from './providers/notificationProvider';
+import { useNotificationProvider } from './providers/notificationProvider';
+import { MESSAGE_CONFIG, NOTIFICATION_CONFIG } from './providers/toasts';
+import { ToastBehaviour } from './components/toast-behaviour';
+import { createAppQueryClient } from './providers/query-client';
 import { refineResources } from './resources';
 import { CLIENT_SCREENS, PAGES, routeTable } from './resources/pages';
 import { fetchRuntimeDeclarations, RUNTIME_ROUTE, RuntimeResourcesProvider, useRuntimeResourcesState } from './resources/runtime';
@@ -41,8 +44,10 @@ export default function App({ loadRuntime = fetchRuntimeDeclarations }: { loadRu
   const i18nProvider = useMemo(createI18nProvider, [instance.language]);
   const runtime = useRuntimeResourcesState(loadRuntime);
   const resources = useMemo(() => refineResources(CLIENT_SCREENS, runtime.declarations), [runtime.declarations]);
+  const [queryClient] = useState(createAppQueryClient);
   return (
-    <AntdApp notification={TOASTS} message={TOASTS}>
+    <AntdApp notification={NOTIFICATION_CONFIG} message={MESSAGE_CONFIG}>
+      <ToastBehaviour />
       <RuntimeResourcesProvider value={runtime}>
         <Refine
           routerProvider={routerProvider}
@@ -57,7 +62,7 @@ export default function App({ loadRuntime = fetchRuntimeDeclarations }: { loadRu
             warnWhenUnsavedChanges: true,
             disableTelemetry: true,
             title: { text: 'Frontis' },
-            reactQuery: { clientConfig: { defaultOptions: { queries: { retry: false } } } },
+            reactQuery: { clientConfig: queryClient },
           }}
         >
           <SessionNavigator />

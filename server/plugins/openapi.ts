@@ -12,6 +12,7 @@ import fp from 'fastify-plugin';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import { DomainError, zodIssuesToFields } from '../../domain/index';
+import { documentObject, documentRoute } from './openapi-document';
 
 /**
  * Our own compiler rather than the provider's: the field codes need zod's `reportInput`
@@ -41,7 +42,7 @@ const transform: Transform = (document) => {
   const { response, ...rest } = (document.schema ?? {}) as Record<string, unknown>;
   const out = jsonSchemaTransform({ ...document, schema: rest } as Parameters<Transform>[0]);
   if (response && !(out.schema as { hide?: boolean }).hide) (out.schema as Record<string, unknown>).response = response;
-  return out;
+  return documentRoute({ ...out, route: document.route });
 };
 
 export const openapiPlugin = fp(async (app: FastifyInstance) => {
@@ -53,7 +54,8 @@ export const openapiPlugin = fp(async (app: FastifyInstance) => {
         title: 'Frontis API',
         version: '1',
         description:
-          'Every call needs the headers `x-client-type: web|api` and `x-tenant-id: <tenant slug>`. ' + 'Errors are `{error: {code, message, fields?}}`.',
+          'Every call needs the headers `x-client-type: web|api` and `x-tenant-id: <tenant slug>`. ' +
+          'Errors are `{error: {code, message, fields?, details?}}` (components.schemas.Error).',
       },
       components: {
         securitySchemes: {
@@ -64,6 +66,7 @@ export const openapiPlugin = fp(async (app: FastifyInstance) => {
       security: [{ bearer: [] }, { cookie: [] }],
     },
     transform,
+    transformObject: (input) => ('openapiObject' in input ? documentObject(input) : input.swaggerObject),
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: false });
 });

@@ -7,7 +7,7 @@ import { LANGUAGES } from '../../domain/enums';
 import { preloadHome } from '../preload';
 import { authProvider, safeRedirect } from '../providers/authProvider';
 import { session } from '../providers/session';
-import { TOASTS } from '../providers/toasts';
+import { NOTIFICATION_CONFIG } from '../providers/toasts';
 
 type Field = 'username' | 'password';
 
@@ -24,7 +24,7 @@ export default function LoginPage() {
   const [params] = useSearchParams();
   const redirectTo = safeRedirect(params.get('redirect'));
   const navigate = useNavigate();
-  const [notification, notificationHolder] = antdNotification.useNotification(TOASTS);
+  const [notification, notificationHolder] = antdNotification.useNotification(NOTIFICATION_CONFIG);
   const [values, setValues] = useState<Record<Field, string>>({ username: '', password: '' });
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const [pending, setPending] = useState(false);

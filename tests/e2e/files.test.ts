@@ -28,7 +28,7 @@ describe('file management', () => {
 
     await page.getByRole('menuitem', { name: 'Αρχεία' }).click();
     await page.waitForURL(/\/file-management/);
-    await page.getByRole('heading', { name: 'Αρχεία', exact: true }).first().waitFor();
+    await page.getByRole('heading', { name: 'Διαχείριση αρχείων', exact: true }).first().waitFor();
 
     // a new folder, opened from the tree
     await page.getByRole('button', { name: 'Νέος φάκελος' }).click();

@@ -1,5 +1,6 @@
 /** The report routes' query strings: only the names they know, months and years within the books. */
 import { DomainError, type FieldErrors, isMonth, MAX_REPORT_MONTHS, MONEY_DATE_MAX, MONEY_DATE_MIN, monthsFromTo } from '../../../domain/index';
+import { handReadQuery } from '../../plugins/openapi-document';
 
 type RawQuery = Record<string, string | string[] | undefined>;
 
@@ -45,3 +46,19 @@ export function readRange(raw: unknown): { from: string; to: string } {
   }
   return { from, to };
 }
+
+/** The report routes' queries for their route schemas and the API description; readQuery checks them. */
+export const MONTH_QUERY = handReadQuery(
+  { month: { description: `The month, YYYY-MM, from ${MONEY_DATE_MIN.slice(0, 7)} to ${MONEY_DATE_MAX.slice(0, 7)}.` } },
+  ['month'],
+);
+export const YEAR_QUERY = handReadQuery({ year: { description: `The year, YYYY, from ${MONEY_DATE_MIN.slice(0, 4)} to ${MONEY_DATE_MAX.slice(0, 4)}.` } }, [
+  'year',
+]);
+export const RANGE_QUERY = handReadQuery(
+  {
+    from: { description: 'First month, YYYY-MM.' },
+    to: { description: `Last month, YYYY-MM: at most ${MAX_REPORT_MONTHS} months from \`from\`.` },
+  },
+  ['from', 'to'],
+);

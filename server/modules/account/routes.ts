@@ -8,7 +8,7 @@ import { withTenant, type Database } from '../../db/client';
 import { ctxOf } from '../crud/routes';
 import { data, MONTH_FIGURES, YEAR_FIGURES } from '../money-schemas';
 import { monthFigures, totalOf } from './figures';
-import { monthCode, readQuery, yearCode } from './query';
+import { MONTH_QUERY, monthCode, readQuery, YEAR_QUERY, yearCode } from './query';
 
 export const accountRoutes: FastifyPluginAsyncZod<{ database: Database }> = async (app, { database }) => {
   const access = { area: RESOURCE_AREA.account!, action: 'read' as const };
@@ -19,6 +19,7 @@ export const accountRoutes: FastifyPluginAsyncZod<{ database: Database }> = asyn
       schema: {
         tags: ['account'],
         summary: 'One month (?month=YYYY-MM): income (by paid_on), expenses, expected; each with and without receipt; net',
+        querystring: MONTH_QUERY,
         response: { 200: data(MONTH_FIGURES) },
       },
     },
@@ -33,7 +34,12 @@ export const accountRoutes: FastifyPluginAsyncZod<{ database: Database }> = asyn
     '/year',
     {
       config: { access },
-      schema: { tags: ['account'], summary: 'Twelve months (?year=YYYY) side by side, with their totals', response: { 200: data(YEAR_FIGURES) } },
+      schema: {
+        tags: ['account'],
+        summary: 'Twelve months (?year=YYYY) side by side, with their totals',
+        querystring: YEAR_QUERY,
+        response: { 200: data(YEAR_FIGURES) },
+      },
     },
     async (request) => {
       const { year } = readQuery(request.query, ['year'] as const, (_n, v) => yearCode(v));

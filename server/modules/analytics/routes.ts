@@ -2,7 +2,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { RESOURCE_AREA } from '../../../domain/index';
 import { withTenant, type Database } from '../../db/client';
-import { readRange } from '../account/query';
+import { RANGE_QUERY, readRange } from '../account/query';
 import { ctxOf } from '../crud/routes';
 import { CONTRACT_ANALYTICS, data } from '../money-schemas';
 import { contractAnalytics } from './contracts';
@@ -15,6 +15,7 @@ export const analyticsRoutes: FastifyPluginAsyncZod<{ database: Database }> = as
       schema: {
         tags: ['analytics'],
         summary: 'Per month (?from=YYYY-MM&to=YYYY-MM): new and active contracts, expected vs collected, collection rate; outstanding by category and class',
+        querystring: RANGE_QUERY,
         response: { 200: data(CONTRACT_ANALYTICS) },
       },
     },

@@ -19,6 +19,7 @@ import {
   type FieldErrors,
 } from '../../../domain/index';
 import { queryRows, type Tx } from '../../db/client';
+import { handReadQuery } from '../../plugins/openapi-document';
 import { calendarRevisions, classes, lessons, lessonTypes, rooms, subjects, teachers } from '../../db/schema/index';
 import { baseWhere } from '../crud/read';
 import { CalendarCache, hash, type CachedRange } from './calendar-cache';
@@ -38,6 +39,17 @@ const ID_FILTERS: Record<string, AnyPgColumn> = {
   room_id: lessons.roomId,
   subject_id: lessons.subjectId,
 };
+
+/** The calendar's query for the route schema and the API description; parseCalendarQuery checks it. */
+export const CALENDAR_QUERY = handReadQuery(
+  {
+    from: { description: `First day, YYYY-MM-DD.` },
+    to: { description: `Last day, YYYY-MM-DD: from \`from\` to at most ${MAX_CALENDAR_DAYS - 1} days later.` },
+    status: { description: `Only lessons of these statuses: ${LESSON_STATUSES.join(', ')}.`, many: true },
+    ...Object.fromEntries(Object.keys(ID_FILTERS).map((name) => [name, { description: `Only lessons with one of these ${name} ids.`, many: true }])),
+  },
+  ['from', 'to'],
+);
 
 export interface CalendarQuery {
   from: string;

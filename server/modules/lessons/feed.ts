@@ -87,7 +87,21 @@ function feedRoutesAt(app: FastifyInstance, database: Database, path: string, ar
 
   app.post(
     path,
-    { config: { access: writeAccess }, schema: { ...tag, summary: 'A new calendar link (the old one stops working)' } },
+    {
+      config: { access: writeAccess },
+      schema: {
+        ...tag,
+        summary: 'A new calendar link (the old one stops working)',
+        response: {
+          201: {
+            type: 'object',
+            properties: {
+              data: { type: 'object', properties: { active: { type: 'boolean' }, url: { type: 'string' }, created_at: { type: 'string', nullable: true } } },
+            },
+          },
+        },
+      },
+    },
     async (request, reply: FastifyReply) => {
       const secret = randomBytes(32).toString('base64url');
       const data = await run(request, async (tx, tenantId, actor, teacher) => {

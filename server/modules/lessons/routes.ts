@@ -8,7 +8,7 @@ import { CALENDAR_COLUMNS, CALENDAR_LABELS, LESSONS, RESOURCE_AREA } from '../..
 import { withTenantReads, type Database } from '../../db/client';
 import { crudRoutes, ctxOf } from '../crud/routes';
 import { registry } from '../registry';
-import { cachedCalendar, calendarLessons, parseCalendarQuery, revisionOf, revisionStatement } from './calendar';
+import { CALENDAR_QUERY, cachedCalendar, calendarLessons, parseCalendarQuery, revisionOf, revisionStatement } from './calendar';
 import { lessonsSpec } from './spec';
 
 const label = (extra: Record<string, unknown> = {}) => ({
@@ -52,6 +52,7 @@ export const lessonRoutes: FastifyPluginAsyncZod<{ database: Database }> = async
       schema: {
         tags: ['lessons'],
         summary: 'Every lesson from `from` to `to` (at most 42 days), unpaged, in time order',
+        querystring: CALENDAR_QUERY,
         // The database writes this answer as JSON itself (see calendar.ts): the schema documents it.
         response: {
           200: CALENDAR_ANSWER_SCHEMA,
