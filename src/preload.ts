@@ -1,4 +1,10 @@
-import { App } from './root';
+import { lazyPage } from './lazy';
+
+/**
+ * The signed-in application, loaded on demand: defined here, not in root.tsx, so that the
+ * sign-in page can fetch it ahead without importing the root that routes to it.
+ */
+export const App = lazyPage(() => import('./App'));
 
 let started = false;
 

@@ -4,11 +4,11 @@ import { FullPageSpin } from './components/full-page-spin';
 import { PreferencesProvider } from './components/preferences';
 import { lazyPage } from './lazy';
 import { ErrorBoundary } from './pages/error-boundary';
+import { App } from './preload';
 
 // The sign-in page is loaded without Refine, the layout or any screen, to keep it small
 // (at most 250 KB of gzipped JavaScript). Everything else is App.
 const LoginPage = lazyPage(() => import('./pages/login'));
-export const App = lazyPage(() => import('./App'));
 
 export function Root() {
   return (

@@ -3,7 +3,7 @@ import { CanAccess, useIsAuthenticated } from '@refinedev/core';
 import { Suspense, useEffect } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { ROUTE_RESOURCE } from '../providers/accessControlProvider';
-import { useRuntimeResources } from '../resources/runtime';
+import { useRuntimeResources } from '../engine/runtime/runtime';
 import { FullPageSpin } from './full-page-spin';
 import { Header } from './header';
 import './shell.css';

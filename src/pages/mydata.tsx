@@ -4,10 +4,10 @@ import { App, Button, Card, Col, Form, Input, Row, Switch, Typography } from 'an
 import { useTranslation } from 'react-i18next';
 import { USERS, type MyDataRow } from '../../domain/resources/users';
 import { CalendarFeedCard } from '../components/calendar-feed';
-import { labelOf, type Translate } from '../components/fields/format';
-import { FieldFormItem } from '../components/fields/input';
-import { fieldOf } from '../components/resource-screen';
-import { offerReload } from '../components/stale';
+import { labelOf, type Translate } from '../engine/fields/format';
+import { FieldFormItem } from '../engine/fields/input';
+import { fieldOf } from '../engine/resource-screen';
+import { offerReload } from '../engine/form/stale';
 import { toProviderError, type ProviderError } from '../providers/dataProvider';
 
 type MyData = MyDataRow & Record<string, unknown>;

@@ -4,9 +4,9 @@ import { App, Button, Segmented, Space, Table, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { footerOf } from '../components/list-table';
+import { footerOf } from '../engine/list/list-table';
 import { notificationText } from '../components/notification-text';
-import { formatInstant, type Translate } from '../components/fields/format';
+import { formatInstant, type Translate } from '../engine/fields/format';
 import { http } from '../providers/http';
 import { subscribeNotifications, type NotificationRow } from '../providers/notification-stream';
 

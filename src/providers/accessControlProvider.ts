@@ -1,7 +1,7 @@
 import type { AccessControlProvider } from '@refinedev/core';
 import { can, canOpenRoute, isOwnOnly, type Action, type Area } from '../../domain/permissions';
 import { SCREENS } from '../../domain/resources/index';
-import { areaOf, declarationOf, runtimeDeclarations, runtimeRouteGuards } from '../resources/registry';
+import { areaOf, declarationOf, runtimeDeclarations, runtimeRouteGuards } from '../engine/registry';
 import { session } from './session';
 
 /** A pseudo resource: `<CanAccess resource="route" params={{pathname}}>` guards a screen. */

@@ -1,7 +1,7 @@
 import { Alert } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { STUDENT_CUSTOM_FIELDS } from '../../domain/resources/people';
-import { inUseText, ResourceScreen } from '../components/resource-screen';
+import { inUseText, ResourceScreen } from '../engine/resource-screen';
 import { toApiError } from '../providers/http';
 import { errorText } from '../providers/errors';
 import { App } from 'antd';

@@ -4,7 +4,7 @@ import { App } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { STUDENTS } from '../../domain/resources/people';
-import { ResourceScreen, rowTitle } from '../components/resource-screen';
+import { ResourceScreen, rowTitle } from '../engine/resource-screen';
 import { http } from '../providers/http';
 import { errorText } from '../providers/errors';
 import { StudentImport } from './students-import';

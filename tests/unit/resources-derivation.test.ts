@@ -9,9 +9,9 @@ import { accessControlProvider } from '../../src/providers/accessControlProvider
 import { session } from '../../src/providers/session';
 import { refineResources, resources, runtimeIdentifier } from '../../src/resources/index';
 import { CLIENT_SCREENS, ENTITY_PAGES, PAGE_LOADERS, routeTable } from '../../src/resources/pages';
-import { PLAIN_RESOURCES } from '../../src/resources/resource-route';
-import { setRuntimeDeclarations } from '../../src/resources/registry';
-import { parseRuntimeDeclarations } from '../../src/resources/runtime-parse';
+import { PLAIN_RESOURCES } from '../../src/engine/resource-route';
+import { setRuntimeDeclarations } from '../../src/engine/registry';
+import { parseRuntimeDeclarations } from '../../src/engine/runtime/runtime-parse';
 
 const DECLARED = Object.values(RESOURCES);
 const ROUTES = routeTable(SCREENS);

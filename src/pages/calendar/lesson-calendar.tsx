@@ -7,7 +7,7 @@ import * as dragAndDrop from 'react-big-calendar/lib/addons/dragAndDrop';
 import type { EventInteractionArgs } from 'react-big-calendar/lib/addons/dragAndDrop';
 import { useTranslation } from 'react-i18next';
 import { decodeCalendar } from '../../../domain/calendar';
-import type { Translate } from '../../components/fields/format';
+import type { Translate } from '../../engine/fields/format';
 import { conflictsOf, LessonConflicts } from '../../components/lesson-conflicts';
 import type { ProviderError } from '../../providers/dataProvider';
 import { providerError, QUIET, useCalendarLessons, useRefreshLessons, type CalendarQuery } from '../../resources/lessons/api';

@@ -9,13 +9,13 @@ import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { FIELD_KEY_RE, SLUG_RE } from '../../../domain/custom-entities';
 import { SIDEBAR_GROUPS } from '../../../domain/fields';
-import type { Translate } from '../../components/fields/format';
-import { FieldFormItem } from '../../components/fields/input';
-import { offerReload } from '../../components/stale';
+import type { Translate } from '../../engine/fields/format';
+import { FieldFormItem } from '../../engine/fields/input';
+import { offerReload } from '../../engine/form/stale';
 import { errorText } from '../../providers/errors';
 import { http, toApiError } from '../../providers/http';
 import { ENTITY_ICON_NAMES, ENTITY_ICONS } from '../entity-icons';
-import { useRuntimeResources } from '../runtime';
+import { useRuntimeResources } from '../../engine/runtime/runtime';
 import {
   BUILT_IN_TARGETS,
   ENTITY_FIELD_TYPES,

@@ -4,12 +4,12 @@ import { useInvalidate } from '@refinedev/core';
 import { App, Button, Popconfirm, Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import type { Translate } from '../../components/fields/format';
-import { ListTable } from '../../components/list-table';
+import type { Translate } from '../../engine/fields/format';
+import { ListTable } from '../../engine/list/list-table';
 import { errorText } from '../../providers/errors';
 import { http, toApiError } from '../../providers/http';
 import { iconOf } from '../index';
-import { useRuntimeResources } from '../runtime';
+import { useRuntimeResources } from '../../engine/runtime/runtime';
 import { entityName, inUseDetails, recordsRoute, type EntityRow } from './api';
 
 /**

@@ -1,15 +1,16 @@
 import { useList, type CrudFilter } from '@refinedev/core';
-import { Segmented, Space, Table, type TabsProps } from 'antd';
+import { Segmented, Space, Table } from 'antd';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { formatDate, type RefLabel, type Translate } from '../../components/fields/format';
-import { footerOf } from '../../components/list-table';
+import { formatDate, type RefLabel, type Translate } from '../../engine/fields/format';
+import { footerOf } from '../../engine/list/list-table';
 import { LessonStatusTags } from './status';
 import type { Lesson, RecurringLesson } from './types';
 
-type Owner = 'teacher_id' | 'class_id' | 'student_id';
+/** The lessons' field that names the row a tab belongs to. */
+export type Owner = 'teacher_id' | 'class_id' | 'student_id';
 const PAGE = 10;
 
 const pagination = (current: number, onChange: (page: number) => void, total: number | undefined, t: Translate) => ({
@@ -24,7 +25,7 @@ const pagination = (current: number, onChange: (page: number) => void, total: nu
  * The Lessons tab of a teacher's, class's or student's view (a student's lessons are those of
  * the classes the student is in): upcoming first, or the past newest first.
  */
-function LessonsTab({ field, id }: { field: Owner; id: number }) {
+export function LessonsTab({ field, id }: { field: Owner; id: number }) {
   const { t: translate } = useTranslation();
   const t = translate as Translate;
   const navigate = useNavigate();
@@ -86,7 +87,7 @@ function LessonsTab({ field, id }: { field: Owner; id: number }) {
 }
 
 /** The Recurring Lessons tab: the series of this teacher or class, newest first. */
-function SeriesTab({ field, id }: { field: Owner; id: number }) {
+export function SeriesTab({ field, id }: { field: Owner; id: number }) {
   const { t: translate } = useTranslation();
   const t = translate as Translate;
   const navigate = useNavigate();
@@ -118,11 +119,4 @@ function SeriesTab({ field, id }: { field: Owner; id: number }) {
       ]}
     />
   );
-}
-
-/** The Lessons and Recurring Lessons tabs of a detail view (teachers, classes; students have Lessons only). */
-export function lessonTabs(field: Owner, id: number, t: Translate): NonNullable<TabsProps['items']> {
-  const lessons = { key: 'lessons', label: t('lessons.tabs.lessons'), children: <LessonsTab field={field} id={id} /> };
-  if (field === 'student_id') return [lessons];
-  return [lessons, { key: 'recurring-lessons', label: t('lessons.tabs.recurring'), children: <SeriesTab field={field} id={id} /> }];
 }

@@ -3,7 +3,7 @@ import { Tag } from 'antd';
 import type { LessonStatus } from '../../../domain/enums';
 import { canBeReplaced, canChangeStatus, KIND } from '../../../domain/lessons';
 import type { Role } from '../../../domain/enums';
-import type { Translate } from '../../components/fields/format';
+import type { Translate } from '../../engine/fields/format';
 import type { SessionUser } from '../../providers/session';
 import type { Lesson } from './types';
 

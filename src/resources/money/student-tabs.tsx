@@ -5,8 +5,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { CONTRACTS } from '../../../domain/resources/money';
-import { formatDate, formatMoney, type Translate } from '../../components/fields/format';
-import { footerOf } from '../../components/list-table';
+import { formatDate, formatMoney, type Translate } from '../../engine/fields/format';
+import { footerOf } from '../../engine/list/list-table';
 import { PaymentsList } from './payments-list';
 import type { Contract } from './types';
 

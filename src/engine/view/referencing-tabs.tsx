@@ -1,13 +1,13 @@
 import { EyeOutlined } from '@ant-design/icons';
 import { Button, type TabsProps } from 'antd';
 import { Link } from 'react-router';
-import { can } from '../../domain/permissions';
-import type { FieldDef, ResourceDef } from '../../domain/fields';
-import { session } from '../providers/session';
-import { FieldDisplay } from './fields/display';
-import { labelOf, type Translate } from './fields/format';
-import { ListTable } from './list-table';
-import type { Row } from './resource-screen';
+import { can } from '../../../domain/permissions';
+import type { FieldDef, ResourceDef } from '../../../domain/fields';
+import { session } from '../../providers/session';
+import { FieldDisplay } from '../fields/display';
+import { labelOf, type Translate } from '../fields/format';
+import { ListTable } from '../list/list-table';
+import type { Row } from '../row';
 
 /** The REFERENCE fields of `declarations` that point at rows of `target`, with their declaration. */
 export function referencesTo(target: string, declarations: readonly ResourceDef[]): { def: ResourceDef; field: FieldDef }[] {

@@ -1,8 +1,8 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from '../../domain/enums';
-import { http } from '../providers/http';
-import { i18n, type Tree } from '../providers/i18nProvider';
-import { setRuntimeDeclarations } from './registry';
+import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from '../../../domain/enums';
+import { http } from '../../providers/http';
+import { i18n, type Tree } from '../../providers/i18nProvider';
+import { setRuntimeDeclarations } from '../registry';
 import type { RuntimeDeclaration, RuntimeLabels } from './runtime-parse';
 
 export type { RuntimeDeclaration, RuntimeLabels } from './runtime-parse';
