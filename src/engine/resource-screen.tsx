@@ -1,13 +1,13 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { CreateButton, EditButton, getDefaultSortOrder, List, ShowButton } from '@refinedev/antd';
-import { CanAccess, useInvalidate, useOne } from '@refinedev/core';
+import { CanAccess, useDelete, useInvalidate, useOne } from '@refinedev/core';
 import { Alert, App, Button, Descriptions, Form, Input, Popconfirm, Space, Spin, Tabs, type TabsProps } from 'antd';
 import type { TableColumnsType } from 'antd';
 import { Fragment, useContext, useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { customFieldDef, type CustomFieldDefinition } from '../../domain/custom-fields';
 import { SYSTEM_FIELDS, type FieldDef, type ResourceDef, type ScreenMode } from '../../domain/fields';
-import { http, toApiError, type ApiError } from '../providers/http';
+import { toProviderError, type ProviderError } from '../providers/dataProvider';
 import { errorText } from '../providers/errors';
 import type { Row } from './row';
 import { DetailTabsContext, declaredTabs } from './view/declared-tabs';
@@ -72,7 +72,7 @@ export interface ScreenConfig {
   /** Delete text per row; `directory.deleteConfirm` by default. */
   deleteConfirm?(row: Row): string;
   /** Handles a refused delete (409 in-use); return true when handled. */
-  onDeleteRefused?(row: Row, error: ApiError, helpers: ScreenHelpers): boolean;
+  onDeleteRefused?(row: Row, error: ProviderError, helpers: ScreenHelpers): boolean;
   /** Changes the body before it is sent (`raw`: every value of the form, also those of no field). */
   toBody?(body: Record<string, unknown>, mode: 'create' | 'update', raw: Record<string, unknown>): Record<string, unknown>;
   /** The screen's own form item for a field (null: none in this mode); undefined keeps the registry's. */
@@ -149,12 +149,14 @@ export function ResourceScreen(props: ScreenConfig) {
   const { mode, id, open, close } = useModeParams(entity, modes);
   const invalidate = useInvalidate();
   const customFields = config.customFields;
+  const { mutateAsync: deleteRow } = useDelete();
 
   const helpers: ScreenHelpers = {
     t,
     refresh: () => invalidate({ resource: def.name, invalidates: ['list', 'many', 'detail'] }),
     remove: async (row, query) => {
-      await http.delete(`/api/${def.name}/${row.id}`, { params: query });
+      // the screen says what happened itself (a toast, or the in-use dialog below)
+      await deleteRow({ resource: def.name, id: row.id, meta: query ? { query } : undefined, successNotification: false, errorNotification: false });
       await helpers.refresh();
       message.success(config.deletedMessage?.(row) ?? t('directory.deleted', { name: config.rowName(row) }));
       if (id === row.id) close();
@@ -165,7 +167,7 @@ export function ResourceScreen(props: ScreenConfig) {
     try {
       await helpers.remove(row);
     } catch (error) {
-      const apiError = toApiError(error);
+      const apiError = toProviderError(error);
       if (apiError.code === 'in-use' && config.onDeleteRefused?.(row, apiError, helpers)) return;
       modal.error({
         title: apiError.code === 'in-use' ? t('directory.inUseTitle') : t('directory.deleteFailed'),
@@ -321,7 +323,7 @@ export function ResourceScreen(props: ScreenConfig) {
 }
 
 /** "in use", saying in the user's language what uses it (from the error's details). */
-export function inUseText(_t: Translate, error: ApiError): string {
+export function inUseText(_t: Translate, error: ProviderError): string {
   return errorText(error);
 }
 

@@ -7,8 +7,8 @@ import type { FieldDef, ResourceDef } from '../../../domain/fields';
 import { normalizeSearch } from '../../../domain/text';
 import { parseCsv } from '../list/csv';
 import { labelOf, parseDate, type Translate } from '../fields/format';
-import { http, toApiError } from '../../providers/http';
-import { withUploadProgress } from '../../providers/upload-progress';
+import { toApiError } from '../../providers/http';
+import { uploadWithProgress } from '../../providers/transfer';
 import { errorText } from '../../providers/errors';
 import { loadAllLanguages, translations } from '../../providers/i18nProvider';
 
@@ -197,10 +197,11 @@ export function CsvImport({ resource, targets, open, onClose, title, hint }: Imp
     setProblem(null);
     setPercent(0);
     try {
-      const { data } = await http.post<ImportAnswer>(
+      // a long file's rows take a while to send: the bar shows how far they have gone
+      const data = await uploadWithProgress<ImportAnswer>(
         `/api/${resource}/import`,
         { rows: bodies(), skip_invalid: skipInvalid, dry_run: dryRun },
-        { transport: withUploadProgress((loaded, total) => setPercent(total ? Math.min(90, Math.round((loaded / total) * 90)) : 50)) },
+        { onProgress: (loaded, total) => setPercent(total ? Math.min(90, Math.round((loaded / total) * 90)) : 50) },
       );
       setPercent(100);
       if (dryRun) setChecked({ created: data.created, skipped: data.skipped, errors: data.errors ?? [] });

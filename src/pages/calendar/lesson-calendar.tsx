@@ -11,7 +11,7 @@ import type { Translate } from '../../engine/fields/format';
 import { conflictsOf, LessonConflicts } from '../../components/lesson-conflicts';
 import type { ProviderError } from '../../providers/dataProvider';
 import { providerError, QUIET, useCalendarLessons, useRefreshLessons, type CalendarQuery } from '../../resources/lessons/api';
-import { useRole } from '../../resources/lessons/status';
+import { keepsAllLessons, useRole } from '../../resources/lessons/status';
 import type { Lesson } from '../../resources/lessons/types';
 import { NO_ROOM, toEvent, type CalendarEvent } from './events';
 import { LessonEvent } from './lesson-event';
@@ -97,7 +97,7 @@ export function LessonCalendar({ filters, onOpen, onSlot }: LessonCalendarProps)
   const { modal, message } = App.useApp();
   const refresh = useRefreshLessons();
   const { mutateAsync: update } = useUpdate<Lesson, ProviderError>();
-  const staff = useRole() !== 'TEACHER';
+  const staff = keepsAllLessons(useRole());
   const [{ view, date }, setState] = useState(storedState);
   const colours = useCalendarColours();
   const phone = Grid.useBreakpoint().sm === false;

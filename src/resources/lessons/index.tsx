@@ -7,7 +7,7 @@ import { formatDate, type Translate } from '../../engine/fields/format';
 import { ResourceScreen, type Row } from '../../engine/resource-screen';
 import { LessonFilterDrawer } from './filter-drawer';
 import { LessonDrawers, useLessonParams } from './lesson-drawers';
-import { LessonStatusTags, lessonRights, lessonTitle, useRole } from './status';
+import { keepsAllLessons, LessonStatusTags, lessonRights, lessonTitle, useRole } from './status';
 import type { Lesson } from './types';
 
 const MODES = ['create', 'update', 'view', 'filter', 'bulk_update'] as const;
@@ -25,7 +25,7 @@ export default function LessonsPage() {
   const { nav } = useLessonParams(MODES);
   const recurring = params.get('list') === 'recurring';
   const role = useRole();
-  const staff = role !== 'TEACHER';
+  const staff = keepsAllLessons(role);
 
   const header = (
     <div style={{ display: 'flex', justifyContent: 'space-between', flexWrap: 'wrap', gap: 12, marginBottom: 16 }}>
