@@ -13,6 +13,9 @@ import type { Lesson } from './types';
 const MODES = ['create', 'update', 'view', 'filter', 'bulk_update'] as const;
 const time = (row: Row) => `${String(row.start_time ?? '')}–${String(row.end_time ?? '')}`;
 
+/** A row of the generic screen is a lesson here: the screen lists /api/lessons. */
+const lessonOf = (row: Row) => row as Row & Lesson;
+
 /**
  * /lessons/: the lessons (server-side paging, sorting and filters, quick date ranges) and the
  * recurring series, with the modes create, update, view, filter and bulk_update.
@@ -102,15 +105,15 @@ export default function LessonsPage() {
         status: {
           render: (row) => (
             <Space size={0}>
-              <LessonStatusTags lesson={row as unknown as Lesson} t={t} />
+              <LessonStatusTags lesson={lessonOf(row)} t={t} />
             </Space>
           ),
         },
       }}
-      rowName={(row) => `${formatDate(String(row.date))} ${time(row)} ${lessonTitle(row as unknown as Lesson, t)}`}
+      rowName={(row) => `${formatDate(String(row.date))} ${time(row)} ${lessonTitle(lessonOf(row), t)}`}
       canCreate={staff}
-      canEdit={(row) => lessonRights(row as unknown as Lesson, role).edit}
-      canDelete={(row) => lessonRights(row as unknown as Lesson, role).delete}
+      canEdit={(row) => lessonRights(lessonOf(row), role).edit}
+      canDelete={(row) => lessonRights(lessonOf(row), role).delete}
       deletedMessage={() => t('lessons.deleted')}
       deleteConfirm={() => t('lessons.confirmDelete')}
       toolbar={(state) => <LessonFilterDrawer state={state} />}
