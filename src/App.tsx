@@ -8,14 +8,14 @@ import { FullPageSpin } from './components/full-page-spin';
 import { SessionNavigator } from './components/session-navigator';
 import { DetailTabsContext } from './engine/view/declared-tabs';
 import { lazyPage, lazyPart } from './lazy';
-import { accessControlProvider } from './providers/accessControlProvider';
+import { accessControlProvider } from './engine/access-control';
 import { authProvider } from './providers/authProvider';
 import { dataProvider } from './providers/dataProvider';
 import { createI18nProvider, i18n } from './providers/i18nProvider';
 import { TOASTS, useNotificationProvider } from './providers/notificationProvider';
 import { refineResources } from './resources';
 import { DETAIL_TABS } from './resources/detail-tabs';
-import { CLIENT_SCREENS, PAGES, routeTable } from './resources/pages';
+import { CLIENT_SCREENS, PAGES, routeTable } from './routes';
 import { fetchRuntimeDeclarations, RUNTIME_ROUTE, RuntimeResourcesProvider, useRuntimeResourcesState } from './engine/runtime/runtime';
 import './locales/screens';
 

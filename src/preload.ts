@@ -1,9 +1,6 @@
 import { lazyPage } from './lazy';
 
-/**
- * The signed-in application, loaded on demand: defined here, not in root.tsx, so that the
- * sign-in page can fetch it ahead without importing the root that routes to it.
- */
+/** The signed-in application, loaded on demand: root.tsx routes to it, preloadHome fetches it ahead. */
 export const App = lazyPage(() => import('./App'));
 
 let started = false;

@@ -2,7 +2,7 @@ import { ThemedLayout, ThemedTitle } from '@refinedev/antd';
 import { CanAccess, useIsAuthenticated } from '@refinedev/core';
 import { Suspense, useEffect } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
-import { ROUTE_RESOURCE } from '../providers/accessControlProvider';
+import { ROUTE_RESOURCE } from '../engine/access-control';
 import { useRuntimeResources } from '../engine/runtime/runtime';
 import { FullPageSpin } from './full-page-spin';
 import { Header } from './header';
