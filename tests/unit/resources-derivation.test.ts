@@ -12,6 +12,8 @@ import { CLIENT_SCREENS, ENTITY_PAGES, PAGE_LOADERS, routeTable } from '../../sr
 import { PLAIN_RESOURCES } from '../../src/engine/resource-route';
 import { setRuntimeDeclarations } from '../../src/engine/registry';
 import { parseRuntimeDeclarations } from '../../src/engine/runtime/runtime-parse';
+import { declaredTabs } from '../../src/engine/view/declared-tabs';
+import { DETAIL_TABS } from '../../src/resources/detail-tabs';
 
 const DECLARED = Object.values(RESOURCES);
 const ROUTES = routeTable(SCREENS);
@@ -148,4 +150,18 @@ it('a TEACHER may change only the notes they wrote', async () => {
   session.set({ id: 9, username: 'admin', role: 'ADMIN', firstName: 'A', lastName: 'A' }, 'token');
   await expect(ask('edit', 8)).resolves.toEqual({ can: true });
   session.reset();
+});
+
+describe('the detail tabs a declaration names', () => {
+  const t = (key: string) => key;
+  it.each(DECLARED.filter((d) => d.screen.tabs?.length).map((d) => [d.name, d] as const))('%s: every one is shown, in the declared order', (_name, def) => {
+    const tabs = declaredTabs(def, 1, t, DETAIL_TABS);
+    expect(tabs.map((tab) => tab.key)).toEqual(def.screen.tabs);
+    for (const tab of tabs) expect(tab.label).toBe(DETAIL_TABS[String(tab.key)]?.label);
+  });
+
+  it('a tab that does not apply to a resource is left out (a student has no series of her own)', () => {
+    const tabs = declaredTabs({ ...RESOURCES.students!, screen: { ...RESOURCES.students!.screen, tabs: ['lessons', 'recurring-lessons'] } }, 1, t, DETAIL_TABS);
+    expect(tabs.map((tab) => tab.key)).toEqual(['lessons']);
+  });
 });
