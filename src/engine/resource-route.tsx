@@ -3,7 +3,7 @@ import { useLocation } from 'react-router';
 import { RESOURCES, routePath } from '../../domain/resources/index';
 import { ResourceScreen } from './resource-screen';
 import { useRuntimeResources } from './runtime/runtime';
-import { RuntimeScreen } from './runtime/runtime-screen';
+import { RuntimeScreen } from './runtime-screen';
 
 /** Declarations shown by the generic screen: those without a page of their own. */
 export const PLAIN_RESOURCES = Object.values(RESOURCES).filter((d) => !d.screen.page);
