@@ -1,4 +1,7 @@
-import { App } from './root';
+import { lazyPage } from './lazy';
+
+/** The signed-in application, loaded on demand: root.tsx routes to it, preloadHome fetches it ahead. */
+export const App = lazyPage(() => import('./App'));
 
 let started = false;
 

@@ -2,13 +2,13 @@ import { Suspense } from 'react';
 import { BrowserRouter, Route, Routes } from 'react-router';
 import { FullPageSpin } from './components/full-page-spin';
 import { PreferencesProvider } from './components/preferences';
-import { lazyPage } from './lazy';
+import { lazyPart } from './lazy';
 import { ErrorBoundary } from './pages/error-boundary';
+import { App, preloadHome } from './preload';
 
 // The sign-in page is loaded without Refine, the layout or any screen, to keep it small
 // (at most 250 KB of gzipped JavaScript). Everything else is App.
-const LoginPage = lazyPage(() => import('./pages/login'));
-export const App = lazyPage(() => import('./App'));
+const LoginPage = lazyPart(() => import('./pages/login'));
 
 export function Root() {
   return (
@@ -17,7 +17,7 @@ export function Root() {
         <ErrorBoundary>
           <Suspense fallback={<FullPageSpin />}>
             <Routes>
-              <Route path="/login" element={<LoginPage />} />
+              <Route path="/login" element={<LoginPage preloadHome={preloadHome} />} />
               <Route path="*" element={<App />} />
             </Routes>
           </Suspense>

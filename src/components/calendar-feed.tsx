@@ -4,7 +4,7 @@ import { Alert, App, Button, Card, Popconfirm, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toProviderError, type ProviderError } from '../providers/dataProvider';
-import { formatInstant } from './fields/format';
+import { formatInstant } from '../engine/fields/format';
 
 interface FeedState {
   active: boolean;

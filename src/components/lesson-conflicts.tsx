@@ -2,7 +2,7 @@ import { Alert, Button, Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { LessonConflict } from '../../domain/lessons';
 import type { ApiErrorBody } from '../providers/http';
-import { formatDate, type Translate } from './fields/format';
+import { formatDate, type Translate } from '../engine/fields/format';
 
 /**
  * The lessons in the way of a 409 `conflict` answer, or null when the error is something else.

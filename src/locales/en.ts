@@ -1,4 +1,5 @@
-import type { Tree } from '../providers/i18nProvider';
+// A strings file's shape (the provider's Tree), written here so this chunk imports nothing.
+type Tree = { [key: string]: string | Tree };
 
 // The English strings, every file of them: a chunk of their own, fetched when a visitor reads
 // the app in English (providers/i18nProvider.ts merges them).

@@ -4,7 +4,6 @@ import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { LANGUAGES } from '../../domain/enums';
-import { preloadHome } from '../preload';
 import { authProvider, safeRedirect } from '../providers/authProvider';
 import { session } from '../providers/session';
 import { NOTIFICATION_CONFIG } from '../providers/toasts';
@@ -18,7 +17,8 @@ const REQUIRED: Record<Field, string> = { username: 'login.usernameRequired', pa
  * /login. Deliberately light (no antd Form, Modal or Refine): it is the first page most
  * visitors load, and caps it at 250 KB of gzipped JavaScript.
  */
-export default function LoginPage() {
+/** `preloadHome` fetches the signed-in app while the user types (root.tsx hands it down). */
+export default function LoginPage({ preloadHome }: { preloadHome?: () => void }) {
   const { t, i18n } = useTranslation();
   const { token } = theme.useToken();
   const [params] = useSearchParams();
@@ -32,7 +32,7 @@ export default function LoginPage() {
   useEffect(() => {
     document.title = `${t('login.title')} | Frontis`;
   }, [t]);
-  useEffect(preloadHome, []);
+  useEffect(() => preloadHome?.(), [preloadHome]);
 
   const check = (field: Field, value: string) => (value.trim() === '' ? REQUIRED[field] : undefined);
 

@@ -3,11 +3,12 @@ import { useCustomMutation } from '@refinedev/core';
 import { App, Button, Card, Col, Form, Input, Row, Switch, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { USERS, type MyDataRow } from '../../domain/resources/users';
+import { isOwnOnly } from '../../domain/permissions';
 import { CalendarFeedCard } from '../components/calendar-feed';
-import { labelOf, type Translate } from '../components/fields/format';
-import { FieldFormItem } from '../components/fields/input';
-import { fieldOf } from '../components/resource-screen';
-import { offerReload } from '../components/stale';
+import { labelOf, type Translate } from '../engine/fields/format';
+import { FieldFormItem } from '../engine/fields/input';
+import { fieldOf } from '../engine/resource-screen';
+import { offerReload } from '../engine/form/stale';
 import { toProviderError, type ProviderError } from '../providers/dataProvider';
 
 type MyData = MyDataRow & Record<string, unknown>;
@@ -123,7 +124,8 @@ export default function MyDataPage() {
             </Form>
           </Card>
         </Col>
-        {data?.role === 'TEACHER' && (
+        {/* a feed of one's own lessons: for whom the matrix narrows to them */}
+        {data && isOwnOnly(data.role, 'lessons') && (
           <Col xs={24} lg={12}>
             <CalendarFeedCard endpoint="/api/mydata/calendar-feed" />
           </Col>

@@ -1,22 +1,23 @@
 import { CheckOutlined } from '@ant-design/icons';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCustom, useCustomMutation } from '@refinedev/core';
+import { useQueryClient } from '@tanstack/react-query';
 import { App, Button, Segmented, Space, Table, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { footerOf } from '../components/list-table';
+import { footerOf } from '../engine/list/list-table';
 import { notificationText } from '../components/notification-text';
-import { formatInstant, type Translate } from '../components/fields/format';
-import { http } from '../providers/http';
+import { formatInstant, type Translate } from '../engine/fields/format';
+import { API_URL, type ProviderError } from '../providers/dataProvider';
 import { subscribeNotifications, type NotificationRow } from '../providers/notification-stream';
 
 const PAGE_SIZE = 25;
 
-interface Page {
+type Page = {
   data: NotificationRow[];
   total: number;
   unread: number;
-}
+};
 
 /**
  * /notifications/: the signed-in user's notifications, newest first, all or only the unread;
@@ -32,20 +33,23 @@ export default function NotificationsPage() {
   const [page, setPage] = useState(1);
   const [onlyUnread, setOnlyUnread] = useState(false);
 
-  const key = ['notifications-page', page, onlyUnread] as const;
-  const query = useQuery({
-    queryKey: key,
-    queryFn: async () => {
-      const start = (page - 1) * PAGE_SIZE;
-      const params: Record<string, string | number> = { _start: start, _end: start + PAGE_SIZE };
-      if (onlyUnread) params.unread = 'true';
-      return (await http.get<Page>('/api/notifications', { params })).data;
-    },
+  const start = (page - 1) * PAGE_SIZE;
+  const params: Record<string, string | number> = { _start: start, _end: start + PAGE_SIZE };
+  if (onlyUnread) params.unread = 'true';
+  // keyed by the page, so that the stream and the marks below reload every page at once
+  const { query } = useCustom<Page, ProviderError>({
+    url: `${API_URL}/notifications`,
+    method: 'get',
+    config: { query: params },
+    errorNotification: false,
+    queryOptions: { queryKey: ['notifications-page', page, onlyUnread] },
   });
+  const { mutateAsync: send } = useCustomMutation<{ data: { marked: number } }, ProviderError>();
+  const post = (url: string) => send({ url, method: 'post', values: {}, successNotification: false, errorNotification: false });
   useEffect(() => subscribeNotifications(() => void queryClient.invalidateQueries({ queryKey: ['notifications-page'] })), [queryClient]);
 
   const markRead = async (row: NotificationRow) => {
-    if (!row.read) await http.post(`/api/notifications/${row.id}/read`, {});
+    if (!row.read) await post(`${API_URL}/notifications/${row.id}/read`);
     await queryClient.invalidateQueries({ queryKey: ['notifications-page'] });
   };
   const open = async (row: NotificationRow) => {
@@ -53,12 +57,12 @@ export default function NotificationsPage() {
     navigate(row.link);
   };
   const markAll = async () => {
-    const { data } = await http.post<{ data: { marked: number } }>('/api/notifications/read-all', {});
+    const { data } = await post(`${API_URL}/notifications/read-all`);
     notification.success({ message: t('notifications.allMarked', { count: data.data.marked }) });
     await queryClient.invalidateQueries({ queryKey: ['notifications-page'] });
   };
 
-  const unread = query.data?.unread ?? 0;
+  const unread = query.data?.data.unread ?? 0;
   return (
     <>
       <Space style={{ width: '100%', justifyContent: 'space-between', flexWrap: 'wrap', marginBottom: 16 }}>
@@ -88,13 +92,13 @@ export default function NotificationsPage() {
       <Table<NotificationRow>
         rowKey="id"
         loading={query.isLoading}
-        dataSource={query.data?.data ?? []}
+        dataSource={query.data?.data.data ?? []}
         locale={{ emptyText: t('table.empty') }}
         onRow={(row) => ({ onClick: () => void open(row), style: { cursor: 'pointer' } })}
         pagination={{
           current: page,
           pageSize: PAGE_SIZE,
-          total: query.data?.total ?? 0,
+          total: query.data?.data.total ?? 0,
           showSizeChanger: false,
           showTotal: footerOf(t),
           onChange: setPage,

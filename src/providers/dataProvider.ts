@@ -128,9 +128,10 @@ export const dataProvider: DataProvider = {
       return { data: data.data };
     }),
 
-  deleteOne: ({ resource, id }) =>
+  // `meta.query` rides along as query parameters (`?discard_values=true`, `?with_records=true`).
+  deleteOne: ({ resource, id, meta }) =>
     translated(async () => {
-      await http.delete(`${API_URL}/${resource}/${id}`);
+      await http.delete(`${API_URL}/${resource}/${id}`, { params: meta?.query as Record<string, string> | undefined });
       return { data: { id } as never };
     }),
 

@@ -1,5 +1,5 @@
 import type { HttpError } from '@refinedev/core';
-import { formatMoney } from '../components/fields/format';
+import { formatMoney } from '../../domain/money-format';
 import { type ApiError, toApiError } from './http';
 import { currentLanguage, i18n } from './i18nProvider';
 

@@ -2,7 +2,7 @@ import { Tabs } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { LESSON_TAGS, LESSON_TYPES } from '../../domain/resources/directory';
-import { ResourceScreen } from '../components/resource-screen';
+import { ResourceScreen } from '../engine/resource-screen';
 
 const TYPES = ['lesson-type', 'lesson-tag'] as const;
 type LessonSetting = (typeof TYPES)[number];

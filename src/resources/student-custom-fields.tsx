@@ -1,8 +1,8 @@
 import { Alert } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { STUDENT_CUSTOM_FIELDS } from '../../domain/resources/people';
-import { inUseText, ResourceScreen } from '../components/resource-screen';
-import { toApiError } from '../providers/http';
+import { inUseText, ResourceScreen } from '../engine/resource-screen';
+import { toProviderError } from '../providers/dataProvider';
 import { errorText } from '../providers/errors';
 import { App } from 'antd';
 
@@ -48,7 +48,7 @@ export default function StudentCustomFieldsPage() {
             try {
               await helpers.remove(row, { discard_values: 'true' });
             } catch (again) {
-              const apiError = toApiError(again);
+              const apiError = toProviderError(again);
               modal.error({ title: t('directory.deleteFailed'), content: apiError.code === 'in-use' ? inUseText(helpers.t, apiError) : errorText(apiError) });
             }
           },

@@ -1,11 +1,11 @@
 import { ImportOutlined } from '@ant-design/icons';
 import { CreateButton } from '@refinedev/antd';
+import { useUpdate } from '@refinedev/core';
 import { App } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { STUDENTS } from '../../domain/resources/people';
-import { ResourceScreen, rowTitle } from '../components/resource-screen';
-import { http } from '../providers/http';
+import { ResourceScreen, rowTitle } from '../engine/resource-screen';
 import { errorText } from '../providers/errors';
 import { StudentImport } from './students-import';
 import { useStudentCustomFields } from './use-custom-fields';
@@ -21,6 +21,7 @@ export default function StudentsPage() {
   const { modal, message } = App.useApp();
   const { definitions } = useStudentCustomFields();
   const [importing, setImporting] = useState(false);
+  const { mutateAsync: update } = useUpdate();
 
   return (
     <>
@@ -44,7 +45,9 @@ export default function StudentsPage() {
             cancelText: t('buttons.cancel'),
             onOk: async () => {
               try {
-                await http.patch(`/api/students/${row.id}`, { status: 'INACTIVE', version: row.version });
+                // the page says what happened itself: no toast of Refine's
+                const values = { status: 'INACTIVE', version: row.version };
+                await update({ resource: STUDENTS.name, id: row.id, values, successNotification: false, errorNotification: false });
                 await helpers.refresh();
                 message.success(t('students.markedInactive', { name: name(row) }));
               } catch (error) {

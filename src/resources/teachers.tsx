@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { TEACHERS } from '../../domain/resources/people';
 import { CalendarFeedCard } from '../components/calendar-feed';
-import { ResourceScreen, rowTitle } from '../components/resource-screen';
+import { ResourceScreen, rowTitle } from '../engine/resource-screen';
 
 const name = rowTitle(TEACHERS);
 

@@ -4,8 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { DEFAULT_TIME_ZONE, LANGUAGES } from '../../domain/enums';
 import type { FieldDef } from '../../domain/fields';
 import { TENANTS } from '../../domain/resources/tenants';
-import type { Translate } from '../components/fields/format';
-import { ResourceScreen } from '../components/resource-screen';
+import type { Translate } from '../engine/fields/format';
+import { ResourceScreen } from '../engine/resource-screen';
 
 function timeZones(): string[] {
   try {

@@ -5,9 +5,9 @@ import type { FieldDef } from '../../domain/fields';
 import { MANAGEABLE_ROLES_BY } from '../../domain/permissions';
 import { USERS } from '../../domain/resources/users';
 import type { Role } from '../../domain/enums';
-import type { Translate } from '../components/fields/format';
-import { FieldFormItem } from '../components/fields/input';
-import { ResourceScreen, type Row } from '../components/resource-screen';
+import type { Translate } from '../engine/fields/format';
+import { FieldFormItem } from '../engine/fields/input';
+import { ResourceScreen, type Row } from '../engine/resource-screen';
 import type { SessionUser } from '../providers/session';
 
 // A ROOT account lives outside the tenant's users (its id may equal a user's id).

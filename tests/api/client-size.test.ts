@@ -98,7 +98,7 @@ describe('the weight of the built client', () => {
       'src/pages/account/index.tsx',
       'src/pages/analytics/index.tsx',
       'src/resources/lessons/index.tsx',
-      'src/resources/resource-route.tsx',
+      'src/engine/resource-route.tsx',
       'src/pages/not-found.tsx',
       'src/resources/lessons/lesson-form.tsx',
       'src/resources/lessons/lesson-view.tsx',

@@ -5,10 +5,10 @@
 // name, a CSV export imports back (references by name), and the history names references.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildCsv, parseCsv } from '../../src/components/csv';
-import { resourceCsvColumns } from '../../src/components/export-csv';
-import { parseRuntimeDeclarations } from '../../src/resources/runtime-parse';
-import { guessTarget, importTargets, rowBody } from '../../src/resources/students-import';
+import { buildCsv, parseCsv } from '../../src/engine/list/csv';
+import { resourceCsvColumns } from '../../src/engine/list/export-csv';
+import { parseRuntimeDeclarations } from '../../src/engine/runtime/runtime-parse';
+import { guessTarget, importTargets, rowBody } from '../../src/engine/import/csv-import';
 import { expectError, expectStatus, json, show } from './api-helpers';
 import { notId, notNumber, notString } from './bad-values';
 import { entityField, examEntity } from './exam-entity';

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { FieldDef } from '../../domain/fields';
-import { buildCsv, detectDelimiter, parseCsv } from '../../src/components/csv';
-import { fieldText, formatDate, formatMoney, labelKeyOf, parseDate, parseEuro, valueText } from '../../src/components/fields/format';
+import { buildCsv, detectDelimiter, parseCsv } from '../../src/engine/list/csv';
+import { fieldText, formatDate, formatMoney, labelKeyOf, parseDate, parseEuro, valueText } from '../../src/engine/fields/format';
 
 // The client's pure helpers: what a cell says, what a CSV holds.
 const t = (key: string, options?: Record<string, unknown>) => (options?.defaultValue as string | undefined) ?? key;

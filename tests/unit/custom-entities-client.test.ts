@@ -4,15 +4,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type CustomEntity, runtimeDeclaration } from '../../domain/custom-entities';
 import { FIELD_CODES } from '../../domain/errors';
-import { describeChanges, historyEntity } from '../../src/components/history-tab';
+import { describeChanges, historyEntity } from '../../src/engine/view/history-tab';
 import { loadAllLanguages, translations } from '../../src/providers/i18nProvider';
-import { fieldText } from '../../src/components/fields/format';
-import { referencesTo } from '../../src/components/referencing-tabs';
+import { fieldText } from '../../src/engine/fields/format';
+import { referencesTo } from '../../src/engine/view/referencing-tabs';
 import { entityBody, formPath, inUseDetails, previewField } from '../../src/resources/custom-entities/api';
-import { setRuntimeDeclarations } from '../../src/resources/registry';
-import { pickLabel, runtimeTranslations } from '../../src/resources/runtime';
-import { parseRuntimeDeclarations } from '../../src/resources/runtime-parse';
-import { cellValue } from '../../src/resources/students-import';
+import { setRuntimeDeclarations } from '../../src/engine/registry';
+import { pickLabel, runtimeTranslations } from '../../src/engine/runtime/runtime';
+import { parseRuntimeDeclarations } from '../../src/engine/runtime/runtime-parse';
+import { cellValue } from '../../src/engine/import/csv-import';
 import { STUDENTS } from '../../domain/resources/index';
 import { iconOf, refineResources } from '../../src/resources/index';
 

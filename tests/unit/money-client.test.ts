@@ -1,6 +1,6 @@
 // The client's money: amounts in Greek words on a receipt, euro shown and typed, an overpayment explained.
 import { describe, expect, it } from 'vitest';
-import { formatMoney, parseEuro } from '../../src/components/fields/format';
+import { formatMoney, parseEuro } from '../../src/engine/fields/format';
 import { errorText, toHttpError } from '../../src/providers/errors';
 import { ApiError } from '../../src/providers/http';
 import '../../src/providers/i18nProvider';

@@ -5,13 +5,15 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { can, canOpenRoute, RESOURCE_AREA, ROUTE_ROLES, type Area } from '../../domain/permissions';
 import { RESOURCES, ROOMS, routePath, SCREENS } from '../../domain/resources/index';
 import type { ResourceDef } from '../../domain/fields';
-import { accessControlProvider } from '../../src/providers/accessControlProvider';
+import { accessControlProvider } from '../../src/engine/access-control';
 import { session } from '../../src/providers/session';
 import { refineResources, resources, runtimeIdentifier } from '../../src/resources/index';
-import { CLIENT_SCREENS, ENTITY_PAGES, PAGE_LOADERS, routeTable } from '../../src/resources/pages';
-import { PLAIN_RESOURCES } from '../../src/resources/resource-route';
-import { setRuntimeDeclarations } from '../../src/resources/registry';
-import { parseRuntimeDeclarations } from '../../src/resources/runtime-parse';
+import { CLIENT_SCREENS, ENTITY_PAGES, PAGE_LOADERS, routeTable } from '../../src/routes';
+import { PLAIN_RESOURCES } from '../../src/engine/resource-route';
+import { setRuntimeDeclarations } from '../../src/engine/registry';
+import { parseRuntimeDeclarations } from '../../src/engine/runtime/runtime-parse';
+import { declaredTabs } from '../../src/engine/view/declared-tabs';
+import { DETAIL_TABS } from '../../src/resources/detail-tabs';
 
 const DECLARED = Object.values(RESOURCES);
 const ROUTES = routeTable(SCREENS);
@@ -148,4 +150,18 @@ it('a TEACHER may change only the notes they wrote', async () => {
   session.set({ id: 9, username: 'admin', role: 'ADMIN', firstName: 'A', lastName: 'A' }, 'token');
   await expect(ask('edit', 8)).resolves.toEqual({ can: true });
   session.reset();
+});
+
+describe('the detail tabs a declaration names', () => {
+  const t = (key: string) => key;
+  it.each(DECLARED.filter((d) => d.screen.tabs?.length).map((d) => [d.name, d] as const))('%s: every one is shown, in the declared order', (_name, def) => {
+    const tabs = declaredTabs(def, 1, t, DETAIL_TABS);
+    expect(tabs.map((tab) => tab.key)).toEqual(def.screen.tabs);
+    for (const tab of tabs) expect(tab.label).toBe(DETAIL_TABS[String(tab.key)]?.label);
+  });
+
+  it('a tab that does not apply to a resource is left out (a student has no series of her own)', () => {
+    const tabs = declaredTabs({ ...RESOURCES.students!, screen: { ...RESOURCES.students!.screen, tabs: ['lessons', 'recurring-lessons'] } }, 1, t, DETAIL_TABS);
+    expect(tabs.map((tab) => tab.key)).toEqual(['lessons']);
+  });
 });

@@ -4,7 +4,7 @@ import { Alert, Card, DatePicker, Space, Spin } from 'antd';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import type { MonthFigures, ReceiptSplit } from '../../../domain/money';
-import { formatMoney } from '../../components/fields/format';
+import { formatMoney } from '../../engine/fields/format';
 import { errorText } from '../../providers/errors';
 import { PaymentsList } from '../../resources/money/payments-list';
 

@@ -3,7 +3,7 @@ import { Alert, DatePicker, Space, Spin, Table } from 'antd';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import type { MonthFigures, ReceiptSplit } from '../../../domain/money';
-import { formatMoney } from '../../components/fields/format';
+import { formatMoney } from '../../engine/fields/format';
 import { errorText } from '../../providers/errors';
 import { BarChart } from '../../resources/money/charts';
 import { monthLabel } from '../../resources/money/types';

@@ -3,7 +3,7 @@ import { Alert, Card, Col, DatePicker, Row, Space, Spin, Table, Tabs, Typography
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatMoney } from '../../components/fields/format';
+import { formatMoney } from '../../engine/fields/format';
 import { errorText } from '../../providers/errors';
 import { BarChart, LineChart } from '../../resources/money/charts';
 import { monthLabel } from '../../resources/money/types';

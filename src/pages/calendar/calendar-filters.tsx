@@ -2,7 +2,7 @@ import { Col, Row } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { ReferenceSelect } from '../../components/fields/reference-select';
+import { ReferenceSelect } from '../../engine/fields/reference-select';
 import type { CalendarFilters } from './lesson-calendar';
 
 const FILTERS = [

@@ -1,5 +1,5 @@
 import type { CSSProperties } from 'react';
-import type { Translate } from '../../components/fields/format';
+import type { Translate } from '../../engine/fields/format';
 import { KIND } from '../../../domain/lessons';
 import type { CalendarLesson } from '../../../domain/calendar';
 import { lessonTitle } from '../../resources/lessons/status';

@@ -4,6 +4,7 @@ import { Badge, Button, Drawer, Grid, Space, Typography } from 'antd';
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { isOwnOnly } from '../../../domain/permissions';
 import type { SessionUser } from '../../providers/session';
 import { LessonDrawers, useLessonParams } from '../../resources/lessons/lesson-drawers';
 import { CalendarFilterBar, useCalendarFilters } from './calendar-filters';
@@ -16,7 +17,8 @@ const MODES = ['create', 'update', 'view'] as const;
 export default function CalendarPage() {
   const { t } = useTranslation();
   const { data: user } = useGetIdentity<SessionUser>();
-  const staff = Boolean(user) && user!.role !== 'TEACHER';
+  // the office filters by teacher; a teacher sees only her own lessons (the matrix narrows her)
+  const staff = user ? !isOwnOnly(user.role, 'lessons') : false;
   const name = user ? `${user.firstName} ${user.lastName}`.trim() || user.username : '';
   const [filters, setFilter] = useCalendarFilters();
   const { nav } = useLessonParams(MODES);

@@ -2,7 +2,7 @@ import dayjs from 'dayjs';
 import 'dayjs/locale/el';
 import updateLocale from 'dayjs/plugin/updateLocale';
 import { dayjsLocalizer, type DateLocalizer, type Formats, type Messages } from 'react-big-calendar';
-import type { Translate } from '../../components/fields/format';
+import type { Translate } from '../../engine/fields/format';
 
 // Weeks start on Monday in both languages (the centre is in Greece); dayjs's 'el' already does.
 dayjs.extend(updateLocale);
@@ -84,7 +84,8 @@ function speedUp(l: DateLocalizer) {
   const daySpan = (a: Date, b: Date) => Math.round((dayOf(new Date(b)) - dayOf(new Date(a))) / 86_400_000);
   (l as DateLocalizer & { daySpan(a: Date, b: Date): number }).daySpan = daySpan;
   type Span = { start: Date; end: Date; allDay?: boolean };
-  const open = l as unknown as Record<string, unknown>;
+  // two more of react-big-calendar's hooks, which its DateLocalizer type does not name
+  const open: Record<string, unknown> = l as DateLocalizer & Record<string, unknown>;
   open.sortEvents = ({ evtA, evtB }: { evtA: Span; evtB: Span }) =>
     dayOf(new Date(evtA.start)) - dayOf(new Date(evtB.start)) ||
     daySpan(new Date(evtB.start), new Date(evtB.end)) - daySpan(new Date(evtA.start), new Date(evtA.end)) ||

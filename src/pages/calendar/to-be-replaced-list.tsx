@@ -1,6 +1,6 @@
 import { Button, Empty, List, Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { formatDate, type Translate } from '../../components/fields/format';
+import { formatDate, type Translate } from '../../engine/fields/format';
 import { lessonTitle } from '../../resources/lessons/status';
 import type { Lesson } from '../../resources/lessons/types';
 

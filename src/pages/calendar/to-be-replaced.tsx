@@ -2,7 +2,7 @@ import { useList } from '@refinedev/core';
 import { Button, Drawer, Spin, Typography } from 'antd';
 import { Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Translate } from '../../components/fields/format';
+import type { Translate } from '../../engine/fields/format';
 import { lazyPart } from '../../lazy';
 import type { Lesson } from '../../resources/lessons/types';
 

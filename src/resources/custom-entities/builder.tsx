@@ -2,20 +2,20 @@ import { DeleteOutlined, HolderOutlined, PlusOutlined } from '@ant-design/icons'
 import { closestCenter, DndContext, KeyboardSensor, PointerSensor, useSensor, useSensors, type DragEndEvent } from '@dnd-kit/core';
 import { SortableContext, sortableKeyboardCoordinates, useSortable, verticalListSortingStrategy } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
-import { useInvalidate, useList } from '@refinedev/core';
+import { useCreate, useDataProvider, useInvalidate, useList, useUpdate } from '@refinedev/core';
 import { Alert, App, Button, Card, Checkbox, Col, Empty, Form, Input, Row, Select, Space, Spin, Typography, type FormInstance } from 'antd';
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { FIELD_KEY_RE, SLUG_RE } from '../../../domain/custom-entities';
 import { SIDEBAR_GROUPS } from '../../../domain/fields';
-import type { Translate } from '../../components/fields/format';
-import { FieldFormItem } from '../../components/fields/input';
-import { offerReload } from '../../components/stale';
+import type { Translate } from '../../engine/fields/format';
+import { FieldFormItem } from '../../engine/fields/input';
+import { offerReload } from '../../engine/form/stale';
 import { errorText } from '../../providers/errors';
-import { http, toApiError } from '../../providers/http';
+import { toProviderError } from '../../providers/dataProvider';
 import { ENTITY_ICON_NAMES, ENTITY_ICONS } from '../entity-icons';
-import { useRuntimeResources } from '../runtime';
+import { useRuntimeResources } from '../../engine/runtime/runtime';
 import {
   BUILT_IN_TARGETS,
   ENTITY_FIELD_TYPES,
@@ -69,20 +69,26 @@ function Builder({ id }: { id: number | null }) {
   const [loaded, setLoaded] = useState<EntityRow | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
+  const dataProvider = useDataProvider();
+  const { mutateAsync: create } = useCreate();
+  const { mutateAsync: update } = useUpdate();
 
+  // Read once into the form (not a live query: a refetch must not overwrite what is being typed).
   useEffect(() => {
     if (id === null) {
       form.setFieldsValue({ icon: 'BookOutlined', group: null, fields: [newField()] } as never);
       return;
     }
-    http.get<{ data: EntityRow }>(`/api/custom-entities/${id}`).then(
-      ({ data }) => {
-        setLoaded(data.data);
-        form.setFieldsValue(toValues(data.data));
-      },
-      (error: unknown) => setLoadError(errorText(error)),
-    );
-  }, [id, form]);
+    dataProvider()
+      .getOne<EntityRow>({ resource: 'custom-entities', id })
+      .then(
+        ({ data }) => {
+          setLoaded(data);
+          form.setFieldsValue(toValues(data));
+        },
+        (error: unknown) => setLoadError(errorText(error)),
+      );
+  }, [id, form, dataProvider]);
 
   // other entities, for REFERENCE targets
   const { result: others } = useList<EntityRow>({ resource: 'custom-entities', pagination: { currentPage: 1, pageSize: 200, mode: 'server' } });
@@ -99,8 +105,10 @@ function Builder({ id }: { id: number | null }) {
     const body = entityBody(values);
     setSaving(true);
     try {
-      if (id === null) await http.post('/api/custom-entities', body);
-      else await http.patch(`/api/custom-entities/${id}`, { ...body, version: loaded?.version, ...(discard.length ? { discard_values: discard } : {}) });
+      // the builder says what happened itself: no toast of Refine's
+      const quiet = { resource: 'custom-entities', successNotification: false, errorNotification: false } as const;
+      if (id === null) await create({ ...quiet, values: body });
+      else await update({ ...quiet, id, values: { ...body, version: loaded?.version, ...(discard.length ? { discard_values: discard } : {}) } });
       await invalidate({ resource: 'custom-entities', invalidates: ['list', 'detail'] });
       await reload();
       message.success(t('directory.saved'));
@@ -113,14 +121,16 @@ function Builder({ id }: { id: number | null }) {
   };
 
   const refused = (values: Values, error: unknown, discard: string[]) => {
-    const apiError = toApiError(error);
-    if (apiError.code === 'stale') {
+    const apiError = toProviderError(error);
+    if (apiError.code === 'stale' && id !== null) {
       offerReload(modal, apiError, () => {
         setLoaded(null);
-        void http.get<{ data: EntityRow }>(`/api/custom-entities/${id}`).then(({ data }) => {
-          setLoaded(data.data);
-          form.setFieldsValue(toValues(data.data));
-        });
+        void dataProvider()
+          .getOne<EntityRow>({ resource: 'custom-entities', id })
+          .then(({ data }) => {
+            setLoaded(data);
+            form.setFieldsValue(toValues(data));
+          });
       });
       return;
     }
@@ -146,7 +156,7 @@ function Builder({ id }: { id: number | null }) {
       });
       return;
     }
-    const fields = Object.entries(apiError.fields ?? {});
+    const fields = Object.entries(apiError.body?.error?.fields ?? {});
     if (fields.length) {
       const text = (name: string, code: string) =>
         name === 'slug' && code === 'duplicate'

@@ -1,15 +1,15 @@
 import { DeleteOutlined, EditOutlined, PlusOutlined, UnorderedListOutlined } from '@ant-design/icons';
 import { List } from '@refinedev/antd';
-import { useInvalidate } from '@refinedev/core';
+import { useDelete, useInvalidate } from '@refinedev/core';
 import { App, Button, Popconfirm, Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import type { Translate } from '../../components/fields/format';
-import { ListTable } from '../../components/list-table';
+import type { Translate } from '../../engine/fields/format';
+import { ListTable } from '../../engine/list/list-table';
 import { errorText } from '../../providers/errors';
-import { http, toApiError } from '../../providers/http';
+import { toProviderError } from '../../providers/dataProvider';
 import { iconOf } from '../index';
-import { useRuntimeResources } from '../runtime';
+import { useRuntimeResources } from '../../engine/runtime/runtime';
 import { entityName, inUseDetails, recordsRoute, type EntityRow } from './api';
 
 /**
@@ -23,6 +23,10 @@ export default function CustomEntitiesPage() {
   const navigate = useNavigate();
   const invalidate = useInvalidate();
   const { reload } = useRuntimeResources();
+  const { mutateAsync: deleteRow } = useDelete();
+  // the page says what happened itself (a toast, or the dialogs below)
+  const deleteEntity = (row: EntityRow, query?: Record<string, string>) =>
+    deleteRow({ resource: 'custom-entities', id: row.id, meta: query ? { query } : undefined, successNotification: false, errorNotification: false });
 
   const removed = async (row: EntityRow) => {
     await invalidate({ resource: 'custom-entities', invalidates: ['list'] });
@@ -32,10 +36,10 @@ export default function CustomEntitiesPage() {
 
   const remove = async (row: EntityRow) => {
     try {
-      await http.delete(`/api/custom-entities/${row.id}`);
+      await deleteEntity(row);
       await removed(row);
     } catch (error) {
-      const apiError = toApiError(error);
+      const apiError = toProviderError(error);
       const { count, reason } = inUseDetails(apiError.body);
       // records of its own go with it when asked; other entities pointing at it must change first
       if (apiError.code !== 'in-use' || (reason !== undefined && reason !== 'records-held')) {
@@ -50,7 +54,7 @@ export default function CustomEntitiesPage() {
         cancelText: t('buttons.cancel'),
         onOk: async () => {
           try {
-            await http.delete(`/api/custom-entities/${row.id}`, { params: { with_records: 'true' } });
+            await deleteEntity(row, { with_records: 'true' });
             await removed(row);
           } catch (again) {
             modal.error({ title: t('directory.deleteFailed'), content: errorText(again) });

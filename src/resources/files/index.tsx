@@ -1,18 +1,19 @@
 import { DeleteOutlined, DownloadOutlined, EditOutlined, EyeOutlined, FolderAddOutlined, FolderOutlined, UploadOutlined } from '@ant-design/icons';
 import { List } from '@refinedev/antd';
-import { useInvalidate, useList, type CrudFilter } from '@refinedev/core';
+import { useDelete, useInvalidate, useList, type CrudFilter } from '@refinedev/core';
 import { App, Breadcrumb, Button, Card, Col, Form, Input, Popconfirm, Row, Space, Tree, TreeSelect, Typography } from 'antd';
 import type { DataNode } from 'antd/es/tree';
 import { useMemo, useRef, useState, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { FILES, FOLDERS, PREVIEW_TYPES } from '../../../domain/resources/index';
-import { FormButtons, useDrawerForm } from '../../components/drawer-form';
-import { formatInstant, type Translate } from '../../components/fields/format';
-import { ListTable } from '../../components/list-table';
-import { ModeDrawer } from '../../components/mode-drawer';
+import { FormButtons, useDrawerForm } from '../../engine/form/drawer-form';
+import { formatInstant, type Translate } from '../../engine/fields/format';
+import { ListTable } from '../../engine/list/list-table';
+import { ModeDrawer } from '../../engine/mode-drawer';
 import { errorText, usesText } from '../../providers/errors';
-import { http, toApiError } from '../../providers/http';
+import { toProviderError } from '../../providers/dataProvider';
+import { fetchBlob } from '../../providers/transfer';
 import { FilePreview, saveFile, type Preview } from './preview';
 import { UploadList, useUploads } from './uploads';
 import './files.css';
@@ -60,6 +61,7 @@ export default function FileManagementPage() {
   const { modal, message } = App.useApp();
   const [params, setParams] = useSearchParams();
   const invalidate = useInvalidate();
+  const { mutateAsync: deleteRow } = useDelete();
   const folderId = idParam(params.get('folder'));
   const parentId = idParam(params.get('parent'));
   const fileId = idParam(params.get('file'));
@@ -106,7 +108,9 @@ export default function FileManagementPage() {
 
   const deleteFolder = async (folder: Folder) => {
     const done = async (recursive: boolean) => {
-      await http.delete(`/api/folders/${folder.id}`, { params: recursive ? { recursive: 'true' } : undefined });
+      // the page says what happened itself: no toast of Refine's
+      const meta = recursive ? { query: { recursive: 'true' } } : undefined;
+      await deleteRow({ resource: FOLDERS.name, id: folder.id, meta, successNotification: false, errorNotification: false });
       message.success(t('files.folderDeleted', { name: folder.name }));
       openFolder(folder.parent_id);
       refresh();
@@ -114,7 +118,7 @@ export default function FileManagementPage() {
     try {
       await done(false);
     } catch (error) {
-      const apiError = toApiError(error);
+      const apiError = toProviderError(error);
       const uses = (apiError.body as { error?: { details?: { uses?: Record<string, number> } } })?.error?.details?.uses;
       if (apiError.code !== 'in-use' || !uses) {
         modal.error({ title: t('directory.deleteFailed'), content: errorText(apiError) });
@@ -133,7 +137,7 @@ export default function FileManagementPage() {
 
   const deleteFile = async (file: StoredFile) => {
     try {
-      await http.delete(`/api/files/${file.id}`);
+      await deleteRow({ resource: FILES.name, id: file.id, successNotification: false, errorNotification: false });
       message.success(t('files.fileDeleted', { name: file.name }));
       refresh();
     } catch (error) {
@@ -143,7 +147,7 @@ export default function FileManagementPage() {
 
   const showPreview = async (file: StoredFile) => {
     try {
-      const { data } = await http.get<Blob>(`/api/files/${file.id}/content`, { params: { inline: 1 }, responseType: 'blob' });
+      const data = await fetchBlob(`/api/files/${file.id}/content`, { inline: 1 });
       setPreview({ name: file.name, type: file.mime_type, url: URL.createObjectURL(data) });
     } catch (error) {
       modal.error({ title: file.name, content: errorText(error) });

@@ -1,5 +1,5 @@
 import { Modal } from 'antd';
-import { http } from '../../providers/http';
+import { fetchBlob } from '../../providers/transfer';
 
 export interface Preview {
   name: string;
@@ -12,8 +12,7 @@ export interface Preview {
  * through the app's HTTP client and are handed to the browser as a download.
  */
 export async function saveFile(file: { id: number; name: string }) {
-  const { data } = await http.get<Blob>(`/api/files/${file.id}/content`, { responseType: 'blob' });
-  const url = URL.createObjectURL(data);
+  const url = URL.createObjectURL(await fetchBlob(`/api/files/${file.id}/content`));
   const a = document.createElement('a');
   a.href = url;
   a.download = file.name;

@@ -3,8 +3,8 @@ import { Button, List, Progress, Typography } from 'antd';
 import { useCallback, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../../providers/errors';
-import { http, toApiError } from '../../providers/http';
-import { withUploadProgress } from '../../providers/upload-progress';
+import { toApiError } from '../../providers/http';
+import { uploadWithProgress } from '../../providers/transfer';
 
 export interface Upload {
   key: number;
@@ -54,10 +54,10 @@ export function useUploads(onUploaded: () => void) {
           const body = new FormData();
           body.append('file', file, file.name);
           try {
-            await http.post('/api/files', body, {
+            await uploadWithProgress('/api/files', body, {
               params: folderId === null ? undefined : { folder_id: folderId },
               signal: controller.signal,
-              transport: withUploadProgress((loaded, total) => update(key, { percent: total ? Math.min(99, Math.round((loaded / total) * 100)) : 0 })),
+              onProgress: (loaded, total) => update(key, { percent: total ? Math.min(99, Math.round((loaded / total) * 100)) : 0 }),
             });
             update(key, { status: 'done', percent: 100 });
             onUploaded();

@@ -4,9 +4,9 @@ import { Badge, Button, Checkbox, Drawer, Form, Space } from 'antd';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { LESSON_STATUSES } from '../../../domain/enums';
-import { DateRangePresets, type DateRange } from '../../components/date-range-presets';
-import { ReferenceSelect } from '../../components/fields/reference-select';
-import type { ListState } from '../../components/list-table';
+import { DateRangePresets, type DateRange } from '../../engine/list/date-range-presets';
+import { ReferenceSelect } from '../../engine/fields/reference-select';
+import type { ListState } from '../../engine/list/list-table';
 import { useLessonParams } from './lesson-drawers';
 
 const REFS = [

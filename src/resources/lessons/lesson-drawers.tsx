@@ -2,7 +2,7 @@ import { Suspense, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { FullPageSpin } from '../../components/full-page-spin';
-import { ModeDrawer } from '../../components/mode-drawer';
+import { ModeDrawer } from '../../engine/mode-drawer';
 import { lazyPart } from '../../lazy';
 import type { LessonNavigation } from './lesson-view';
 import type { Lesson } from './types';

@@ -1,35 +1,23 @@
-import { useList, type CrudFilter } from '@refinedev/core';
-import { Segmented, Space, Table, type TabsProps } from 'antd';
+import type { CrudFilter } from '@refinedev/core';
+import { Segmented, Space } from 'antd';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
-import { formatDate, type RefLabel, type Translate } from '../../components/fields/format';
-import { footerOf } from '../../components/list-table';
+import { formatDate, type RefLabel, type Translate } from '../../engine/fields/format';
+import { RelatedRows } from '../../engine/view/related-rows';
 import { LessonStatusTags } from './status';
 import type { Lesson, RecurringLesson } from './types';
 
-type Owner = 'teacher_id' | 'class_id' | 'student_id';
-const PAGE = 10;
-
-const pagination = (current: number, onChange: (page: number) => void, total: number | undefined, t: Translate) => ({
-  current,
-  pageSize: PAGE,
-  total,
-  onChange,
-  showTotal: footerOf(t),
-});
-
+/** The lessons' field that names the row a tab belongs to. */
+export type Owner = 'teacher_id' | 'class_id' | 'student_id';
 /**
  * The Lessons tab of a teacher's, class's or student's view (a student's lessons are those of
  * the classes the student is in): upcoming first, or the past newest first.
  */
-function LessonsTab({ field, id }: { field: Owner; id: number }) {
+export function LessonsTab({ field, id }: { field: Owner; id: number }) {
   const { t: translate } = useTranslation();
   const t = translate as Translate;
-  const navigate = useNavigate();
   const [when, setWhen] = useState<'upcoming' | 'past'>('upcoming');
-  const [page, setPage] = useState(1);
   const today = dayjs().format('YYYY-MM-DD');
   const filters: CrudFilter[] = [
     { field, operator: 'in', value: [id] },
@@ -38,36 +26,28 @@ function LessonsTab({ field, id }: { field: Owner; id: number }) {
       : { field: 'date', operator: 'lte', value: dayjs().subtract(1, 'day').format('YYYY-MM-DD') },
   ];
   const order = when === 'upcoming' ? 'asc' : 'desc';
-  const { result, query } = useList<Lesson>({
-    resource: 'lessons',
-    filters,
-    sorters: [
-      { field: 'date', order },
-      { field: 'start_time', order },
-    ],
-    pagination: { currentPage: page, pageSize: PAGE, mode: 'server' },
-  });
   // The columns name what the owner does not: a teacher's lessons show the class, a class's the teacher, a student's both.
   const others = field === 'teacher_id' ? (['class'] as const) : field === 'class_id' ? (['teacher'] as const) : (['class', 'teacher'] as const);
   return (
     <Space direction="vertical" style={{ width: '100%' }}>
       <Segmented
         value={when}
-        onChange={(v) => (setWhen(v as 'upcoming' | 'past'), setPage(1))}
+        onChange={(v) => setWhen(v as 'upcoming' | 'past')}
         options={[
           { value: 'upcoming', label: t('lessons.tabs.upcoming') },
           { value: 'past', label: t('lessons.tabs.past') },
         ]}
       />
-      <Table<Lesson>
-        size="small"
-        rowKey="id"
-        scroll={{ x: 'max-content' }}
-        loading={query.isFetching}
-        dataSource={result.data}
-        locale={{ emptyText: t('table.empty') }}
-        onRow={(row) => ({ onClick: () => navigate(`/lessons/?mode=view&lesson=${row.id}`), style: { cursor: 'pointer' } })}
-        pagination={pagination(page, setPage, result.total, t)}
+      {/* keyed by the choice: the other half of the lessons starts at its first page */}
+      <RelatedRows<Lesson>
+        key={when}
+        resource="lessons"
+        filters={filters}
+        sort={[
+          { field: 'date', order },
+          { field: 'start_time', order },
+        ]}
+        linkOf={(row) => `/lessons/?mode=view&lesson=${row.id}`}
         columns={[
           { key: 'date', title: t('lessons.fields.date'), render: (_, r) => formatDate(r.date) },
           { key: 'time', title: t('lessons.fields.time'), render: (_, r) => `${r.start_time}–${r.end_time}` },
@@ -86,27 +66,15 @@ function LessonsTab({ field, id }: { field: Owner; id: number }) {
 }
 
 /** The Recurring Lessons tab: the series of this teacher or class, newest first. */
-function SeriesTab({ field, id }: { field: Owner; id: number }) {
+export function SeriesTab({ field, id }: { field: Owner; id: number }) {
   const { t: translate } = useTranslation();
   const t = translate as Translate;
-  const navigate = useNavigate();
-  const [page, setPage] = useState(1);
-  const { result, query } = useList<RecurringLesson>({
-    resource: 'recurring-lessons',
-    filters: [{ field, operator: 'in', value: [id] }],
-    sorters: [{ field: 'start_date', order: 'desc' }],
-    pagination: { currentPage: page, pageSize: PAGE, mode: 'server' },
-  });
   return (
-    <Table<RecurringLesson>
-      size="small"
-      rowKey="id"
-      scroll={{ x: 'max-content' }}
-      loading={query.isFetching}
-      dataSource={result.data}
-      locale={{ emptyText: t('table.empty') }}
-      onRow={(row) => ({ onClick: () => navigate(`/lessons/?list=recurring&mode=bulk_update&recurring_lesson=${row.id}`), style: { cursor: 'pointer' } })}
-      pagination={pagination(page, setPage, result.total, t)}
+    <RelatedRows<RecurringLesson>
+      resource="recurring-lessons"
+      filters={[{ field, operator: 'in', value: [id] }]}
+      sort={[{ field: 'start_date', order: 'desc' }]}
+      linkOf={(row) => `/lessons/?list=recurring&mode=bulk_update&recurring_lesson=${row.id}`}
       columns={[
         { key: 'repeat', title: t('recurring-lessons.fields.repeat'), render: (_, r) => t(`enums.${r.repeat}`) },
         { key: 'weekdays', title: t('recurring-lessons.fields.weekdays'), render: (_, r) => (r.weekdays ?? []).map((d) => t(`weekdays.${d}`)).join(', ') },
@@ -118,11 +86,4 @@ function SeriesTab({ field, id }: { field: Owner; id: number }) {
       ]}
     />
   );
-}
-
-/** The Lessons and Recurring Lessons tabs of a detail view (teachers, classes; students have Lessons only). */
-export function lessonTabs(field: Owner, id: number, t: Translate): NonNullable<TabsProps['items']> {
-  const lessons = { key: 'lessons', label: t('lessons.tabs.lessons'), children: <LessonsTab field={field} id={id} /> };
-  if (field === 'student_id') return [lessons];
-  return [lessons, { key: 'recurring-lessons', label: t('lessons.tabs.recurring'), children: <SeriesTab field={field} id={id} /> }];
 }

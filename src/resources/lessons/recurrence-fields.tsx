@@ -3,8 +3,8 @@ import { useTranslation } from 'react-i18next';
 import type { FieldDef, ResourceDef } from '../../../domain/fields';
 import { expandRecurrence, type RecurrenceRule } from '../../../domain/lessons';
 import { LESSONS, RECURRING_LESSONS } from '../../../domain/resources/lessons';
-import { formatDate, labelOf, type Translate } from '../../components/fields/format';
-import { FieldFormItem, type InputContext } from '../../components/fields/input';
+import { formatDate, labelOf, type Translate } from '../../engine/fields/format';
+import { FieldFormItem, type InputContext } from '../../engine/fields/input';
 
 const field = (def: ResourceDef, name: string): FieldDef => def.fields.find((f) => f.name === name)!;
 

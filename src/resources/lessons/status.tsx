@@ -3,7 +3,8 @@ import { Tag } from 'antd';
 import type { LessonStatus } from '../../../domain/enums';
 import { canBeReplaced, canChangeStatus, KIND } from '../../../domain/lessons';
 import type { Role } from '../../../domain/enums';
-import type { Translate } from '../../components/fields/format';
+import { isOwnOnly } from '../../../domain/permissions';
+import type { Translate } from '../../engine/fields/format';
 import type { SessionUser } from '../../providers/session';
 import type { Lesson } from './types';
 
@@ -44,9 +45,15 @@ export interface LessonRights {
   editHomework: boolean;
 }
 
+/**
+ * Whether `role` keeps every lesson (the office) rather than only its own (the matrix narrows
+ * TEACHER to her lessons, of which she edits only the homework and notes).
+ */
+export const keepsAllLessons = (role: Role): boolean => !isOwnOnly(role, 'lessons');
+
 /** Which actions the view offers: the role (domain/permissions) and the status moves of docs/rules.md, Status and replacement. */
 export function lessonRights(lesson: Pick<Lesson, 'status' | 'replaced_by'>, role: Role): LessonRights {
-  const staff = role !== 'TEACHER';
+  const staff = keepsAllLessons(role);
   return {
     staff,
     edit: staff && lesson.status !== 'REPLACED',

@@ -6,10 +6,10 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { CONTRACTS } from '../../../domain/resources/money';
-import { DATE_FORMAT } from '../../components/fields/format';
-import { ReferenceSelect } from '../../components/fields/reference-select';
-import type { ListState } from '../../components/list-table';
-import { ModeDrawer } from '../../components/mode-drawer';
+import { DATE_FORMAT } from '../../engine/fields/format';
+import { ReferenceSelect } from '../../engine/fields/reference-select';
+import type { ListState } from '../../engine/list/list-table';
+import { ModeDrawer } from '../../engine/mode-drawer';
 import { ListTotals } from './totals';
 
 /** The filters of the filter drawer, beside those of the columns (student, category, start date, rest). */

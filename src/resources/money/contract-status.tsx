@@ -5,7 +5,7 @@ import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { StatusLine } from '../../../domain/money';
-import { formatDate, formatMoney } from '../../components/fields/format';
+import { formatDate, formatMoney } from '../../engine/fields/format';
 import { errorText } from '../../providers/errors';
 import { PaymentDrawer } from './payment-form';
 import { PaymentsList } from './payments-list';

@@ -6,10 +6,10 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FieldDef } from '../../../domain/fields';
 import { PAYMENTS } from '../../../domain/resources/money';
-import { FormButtons } from '../../components/drawer-form';
-import { labelOf, type Translate } from '../../components/fields/format';
-import { FieldFormItem, type InputContext } from '../../components/fields/input';
-import { ModeDrawer } from '../../components/mode-drawer';
+import { FormButtons } from '../../engine/form/drawer-form';
+import { labelOf, type Translate } from '../../engine/fields/format';
+import { FieldFormItem, type InputContext } from '../../engine/fields/input';
+import { ModeDrawer } from '../../engine/mode-drawer';
 import type { Payment, PaymentDraft } from './types';
 
 const field = (name: string) => PAYMENTS.fields.find((f) => f.name === name) as FieldDef;

@@ -4,7 +4,7 @@ import { Alert, Button, Modal, Spin } from 'antd';
 import { useEffect, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
-import { formatDate, formatMoney } from '../../components/fields/format';
+import { formatDate, formatMoney } from '../../engine/fields/format';
 import { errorText } from '../../providers/errors';
 import { hostTenant } from '../../providers/http';
 import type { SessionUser } from '../../providers/session';

@@ -1,38 +1,23 @@
 import { UnorderedListOutlined } from '@ant-design/icons';
-import { useList } from '@refinedev/core';
-import { Button, Space, Table, Tag } from 'antd';
-import { useState } from 'react';
+import { Button, Space, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { CONTRACTS } from '../../../domain/resources/money';
-import { formatDate, formatMoney, type Translate } from '../../components/fields/format';
-import { footerOf } from '../../components/list-table';
+import { formatDate, formatMoney, type Translate } from '../../engine/fields/format';
+import { RelatedRows } from '../../engine/view/related-rows';
 import { PaymentsList } from './payments-list';
 import type { Contract } from './types';
-
-const PAGE = 10;
 
 /** A student's contracts, newest first, each a click away from its month-by-month status. */
 function StudentContracts({ id }: { id: number }) {
   const { t: translate } = useTranslation();
   const t = translate as Translate;
   const navigate = useNavigate();
-  const [page, setPage] = useState(1);
-  const { result, query } = useList<Contract>({
-    resource: CONTRACTS.name,
-    filters: [{ field: 'student_id', operator: 'eq', value: id }],
-    sorters: CONTRACTS.defaultSort.map((s) => ({ field: s.field, order: s.order })),
-    pagination: { currentPage: page, pageSize: PAGE, mode: 'server' },
-  });
   return (
-    <Table<Contract>
-      size="small"
-      rowKey="id"
-      scroll={{ x: 'max-content' }}
-      loading={query.isFetching}
-      dataSource={result.data}
-      locale={{ emptyText: t('table.empty') }}
-      pagination={{ current: page, pageSize: PAGE, total: result.total, onChange: setPage, showTotal: footerOf(t) }}
+    <RelatedRows<Contract>
+      resource={CONTRACTS.name}
+      filters={[{ field: 'student_id', operator: 'eq', value: id }]}
+      sort={CONTRACTS.defaultSort.map((s) => ({ field: s.field, order: s.order }))}
       columns={[
         { key: 'dates', title: t('contracts.fields.start_date'), render: (_, c) => `${formatDate(c.start_date)} – ${formatDate(c.end_date)}` },
         { key: 'category', title: t('contracts.fields.category_id'), render: (_, c) => c.category?.name },

@@ -1,6 +1,6 @@
 import { useList, type CrudFilters } from '@refinedev/core';
 import { Card, Space, Statistic } from 'antd';
-import { formatMoney } from '../../components/fields/format';
+import { formatMoney } from '../../engine/fields/format';
 
 interface Item {
   key: string;

@@ -1,6 +1,6 @@
 import type { PaymentKind, PaymentMethod } from '../../../domain/enums';
 import type { StatusLine } from '../../../domain/money';
-import type { RefLabel } from '../../components/fields/format';
+import type { RefLabel } from '../../engine/fields/format';
 
 export interface Contract {
   id: number;

@@ -1,13 +1,13 @@
 import { EyeOutlined } from '@ant-design/icons';
 import { Button, type TabsProps } from 'antd';
 import { Link } from 'react-router';
-import { can } from '../../domain/permissions';
-import type { FieldDef, ResourceDef } from '../../domain/fields';
-import { session } from '../providers/session';
-import { FieldDisplay } from './fields/display';
-import { labelOf, type Translate } from './fields/format';
-import { ListTable } from './list-table';
-import type { Row } from './resource-screen';
+import { can } from '../../../domain/permissions';
+import type { FieldDef, ResourceDef } from '../../../domain/fields';
+import { session } from '../../providers/session';
+import { FieldDisplay } from '../fields/display';
+import { labelOf, type Translate } from '../fields/format';
+import type { Row } from '../row';
+import { RelatedRows } from './related-rows';
 
 /** The REFERENCE fields of `declarations` that point at rows of `target`, with their declaration. */
 export function referencesTo(target: string, declarations: readonly ResourceDef[]): { def: ResourceDef; field: FieldDef }[] {
@@ -33,23 +33,16 @@ export function referencingTabs(target: ResourceDef, id: number, declarations: r
 /** Rows a tab shows at a time (the pager offers other sizes). */
 const PAGE = 50;
 
-/**
- * The records pointing at one row, paged, sorted and counted by the server like every list,
- * with the page, its size and the sort kept by the tab (the URL belongs to the screen behind
- * the drawer).
- */
+/** The records pointing at one row, each with a button that opens it. */
 function ReferencingList({ def, field, id, t }: { def: ResourceDef; field: FieldDef; id: number; t: Translate }) {
   const names = (def.screen.listFields ?? def.fields.map((f) => f.name)).filter((n) => n !== field.name);
   const fields = names.map((n) => def.fields.find((f) => f.name === n)).filter((f): f is FieldDef => Boolean(f));
   return (
-    <ListTable<Row>
+    <RelatedRows<Row>
       resource={def.name}
-      syncWithLocation={false}
-      searchable={false}
-      size="small"
       pageSize={PAGE}
-      permanentFilters={[{ field: field.name, operator: 'eq', value: id }]}
-      initialSort={def.defaultSort.map((s) => ({ field: s.field, order: s.order }))}
+      filters={[{ field: field.name, operator: 'eq', value: id }]}
+      sort={def.defaultSort.map((s) => ({ field: s.field, order: s.order }))}
       columns={[
         ...fields.map((f) => ({
           key: f.name,

@@ -3,10 +3,10 @@ import { CreateButton } from '@refinedev/antd';
 import { Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Translate } from '../components/fields/format';
-import { ResourceScreen } from '../components/resource-screen';
-import type { RuntimeDeclaration } from './runtime';
-import { CsvImport, importTargets } from './students-import';
+import type { Translate } from './fields/format';
+import { ResourceScreen } from './resource-screen';
+import type { RuntimeDeclaration } from './runtime/runtime';
+import { CsvImport, importTargets } from './import/csv-import';
 
 /**
  * The screen of a resource declared at run time (a custom entity's records): the generic

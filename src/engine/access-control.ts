@@ -1,8 +1,8 @@
 import type { AccessControlProvider } from '@refinedev/core';
 import { can, canOpenRoute, isOwnOnly, type Action, type Area } from '../../domain/permissions';
 import { SCREENS } from '../../domain/resources/index';
-import { areaOf, declarationOf, runtimeDeclarations, runtimeRouteGuards } from '../resources/registry';
-import { session } from './session';
+import { areaOf, declarationOf, runtimeDeclarations, runtimeRouteGuards } from './registry';
+import { session } from '../providers/session';
 
 /** A pseudo resource: `<CanAccess resource="route" params={{pathname}}>` guards a screen. */
 export const ROUTE_RESOURCE = 'route';

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { DETAIL_TABS, FIELD_TYPES, SIDEBAR_GROUPS, type ResourceDef } from '../../domain/fields';
-import { LANGUAGES, type Language } from '../../domain/enums';
-import { PERMISSIONS, type Area } from '../../domain/permissions';
-import { RESOURCES } from '../../domain/resources/index';
+import { DETAIL_TABS, FIELD_TYPES, SIDEBAR_GROUPS, type ResourceDef } from '../../../domain/fields';
+import { LANGUAGES, type Language } from '../../../domain/enums';
+import { PERMISSIONS, type Area } from '../../../domain/permissions';
+import { RESOURCES } from '../../../domain/resources/index';
 
 // The check of declarations that arrive at run time, in a chunk of its own: it needs zod, which
 // the calendar does not, and most centres have no such declarations (runtime.tsx loads this

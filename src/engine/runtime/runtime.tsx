@@ -1,8 +1,8 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from '../../domain/enums';
-import { http } from '../providers/http';
-import { i18n, type Tree } from '../providers/i18nProvider';
-import { setRuntimeDeclarations } from './registry';
+import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from '../../../domain/enums';
+import { API_URL, dataProvider } from '../../providers/dataProvider';
+import { i18n, type Tree } from '../../providers/i18nProvider';
+import { setRuntimeDeclarations } from '../registry';
 import type { RuntimeDeclaration, RuntimeLabels } from './runtime-parse';
 
 export type { RuntimeDeclaration, RuntimeLabels } from './runtime-parse';
@@ -75,9 +75,12 @@ i18n.on('loaded', (loaded: Record<string, unknown>) => {
   for (const language of LANGUAGES) if (named.length && language in loaded) teach(language);
 });
 
-/** The server's runtime declarations (none until custom entities arrive). */
+/**
+ * The server's runtime declarations (none until custom entities arrive). Through the data
+ * provider, not a hook: App asks for them above <Refine>, whose resources they become.
+ */
 export async function fetchRuntimeDeclarations(): Promise<unknown> {
-  const { data } = await http.get<unknown>('/api/resources/runtime');
+  const { data } = await dataProvider.custom!({ url: `${API_URL}/resources/runtime`, method: 'get' });
   return data;
 }
 

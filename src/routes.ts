@@ -1,7 +1,7 @@
 import type { ComponentType } from 'react';
-import type { ResourceDef } from '../../domain/fields';
-import { routePath, SCREENS, type PageDef } from '../../domain/resources/index';
-import { type LazyPart, lazyPage } from '../lazy';
+import type { ResourceDef } from '../domain/fields';
+import { routePath, SCREENS, type PageDef } from '../domain/resources/index';
+import { type LazyPart, lazyPage } from './lazy';
 
 type Loader = () => Promise<{ default: ComponentType }>;
 
@@ -11,22 +11,22 @@ type Loader = () => Promise<{ default: ComponentType }>;
  * own. Each page is its own chunk.
  */
 export const PAGE_LOADERS: Record<string, Loader> = {
-  calendar: () => import('../pages/calendar'),
-  mydata: () => import('../pages/mydata'),
-  notifications: () => import('../pages/notifications'),
-  lessons: () => import('./lessons'),
-  'lesson-settings': () => import('./lesson-settings'),
-  teachers: () => import('./teachers'),
-  students: () => import('./students'),
-  'student-custom-fields': () => import('./student-custom-fields'),
-  users: () => import('./users'),
-  tenants: () => import('./tenants'),
-  contracts: () => import('./money/contracts'),
-  account: () => import('../pages/account'),
-  analytics: () => import('../pages/analytics'),
-  'custom-entities': () => import('./custom-entities/list'),
-  'custom-entity-builder': () => import('./custom-entities/builder'),
-  'file-management': () => import('./files/index'),
+  calendar: () => import('./pages/calendar'),
+  mydata: () => import('./pages/mydata'),
+  notifications: () => import('./pages/notifications'),
+  lessons: () => import('./resources/lessons'),
+  'lesson-settings': () => import('./resources/lesson-settings'),
+  teachers: () => import('./resources/teachers'),
+  students: () => import('./resources/students'),
+  'student-custom-fields': () => import('./resources/student-custom-fields'),
+  users: () => import('./resources/users'),
+  tenants: () => import('./resources/tenants'),
+  contracts: () => import('./resources/money/contracts'),
+  account: () => import('./pages/account'),
+  analytics: () => import('./pages/analytics'),
+  'custom-entities': () => import('./resources/custom-entities/list'),
+  'custom-entity-builder': () => import('./resources/custom-entities/builder'),
+  'file-management': () => import('./resources/files/index'),
 };
 
 /**

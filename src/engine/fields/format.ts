@@ -1,22 +1,14 @@
 import dayjs from 'dayjs';
 import type { FieldDef, ResourceDef } from '../../../domain/fields';
+import { formatMoney } from '../../../domain/money-format';
 import { labelKey as referenceLabelKey } from '../../../domain/references';
 
 // Plain-text forms of field values: what a table cell says, and what a CSV export writes.
-// Pure (no React); `t` is i18next's translate function.
-export type Translate = (key: string, options?: Record<string, unknown>) => string;
+// Pure (no React); `t` is i18next's translate function. Money's text form is the domain's
+// (the error texts, below the engine, use it too).
+export { formatMoney };
 
-/** Integer euro cents in the Greek format: 123456 -> "1.234,56 €", -5 -> "-0,05 €". */
-export function formatMoney(cents: number | null | undefined): string {
-  if (cents === null || cents === undefined || !Number.isFinite(cents)) return '';
-  const negative = cents < 0;
-  const abs = Math.round(Math.abs(cents));
-  const euros = Math.floor(abs / 100)
-    .toString()
-    .replace(/\B(?=(\d{3})+(?!\d))/g, '.');
-  const rest = String(abs % 100).padStart(2, '0');
-  return `${negative ? '-' : ''}${euros},${rest} €`;
-}
+export type Translate = (key: string, options?: Record<string, unknown>) => string;
 
 /** Euro as typed (12,5 or 12.50 or 1.234,56) -> integer cents; undefined when not a number. */
 export function parseEuro(text: string): number | undefined {

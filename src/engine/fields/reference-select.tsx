@@ -2,7 +2,7 @@ import { useList } from '@refinedev/core';
 import { Select } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { declarationOf } from '../../resources/registry';
+import { declarationOf } from '../registry';
 import { formatDate, refName, type RefLabel, type Translate } from './format';
 
 /** How a row of a referenced resource is named in a select. */

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { canOpenRoute } from '../../../domain/permissions';
 import { VIEW_ROUTES } from '../../../domain/resources/index';
-import { runtimeRouteGuards, runtimeViewRoute } from '../../resources/registry';
+import { runtimeRouteGuards, runtimeViewRoute } from '../registry';
 import type { FieldDef, FieldType } from '../../../domain/fields';
 import { customFieldDef, type CustomFieldDefinition } from '../../../domain/custom-fields';
 import { session } from '../../providers/session';

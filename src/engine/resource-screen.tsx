@@ -1,29 +1,30 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { CreateButton, EditButton, getDefaultSortOrder, List, ShowButton } from '@refinedev/antd';
-import { CanAccess, useInvalidate, useOne, type BaseRecord } from '@refinedev/core';
+import { CanAccess, useDelete, useInvalidate, useOne } from '@refinedev/core';
 import { Alert, App, Button, Descriptions, Form, Input, Popconfirm, Space, Spin, Tabs, type TabsProps } from 'antd';
 import type { TableColumnsType } from 'antd';
-import { Fragment, useMemo, type ReactNode } from 'react';
+import { Fragment, useContext, useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { customFieldDef, type CustomFieldDefinition } from '../../domain/custom-fields';
 import { SYSTEM_FIELDS, type FieldDef, type ResourceDef, type ScreenMode } from '../../domain/fields';
-import { http, toApiError, type ApiError } from '../providers/http';
+import { toProviderError, type ProviderError } from '../providers/dataProvider';
 import { errorText } from '../providers/errors';
-import { declaredTabs } from './detail-tabs';
-import { ExportCsvButton, resourceCsvColumns, type CsvColumn } from './export-csv';
+import type { Row } from './row';
+import { DetailTabsContext, declaredTabs } from './view/declared-tabs';
+import { ExportCsvButton, resourceCsvColumns, type CsvColumn } from './list/export-csv';
 import { FieldDisplay } from './fields/display';
 import { fieldText, labelKeyOf, labelOf, type Translate } from './fields/format';
 import { FieldFormItem, type InputContext } from './fields/input';
-import { HistoryTab } from './history-tab';
-import { referencingTabs } from './referencing-tabs';
-import { useRuntimeResources } from '../resources/runtime';
-import { filterColumn } from './list-filters';
-import { ListTable, type ListState } from './list-table';
+import { HistoryTab } from './view/history-tab';
+import { referencingTabs } from './view/referencing-tabs';
+import { useRuntimeResources } from './runtime/runtime';
+import { filterColumn } from './list/list-filters';
+import { ListTable, type ListState } from './list/list-table';
 import { ModeDrawer, useModeParams } from './mode-drawer';
-import { FormButtons, useDrawerForm } from './drawer-form';
+import { FormButtons, useDrawerForm } from './form/drawer-form';
 
 export type Mode = ScreenMode;
-export type Row = BaseRecord & { id: number; version?: number } & Record<string, unknown>;
+export type { Row } from './row';
 
 /**
  * How one screen uses the generic list, drawer form and show view. The declaration's screen
@@ -71,7 +72,7 @@ export interface ScreenConfig {
   /** Delete text per row; `directory.deleteConfirm` by default. */
   deleteConfirm?(row: Row): string;
   /** Handles a refused delete (409 in-use); return true when handled. */
-  onDeleteRefused?(row: Row, error: ApiError, helpers: ScreenHelpers): boolean;
+  onDeleteRefused?(row: Row, error: ProviderError, helpers: ScreenHelpers): boolean;
   /** Changes the body before it is sent (`raw`: every value of the form, also those of no field). */
   toBody?(body: Record<string, unknown>, mode: 'create' | 'update', raw: Record<string, unknown>): Record<string, unknown>;
   /** The screen's own form item for a field (null: none in this mode); undefined keeps the registry's. */
@@ -148,12 +149,14 @@ export function ResourceScreen(props: ScreenConfig) {
   const { mode, id, open, close } = useModeParams(entity, modes);
   const invalidate = useInvalidate();
   const customFields = config.customFields;
+  const { mutateAsync: deleteRow } = useDelete();
 
   const helpers: ScreenHelpers = {
     t,
     refresh: () => invalidate({ resource: def.name, invalidates: ['list', 'many', 'detail'] }),
     remove: async (row, query) => {
-      await http.delete(`/api/${def.name}/${row.id}`, { params: query });
+      // the screen says what happened itself (a toast, or the in-use dialog below)
+      await deleteRow({ resource: def.name, id: row.id, meta: query ? { query } : undefined, successNotification: false, errorNotification: false });
       await helpers.refresh();
       message.success(config.deletedMessage?.(row) ?? t('directory.deleted', { name: config.rowName(row) }));
       if (id === row.id) close();
@@ -164,7 +167,7 @@ export function ResourceScreen(props: ScreenConfig) {
     try {
       await helpers.remove(row);
     } catch (error) {
-      const apiError = toApiError(error);
+      const apiError = toProviderError(error);
       if (apiError.code === 'in-use' && config.onDeleteRefused?.(row, apiError, helpers)) return;
       modal.error({
         title: apiError.code === 'in-use' ? t('directory.inUseTitle') : t('directory.deleteFailed'),
@@ -320,7 +323,7 @@ export function ResourceScreen(props: ScreenConfig) {
 }
 
 /** "in use", saying in the user's language what uses it (from the error's details). */
-export function inUseText(_t: Translate, error: ApiError): string {
+export function inUseText(_t: Translate, error: ProviderError): string {
   return errorText(error);
 }
 
@@ -424,6 +427,7 @@ function ResourceView({ config, id, onEdit }: { config: Resolved; id: number; on
   const t = translate as Translate;
   const { result: row, query } = useOne<Row>({ resource: def.name, id });
   const { declarations } = useRuntimeResources();
+  const knownTabs = useContext(DetailTabsContext);
   if (query.isLoading) return <Spin />;
   if (query.isError || !row) return <Alert type="error" message={errorText(query.error)} />;
 
@@ -468,7 +472,7 @@ function ResourceView({ config, id, onEdit }: { config: Resolved; id: number; on
       <Tabs
         items={[
           { key: 'details', label: t('directory.tabs.details'), children: details },
-          ...declaredTabs(def, row.id, t),
+          ...declaredTabs(def, row.id, t, knownTabs),
           ...referencingTabs(def, row.id, declarations, t),
           ...(config.viewTabs?.(row) ?? []),
           { key: 'history', label: t('directory.tabs.history'), children: <HistoryTab def={def} id={id} customFields={config.customFields} /> },

@@ -5,10 +5,10 @@ import type { Dayjs } from 'dayjs';
 import dayjs from 'dayjs';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { FieldDef } from '../../domain/fields';
+import type { FieldDef } from '../../../domain/fields';
 import { DATE_RANGE_PRESETS, presetRange } from './date-range-presets';
-import { DATE_FORMAT, type Translate } from './fields/format';
-import { ReferenceSelect } from './fields/reference-select';
+import { DATE_FORMAT, type Translate } from '../fields/format';
+import { ReferenceSelect } from '../fields/reference-select';
 
 type Kind = 'like' | 'in' | 'range' | 'ref';
 

@@ -3,11 +3,11 @@ import type { CrudFilters, CrudSorting } from '@refinedev/core';
 import { App, Button, Modal, Progress, Typography } from 'antd';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { MAX_PAGE_ROWS, type ResourceDef } from '../../domain/fields';
-import { dataProvider } from '../providers/dataProvider';
-import { errorText } from '../providers/errors';
+import { MAX_PAGE_ROWS, type ResourceDef } from '../../../domain/fields';
+import { dataProvider } from '../../providers/dataProvider';
+import { errorText } from '../../providers/errors';
 import { buildCsv } from './csv';
-import { fieldText, labelOf, type Translate } from './fields/format';
+import { fieldText, labelOf, type Translate } from '../fields/format';
 
 export interface CsvColumn {
   header: string;

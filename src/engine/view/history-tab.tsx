@@ -1,13 +1,13 @@
 import { useList, useMany } from '@refinedev/core';
 import { Alert, Empty, Space, Spin, Table, Tag, Timeline, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import type { CustomFieldDefinition } from '../../domain/custom-fields';
-import { customFieldDef } from '../../domain/custom-fields';
-import { recordsHistoryEntity } from '../../domain/custom-entities';
-import type { FieldDef, ResourceDef } from '../../domain/fields';
-import { errorText } from '../providers/errors';
-import { formatInstant, labelOf, refName, valueText, type RefLabel, type Translate } from './fields/format';
-import { rowLabel } from './fields/reference-select';
+import type { CustomFieldDefinition } from '../../../domain/custom-fields';
+import { customFieldDef } from '../../../domain/custom-fields';
+import { recordsHistoryEntity } from '../../../domain/custom-entities';
+import type { FieldDef, ResourceDef } from '../../../domain/fields';
+import { errorText } from '../../providers/errors';
+import { formatInstant, labelOf, refName, valueText, type RefLabel, type Translate } from '../fields/format';
+import { rowLabel } from '../fields/reference-select';
 
 export interface HistoryEntry {
   id: number;

@@ -1,5 +1,5 @@
 import type { HookAPI } from 'antd/es/modal/useModal';
-import { i18n } from '../providers/i18nProvider';
+import { i18n } from '../../providers/i18nProvider';
 
 /** A 409 stale answer: someone else saved first. Offer to load their version. */
 export function offerReload(modal: HookAPI, error: unknown, reload: () => void): boolean {

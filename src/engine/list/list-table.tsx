@@ -1,9 +1,9 @@
 import { useTable } from '@refinedev/antd';
 import type { BaseRecord, CrudFilter, CrudFilters, CrudSort, CrudSorting } from '@refinedev/core';
-import { Input, Space, Table, type TableColumnsType } from 'antd';
+import { Input, Space, Table, type TableColumnsType, type TableProps } from 'antd';
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Translate } from './fields/format';
+import type { Translate } from '../fields/format';
 
 /** The footer every list shows: 'Show {from} to {to} from {count} total entries'. */
 export const footerOf =
@@ -40,6 +40,8 @@ export interface ListTableProps<T extends BaseRecord> {
   syncWithLocation?: boolean;
   /** antd's table size: 'small' for a list inside a tab. */
   size?: 'small' | 'middle' | 'large';
+  /** Per row: what a click on it does (a related row opens its own screen). */
+  onRow?: TableProps<T>['onRow'];
 }
 
 const columnName = <T,>(column: TableColumnsType<T>[number]): string =>
@@ -80,6 +82,7 @@ export function ListTable<T extends BaseRecord>({
   manualFilters = false,
   syncWithLocation = true,
   size,
+  onRow,
 }: ListTableProps<T>) {
   const { t } = useTranslation();
   const { tableProps, setFilters, filters, sorters, setCurrentPage } = useTable<T>({
@@ -139,6 +142,7 @@ export function ListTable<T extends BaseRecord>({
         {...tableProps}
         onChange={onChange}
         size={size}
+        onRow={onRow}
         rowKey="id"
         columns={singleSort(typeof columns === 'function' ? columns(state) : columns, sorters)}
         scroll={{ x: 'max-content' }}
