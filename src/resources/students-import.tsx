@@ -110,8 +110,8 @@ export function guessTarget(header: string, targets: readonly ImportTarget[], la
 }
 
 function answerOf(body: unknown): ImportAnswer | null {
-  const b = body as (Partial<ImportAnswer> & { error?: { errors?: RowError[] } }) | undefined;
-  const errors = b?.errors ?? b?.error?.errors;
+  const b = body as (Partial<ImportAnswer> & { error?: { details?: { errors?: RowError[] } } }) | undefined;
+  const errors = b?.errors ?? b?.error?.details?.errors;
   return Array.isArray(errors) ? { created: b?.created ?? 0, skipped: b?.skipped ?? 0, errors } : null;
 }
 

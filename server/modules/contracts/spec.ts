@@ -117,7 +117,7 @@ export const contractsSpec: ResourceSpec = {
     if (!before) return;
     const over = overpaidLines(after as unknown as ContractTerms, await contractPayments(tx, ctx.tenantId, after.id));
     if (over.length) {
-      throw new DomainError('conflict', `Payments already made exceed these terms for: ${over.join(', ')}.`, undefined, { lines: over });
+      throw new DomainError('conflict', `Payments already made exceed these terms for: ${over.join(', ')}.`, undefined, { details: { lines: over } });
     }
   },
 };

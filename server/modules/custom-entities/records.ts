@@ -203,7 +203,6 @@ export const recordRoutes: FastifyPluginAsyncZod<{ database: Database; registry:
         const uses = await pointingAt(tx, ctx, entity.slug, before.id);
         if (uses) {
           throw new DomainError('in-use', `${uses} records point at this one.`, undefined, {
-            count: uses,
             details: { reason: 'used-by', count: uses, uses: { 'custom-entities': uses } },
           });
         }
@@ -264,7 +263,7 @@ export const recordRoutes: FastifyPluginAsyncZod<{ database: Database; registry:
             'validation',
             `${errors.length} rows are not valid; nothing was imported.`,
             { rows: 'invalid' },
-            { errors, details: { reason: 'rows-invalid', count: errors.length } },
+            { details: { reason: 'rows-invalid', count: errors.length, errors } },
           );
         }
         if (body.dry_run || !valid.length) return { created: valid.length, skipped: errors.length, errors };

@@ -83,7 +83,12 @@ export async function studentImportRoutes(app: FastifyInstance, database: Databa
         });
         errors.sort((a, b) => a.row - b.row);
         if (errors.length && !body.skip_invalid) {
-          throw new DomainError('validation', `${errors.length} rows are not valid; nothing was imported.`, { rows: 'invalid' }, { errors });
+          throw new DomainError(
+            'validation',
+            `${errors.length} rows are not valid; nothing was imported.`,
+            { rows: 'invalid' },
+            { details: { reason: 'rows-invalid', count: errors.length, errors } },
+          );
         }
         if (body.dry_run || !valid.length) return { created: valid.length, skipped: errors.length, errors };
 
