@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { ImportRowErrorSchema } from './answers/imports';
 import type { LessonConflict } from './lessons';
 
 // Error codes of the HTTP API and the session protocol. The client translates each
@@ -123,11 +124,8 @@ export interface ErrorDetails {
   errors?: ImportRowError[];
 }
 
-/** One refused row of an import: its place in the rows sent (0-based) and why. */
-export interface ImportRowError {
-  row: number;
-  fields: FieldErrors;
-}
+/** One refused row of an import: its place in the rows sent (0-based) and why (answers/imports.ts). */
+export type ImportRowError = z.infer<typeof ImportRowErrorSchema>;
 
 /** The one error body: every extra lives in `details`, never beside `code`. */
 export interface ApiErrorBody {

@@ -3,10 +3,10 @@
  * each split by receipt, and the net result) and one year (twelve months with their totals).
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { RESOURCE_AREA } from '../../../domain/index';
+import { AccountMonthAnswer, AccountYearAnswer, RESOURCE_AREA } from '../../../domain/index';
 import { withTenant, type Database } from '../../db/client';
 import { ctxOf } from '../crud/routes';
-import { data, MONTH_FIGURES, YEAR_FIGURES } from '../money-schemas';
+import { answerSchema } from '../answers';
 import { monthFigures, totalOf } from './figures';
 import { monthCode, readQuery, yearCode } from './query';
 
@@ -19,7 +19,7 @@ export const accountRoutes: FastifyPluginAsyncZod<{ database: Database }> = asyn
       schema: {
         tags: ['account'],
         summary: 'One month (?month=YYYY-MM): income (by paid_on), expenses, expected; each with and without receipt; net',
-        response: { 200: data(MONTH_FIGURES) },
+        response: { 200: answerSchema(AccountMonthAnswer) },
       },
     },
     async (request) => {
@@ -33,7 +33,7 @@ export const accountRoutes: FastifyPluginAsyncZod<{ database: Database }> = asyn
     '/year',
     {
       config: { access },
-      schema: { tags: ['account'], summary: 'Twelve months (?year=YYYY) side by side, with their totals', response: { 200: data(YEAR_FIGURES) } },
+      schema: { tags: ['account'], summary: 'Twelve months (?year=YYYY) side by side, with their totals', response: { 200: answerSchema(AccountYearAnswer) } },
     },
     async (request) => {
       const { year } = readQuery(request.query, ['year'] as const, (_n, v) => yearCode(v));

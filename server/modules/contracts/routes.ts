@@ -4,11 +4,11 @@
  * owed, paid and left.
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { CONTRACTS, contractFigures, contractLines, DomainError, RESOURCE_AREA, type ContractTerms } from '../../../domain/index';
+import { CONTRACTS, ContractStatusAnswer, contractFigures, contractLines, DomainError, RESOURCE_AREA, type ContractTerms } from '../../../domain/index';
 import { withTenant, type Database } from '../../db/client';
 import { findRow } from '../crud/read';
 import { crudRoutes, ctxOf, rowSchemaOf } from '../crud/routes';
-import { contractStatusSchema, data } from '../money-schemas';
+import { answerSchema } from '../answers';
 import { IdParams } from '../params';
 import { registry } from '../registry';
 import { contractPayments, contractsSpec } from './spec';
@@ -23,7 +23,7 @@ export const contractRoutes: FastifyPluginAsyncZod<{ database: Database }> = asy
         tags: ['contracts'],
         summary: 'The contract month by month: registration and each month with owed, paid and left; the extra charges',
         params: IdParams,
-        response: { 200: data(contractStatusSchema(rowSchemaOf(contractsSpec))) },
+        response: { 200: answerSchema(ContractStatusAnswer, rowSchemaOf(contractsSpec)) },
       },
     },
     async (request) => {

@@ -7,9 +7,10 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { type CustomEntity, DomainError, type FieldErrors, parseBody, recordsHistoryEntity } from '../../../domain/index';
+import { type CustomEntity, DomainError, type FieldErrors, ImportReportAnswer, parseBody, recordsHistoryEntity } from '../../../domain/index';
 import { platform, queryRows, type Tx, withTenant, withTenantReads, type Database } from '../../db/client';
 import { customEntities, customRecords } from '../../db/schema/index';
+import { answerSchema } from '../answers';
 import type { Registry } from '../crud/registry';
 import { ctxOf } from '../crud/routes';
 import type { Ctx } from '../crud/spec';
@@ -223,7 +224,12 @@ export const recordRoutes: FastifyPluginAsyncZod<{ database: Database; registry:
     {
       bodyLimit: 10 * 1024 * 1024,
       config: access('create'),
-      schema: { tags, summary: 'Create many records at once (all or nothing unless skip_invalid)', params: Params },
+      schema: {
+        tags,
+        summary: 'Create many records at once (all or nothing unless skip_invalid)',
+        params: Params,
+        response: { 200: answerSchema(ImportReportAnswer) },
+      },
     },
     async (request) => {
       const body = parseBody(ImportBody, request.body);
