@@ -3,7 +3,10 @@ import { useInvalidate } from '@refinedev/core';
 import { Alert, Button, Checkbox, Modal, Progress, Result, Select, Space, Steps, Table, Typography, Upload } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { z } from 'zod';
+import type { ImportReportAnswer } from '../../domain/answers/imports';
 import { customFieldDef, type CustomFieldDefinition } from '../../domain/custom-fields';
+import type { ImportRowError } from '../../domain/errors';
 import type { FieldDef, ResourceDef } from '../../domain/fields';
 import { STUDENTS } from '../../domain/resources/people';
 import { normalizeSearch } from '../../domain/text';
@@ -26,16 +29,8 @@ export interface ImportTarget {
   custom: boolean;
 }
 
-export interface RowError {
-  row: number;
-  fields: Record<string, string>;
-}
-
-export interface ImportAnswer {
-  created: number;
-  skipped: number;
-  errors: RowError[];
-}
+/** What an import answers (domain/answers/imports.ts): rows created, rows skipped, each refused row. */
+export type ImportAnswer = z.infer<typeof ImportReportAnswer>;
 
 /** Every translation of an enum value (el and en), folded, for matching what people typed. */
 function enumMatch(field: FieldDef, cell: string): string | undefined {
@@ -110,7 +105,7 @@ export function guessTarget(header: string, targets: readonly ImportTarget[], la
 }
 
 function answerOf(body: unknown): ImportAnswer | null {
-  const b = body as (Partial<ImportAnswer> & { error?: { details?: { errors?: RowError[] } } }) | undefined;
+  const b = body as (Partial<ImportAnswer> & { error?: { details?: { errors?: ImportRowError[] } } }) | undefined;
   const errors = b?.errors ?? b?.error?.details?.errors;
   return Array.isArray(errors) ? { created: b?.created ?? 0, skipped: b?.skipped ?? 0, errors } : null;
 }
