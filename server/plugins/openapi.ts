@@ -53,7 +53,8 @@ export const openapiPlugin = fp(async (app: FastifyInstance) => {
         title: 'Frontis API',
         version: '1',
         description:
-          'Every call needs the headers `x-client-type: web|api` and `x-tenant-id: <tenant slug>`. ' + 'Errors are `{error: {code, message, fields?}}`.',
+          'Every call needs the headers `x-client-type: web|api` and `x-tenant-id: <tenant slug>`. ' +
+          'Errors are `{error: {code, message, fields?, details?}}`; whatever an error says beyond its code (counts, conflicting lessons, refused import rows) is in `details`.',
       },
       components: {
         securitySchemes: {
