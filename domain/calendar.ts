@@ -1,3 +1,5 @@
+import type { z } from 'zod';
+import type { CalendarAnswerSchema, CalendarLabelSchema } from './answers/lessons';
 import type { LessonStatus } from './enums';
 import type { ReferenceLabel } from './references';
 
@@ -46,18 +48,10 @@ export const CALENDAR_LABELS = {
 export type CalendarLabelName = keyof typeof CALENDAR_LABELS;
 
 /** A label without its id (the key it is filed under); a lesson type's also has its colour. */
-export interface CalendarLabel {
-  name: string | null;
-  deleted?: true;
-  color?: string | null;
-}
+export type CalendarLabel = z.infer<typeof CalendarLabelSchema>;
 
-export interface CalendarAnswer {
-  columns: readonly string[];
-  rows: ReadonlyArray<ReadonlyArray<string | number | boolean | null>>;
-  labels: Partial<Record<CalendarLabelName, Record<string, CalendarLabel>>>;
-  total: number;
-}
+/** The answer as answers/lessons.ts declares it. */
+export type CalendarAnswer = z.infer<typeof CalendarAnswerSchema>;
 
 /** One lesson of the calendar as the client draws it: the lesson's own fields beside its labels. */
 export interface CalendarLesson {

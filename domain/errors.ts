@@ -1,4 +1,6 @@
 import type { z } from 'zod';
+import type { ImportRowErrorSchema } from './answers/imports';
+import type { LessonConflict } from './lessons';
 
 // Error codes of the HTTP API and the session protocol. The client translates each
 // code through i18n (`errors.<code>`); the message is for logs and API users.
@@ -106,16 +108,32 @@ export interface ErrorDetails {
   from?: string;
   to?: string;
   status?: string;
-  /** rate-limited: seconds until the next try is allowed (also the Retry-After header). */
+  /** rate-limited, unavailable: seconds until the next try is allowed (also the Retry-After header). */
   retry_after?: number;
+  /** conflict `overlap`: the lessons in the way (at most a few; `count` says how many are listed). */
+  lessons?: LessonConflict[];
+  /** in-use, in words ("347 lessons"): older clients read this list; `uses` says the same as data. */
+  used_by?: string[];
+  /** conflict of an overpayment: what is still owed, in cents. */
+  owed?: number;
+  /** conflict of new contract terms: the lines (REGISTER or YYYY-MM) paid beyond them. */
+  lines?: string[];
+  /** too-large of an upload: the largest file accepted, in bytes. */
+  max_bytes?: number;
+  /** validation of an import (`rows-invalid`): each refused row (0-based) with its field codes. */
+  errors?: ImportRowError[];
 }
 
+/** One refused row of an import: its place in the rows sent (0-based) and why (answers/imports.ts). */
+export type ImportRowError = z.infer<typeof ImportRowErrorSchema>;
+
+/** The one error body: every extra lives in `details`, never beside `code`. */
 export interface ApiErrorBody {
-  error: { code: ErrorCode; message: string; fields?: FieldErrors; details?: ErrorDetails; lessons?: unknown };
+  error: { code: ErrorCode; message: string; fields?: FieldErrors; details?: ErrorDetails };
 }
 
-/** What an error carries beside code, message and fields: its details, and a few code-specific lists. */
-export type ErrorExtra = { details?: ErrorDetails } & Record<string, unknown>;
+/** What an error carries beside code, message and fields. */
+export type ErrorExtra = { details?: ErrorDetails };
 
 const DEFAULT_MESSAGES: Record<ErrorCode, string> = {
   'missing-headers': 'The x-client-type and x-tenant-id headers are required.',
@@ -178,7 +196,8 @@ export class DomainError extends Error {
   }
 
   toBody(): ApiErrorBody {
-    return { error: { code: this.code, message: this.message, ...(this.fields ? { fields: this.fields } : {}), ...this.extra } };
+    const details = this.extra?.details;
+    return { error: { code: this.code, message: this.message, ...(this.fields ? { fields: this.fields } : {}), ...(details ? { details } : {}) } };
   }
 }
 

@@ -11,3 +11,4 @@ export * from './lessons';
 export * from './money';
 export * from './calendar';
 export * from './notifications';
+export * from './answers/index';

@@ -2,6 +2,8 @@
 // month-by-month status) and the client (forms, figures). Money is integer euro cents;
 // dates are YYYY-MM-DD, months YYYY-MM. The database keeps the same figures on each contract
 // row (see the contracts' trigger); these functions are the reference they are tested against.
+import type { z } from 'zod';
+import type { MonthFiguresSchema, ReceiptSplitSchema, StatusLineSchema } from './answers/money';
 import type { FieldErrors } from './errors';
 import { isRealDate } from './fields';
 import type { PaymentKind } from './enums';
@@ -109,13 +111,8 @@ export function stillOwed(terms: ContractTerms, payments: readonly PaymentLine[]
   return Math.max(0, terms.month_cost - paidForMonth(payments, month));
 }
 
-export interface StatusLine {
-  kind: 'REGISTER' | 'MONTHLY';
-  month: string;
-  owed: number;
-  paid: number;
-  left: number;
-}
+/** A line of a contract's status (answers/money.ts). */
+export type StatusLine = z.infer<typeof StatusLineSchema>;
 
 /** The contract month by month: the registration (in the start month), then each month. */
 export function contractLines(terms: ContractTerms, payments: readonly PaymentLine[]): StatusLine[] {
@@ -151,21 +148,11 @@ export function overpaidLines(terms: ContractTerms, payments: readonly PaymentLi
   return out;
 }
 
-/** An amount split by receipt: given (bill_number / with_receipt) or not. */
-export interface ReceiptSplit {
-  with_receipt: number;
-  without_receipt: number;
-  total: number;
-}
+/** An amount split by receipt: given (bill_number / with_receipt) or not (answers/money.ts). */
+export type ReceiptSplit = z.infer<typeof ReceiptSplitSchema>;
 
 /** The account's figures of one month (YYYY-MM): income, expenses, what contracts owe, and income less expenses. */
-export interface MonthFigures {
-  month: string;
-  income: ReceiptSplit;
-  expenses: ReceiptSplit;
-  expected: ReceiptSplit;
-  net: ReceiptSplit;
-}
+export type MonthFigures = z.infer<typeof MonthFiguresSchema>;
 
 export const split = (withReceipt: number, withoutReceipt: number): ReceiptSplit => ({
   with_receipt: withReceipt,

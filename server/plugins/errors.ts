@@ -1,5 +1,6 @@
 /**
- * Every failure leaves as {error: {code, message, fields?}}. Expected failures are
+ * Every failure leaves as {error: {code, message, fields?, details?}}: whatever a failure says beyond
+ * its code (counts, conflicts, limits) is inside `details`. Expected failures are
  * DomainErrors; framework and driver errors are translated here; anything else is a bug,
  * logged with the request id and answered 500 `internal` without details.
  */
@@ -30,7 +31,7 @@ export function pgConstraint(error: unknown): string | undefined {
 /** A database that is away for now is the client's cue to retry, not a bug: 503 with Retry-After. */
 export function unavailableError(error: unknown): DomainError | null {
   if (!isDatabaseUnavailable(error)) return null;
-  return new DomainError('unavailable', undefined, undefined, { retryAfter: RETRY_AFTER_SECONDS });
+  return new DomainError('unavailable', undefined, undefined, { details: { retry_after: RETRY_AFTER_SECONDS } });
 }
 
 function translate(error: unknown): DomainError | null {
@@ -68,13 +69,8 @@ function translate(error: unknown): DomainError | null {
 }
 
 export function sendError(reply: FastifyReply, error: DomainError) {
-  if ((error.code === 'rate-limited' || error.code === 'unavailable') && typeof error.extra?.retryAfter === 'number') {
-    reply.header('retry-after', String(error.extra.retryAfter));
-    const body = error.toBody();
-    delete (body.error as Record<string, unknown>).retryAfter;
-    body.error.details = { ...body.error.details, retry_after: error.extra.retryAfter };
-    return reply.code(error.status).type('application/json; charset=utf-8').send(body);
-  }
+  const retryAfter = error.details?.retry_after;
+  if ((error.code === 'rate-limited' || error.code === 'unavailable') && typeof retryAfter === 'number') reply.header('retry-after', String(retryAfter));
   return reply.code(error.status).type('application/json; charset=utf-8').send(error.toBody());
 }
 

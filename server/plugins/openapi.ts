@@ -55,7 +55,7 @@ export const openapiPlugin = fp(async (app: FastifyInstance) => {
         version: '1',
         description:
           'Every call needs the headers `x-client-type: web|api` and `x-tenant-id: <tenant slug>`. ' +
-          'Errors are `{error: {code, message, fields?, details?}}` (components.schemas.Error).',
+          'Errors are `{error: {code, message, fields?, details?}}` (components.schemas.Error); whatever an error says beyond its code (counts, conflicting lessons, refused import rows) is in `details`.',
       },
       components: {
         securitySchemes: {

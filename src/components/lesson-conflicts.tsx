@@ -12,8 +12,8 @@ export function conflictsOf(error: unknown): LessonConflict[] | null {
   if (typeof error !== 'object' || error === null) return null;
   const body = (error as { body?: ApiErrorBody }).body;
   if (body?.error?.code !== 'conflict') return null;
-  const lessons = body.error.lessons;
-  return Array.isArray(lessons) ? (lessons as LessonConflict[]) : null;
+  const lessons = body.error.details?.lessons;
+  return Array.isArray(lessons) ? lessons : null;
 }
 
 function ConflictLine({ lesson, t, showDate }: { lesson: LessonConflict; t: Translate; showDate: boolean }) {

@@ -11,7 +11,7 @@ interface Row extends BaseRecord {
 /**
  * What every data hook rejects with: Refine's HttpError (translated `message`, `statusCode`,
  * field `errors`) plus the server's own answer in `body`, for errors that carry more than a
- * message (a 409 conflict names the lessons in the way in `body.error.lessons`).
+ * message (a 409 conflict names the lessons in the way in `body.error.details.lessons`).
  */
 export interface ProviderError extends TranslatedError {
   body: ApiErrorBody | undefined;

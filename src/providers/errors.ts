@@ -1,17 +1,11 @@
 import type { HttpError } from '@refinedev/core';
+import type { ErrorDetails } from '../../domain/errors';
 import { formatMoney } from '../../domain/money-format';
-import { type ApiError, toApiError } from './http';
+import { type ApiError, type ApiErrorBody, toApiError } from './http';
 import { currentLanguage, i18n } from './i18nProvider';
 
-/**
- * What the server says beside an error code, for the client to phrase in the user's language:
- * `uses` counts the rows (by resource) that keep a record from being deleted.
- */
-export interface ErrorDetails {
-  uses?: Record<string, number>;
-  reason?: string;
-  [key: string]: unknown;
-}
+/** What the server says beside an error code (domain/errors.ts), for the client to phrase in the user's language. */
+export type { ErrorDetails };
 
 /** An error already through toHttpError (what Refine's hooks hold in `query.error`). */
 export interface TranslatedError extends HttpError {
@@ -23,7 +17,7 @@ export interface TranslatedError extends HttpError {
 const isTranslated = (error: unknown): error is TranslatedError =>
   typeof error === 'object' && error !== null && 'code' in error && 'statusCode' in error && !(error instanceof Error);
 
-/** "347 lessons" (older servers name the users in words, not in `details.uses`) -> {lessons: 347}. */
+/** "347 lessons" (`details.used_by`, for answers that name the users only in words) -> {lessons: 347}. */
 function usesFromWords(words: unknown): Record<string, number> | undefined {
   if (!Array.isArray(words)) return undefined;
   const uses: Record<string, number> = {};
@@ -35,12 +29,11 @@ function usesFromWords(words: unknown): Record<string, number> | undefined {
 }
 
 function detailsOf(apiError: ApiError): ErrorDetails | undefined {
-  const body = (apiError.body as { error?: { details?: ErrorDetails; used_by?: unknown; owed?: unknown } } | undefined)?.error;
-  if (body?.details && typeof body.details === 'object') return body.details;
-  // An overpayment names what is still owed (cents) beside the code.
-  if (typeof body?.owed === 'number') return { owed: body.owed };
-  const uses = usesFromWords(body?.used_by);
-  return uses ? { uses } : undefined;
+  const details = (apiError.body as ApiErrorBody | undefined)?.error?.details;
+  if (!details || typeof details !== 'object') return undefined;
+  if (details.uses) return details;
+  const uses = usesFromWords(details.used_by);
+  return uses ? { ...details, uses } : details;
 }
 
 /** "347 lessons and 8 recurring lessons", in the user's language and plural forms. */

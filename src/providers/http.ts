@@ -1,8 +1,9 @@
+import type { ErrorDetails } from '../../domain/errors';
 import { session as appSession, type Session, type SessionUser } from './session';
 
-/** The server's error envelope. */
+/** The server's one error body (domain/errors.ts): every extra is inside `details`. */
 export interface ApiErrorBody {
-  error?: { code?: string; message?: string; fields?: Record<string, string>; lessons?: unknown };
+  error?: { code?: string; message?: string; fields?: Record<string, string>; details?: ErrorDetails };
 }
 
 /**

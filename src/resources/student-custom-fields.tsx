@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { STUDENT_CUSTOM_FIELDS } from '../../domain/resources/people';
 import { inUseText, ResourceScreen } from '../engine/resource-screen';
 import { toProviderError } from '../providers/dataProvider';
+import type { ApiErrorBody } from '../providers/http';
 import { errorText } from '../providers/errors';
 import { App } from 'antd';
 
@@ -10,8 +11,7 @@ const CHOICE = ['SINGLE_CHOICE', 'MULTIPLE_CHOICE'];
 
 /** How many students hold a value, when the server says (409 in-use body). */
 function countOf(body: unknown): number | undefined {
-  const error = (body as { error?: Record<string, unknown> } | undefined)?.error;
-  const n = error?.count ?? error?.values ?? error?.students;
+  const n = (body as ApiErrorBody | undefined)?.error?.details?.count;
   return typeof n === 'number' ? n : undefined;
 }
 

@@ -29,7 +29,7 @@ describe.each(DATABASE_KINDS)('error details on %s', (kind) => {
     const cat = await make('class-categories', { name: 'Γυμνάσιο' });
     for (const name of ['Α΄ Γυμνασίου', 'Β΄ Γυμνασίου']) await make('classes', { name, category_id: cat.id });
     const body = expectError(await call('DELETE', `/api/class-categories/${cat.id}`), 409, 'in-use');
-    expect(body.error.details).toEqual({ reason: 'used-by', uses: { classes: 2 } });
+    expect(body.error.details).toEqual({ reason: 'used-by', uses: { classes: 2 }, used_by: ['2 classes'] });
   });
 
   it('a missing reference, a taken key and a deleted record say so by reason', async () => {
@@ -50,6 +50,18 @@ describe.each(DATABASE_KINDS)('error details on %s', (kind) => {
     expect((await call('DELETE', `/api/teachers/${teacher.id}`)).statusCode).toBe(204);
     const gone = expectError(await call('PATCH', `/api/teachers/${teacher.id}`, { first_name: 'Άρης', version: teacher.version + 1 }), 409, 'conflict');
     expect(gone.error.details).toEqual({ reason: 'record-deleted' });
+  });
+
+  it('keeps every extra inside details: nothing stands beside code, message and fields', async () => {
+    const cat = await make('class-categories', { name: 'Λύκειο' });
+    await make('classes', { name: 'Α΄ Λυκείου', category_id: cat.id });
+    const answers = [
+      expectError(await call('DELETE', `/api/class-categories/${cat.id}`), 409, 'in-use'),
+      expectError(await call('POST', '/api/classes', { name: 'Γ΄', category_id: 999_999 }), 400, 'validation'),
+      expectError(await call('POST', '/api/students/import', { rows: [{}] }), 400, 'validation'),
+    ];
+    for (const body of answers) expect(Object.keys(body.error).filter((k) => !['code', 'message', 'fields', 'details'].includes(k))).toEqual([]);
+    expect(answers[2]!.error.details).toMatchObject({ reason: 'rows-invalid', count: 1, errors: [{ row: 0 }] });
   });
 
   it('errors whose code says it all carry no details', async () => {

@@ -42,7 +42,7 @@ describe.each(DATABASE_KINDS)('lesson conflicts on %s', (kind) => {
 
   function expectConflict(res: Response, expected: { id: number; clashes: string[] }[]) {
     const body = expectError(res, 409, 'conflict');
-    const lessons = body.error.lessons;
+    const lessons = body.error.details.lessons;
     expect(Array.isArray(lessons), show(res)).toBe(true);
     expect(
       lessons.map((l: Row) => l.id),
@@ -80,7 +80,8 @@ describe.each(DATABASE_KINDS)('lesson conflicts on %s', (kind) => {
         subject: { id: w.subjects[0]!.id, name: w.subjects[0]!.name },
       });
       expect(typeof json(res).error.message).toBe('string');
-      expect(json(res).error.details).toEqual({ reason: 'overlap', count: 1 });
+      expect(json(res).error.details).toMatchObject({ reason: 'overlap', count: 1 });
+      expect(json(res).error.details.lessons).toHaveLength(1);
     }
     expect(json(await w.admin('GET', `/api/lessons?date=${date}`)).total).toBe(1);
   });

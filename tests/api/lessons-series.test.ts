@@ -187,7 +187,7 @@ describe.each(DATABASE_KINDS)('recurring lessons on %s', (kind) => {
     const rule = { repeat: 'WEEKLY', weekdays: [2], start_date: '2027-05-04', end_type: 'AFTER', occurrences: 6 };
     const res = await w.admin('POST', '/api/recurring-lessons', seriesBody(who, rule));
     const body = expectError(res, 409, 'conflict');
-    const named = body.error.lessons as Row[];
+    const named = body.error.details.lessons as Row[];
     expect(
       named.map((l) => [l.id, l.date, [...l.clashes].sort()]),
       show(res),
@@ -303,7 +303,7 @@ describe.each(DATABASE_KINDS)('recurring lessons on %s', (kind) => {
       seriesBody({ ...other, room_id: who.room_id }, { repeat: 'DAILY', start_date: '2028-01-03', end_type: 'AFTER', occurrences: 150 }),
     );
     const body = expectError(res, 409, 'conflict');
-    const named = body.error.lessons as Row[];
+    const named = body.error.details.lessons as Row[];
     expect(named).toHaveLength(100);
     expect(named.map((l) => l.date)).toEqual(Array.from({ length: 100 }, (_, i) => addDays('2028-01-03', i)));
     expect(named.every((l) => l.clashes.join() === 'room')).toBe(true);
@@ -379,7 +379,7 @@ describe.each(DATABASE_KINDS)('recurring lessons on %s', (kind) => {
     const res = await w.admin('PATCH', `/api/recurring-lessons/${out.id}`, { end_time: '18:30', version: series.version });
     const body = expectError(res, 409, 'conflict');
     expect(
-      body.error.lessons.map((l: Row) => [l.id, l.date, l.clashes]),
+      body.error.details.lessons.map((l: Row) => [l.id, l.date, l.clashes]),
       show(res),
     ).toEqual([[blocker.id, '2027-10-12', ['class']]]);
     expect(await seriesLessons(w.admin, out.id)).toEqual(before);

@@ -142,7 +142,7 @@ describe.each(DATABASE_KINDS)('lesson status and replacement on %s', (kind) => {
     );
     const res = await w.admin('PATCH', `/api/lessons/${cancelled.id}`, { status: 'NORMAL', version: cancelled.version });
     const body = expectError(res, 409, 'conflict');
-    expect(body.error.lessons, show(res)).toEqual([
+    expect(body.error.details.lessons, show(res)).toEqual([
       expect.objectContaining({ id: taker.id, date, start_time: '17:30', end_time: '18:30', status: 'NORMAL', clashes: ['room'] }),
     ]);
     expect(await getLesson(w.admin, cancelled.id)).toEqual(cancelled);

@@ -69,7 +69,7 @@ describe.each(DATABASE_KINDS)('contracts and payments on %s', (kind) => {
     const body = expectError(await send('POST', '/api/payments', paymentBody(c.id, { kind: 'REGISTER', month: null, amount: 1 })), 409, 'conflict', {
       amount: 'too-large',
     });
-    expect(body.error.owed).toBe(0);
+    expect(body.error.details.owed).toBe(0);
     expect(await getContract(c.id)).toEqual(now);
     await expectFiguresAsDomain(c.id);
   });
@@ -79,7 +79,7 @@ describe.each(DATABASE_KINDS)('contracts and payments on %s', (kind) => {
     await pay(c.id, { month: '2026-10', amount: 5000 });
     expect((await getContract(c.id)).unpaid_months).toContain('2026-10');
     const over = expectError(await send('POST', '/api/payments', paymentBody(c.id, { month: '2026-10', amount: 7001 })), 409, 'conflict');
-    expect(over.error.owed).toBe(7000);
+    expect(over.error.details.owed).toBe(7000);
     await pay(c.id, { month: '2026-10', amount: 7000 });
     const now = await getContract(c.id);
     expect(now.unpaid_months).not.toContain('2026-10');

@@ -80,7 +80,7 @@ describe.each(DATABASE_KINDS)('student import on %s', (kind) => {
     }
     const res = await importRows(rows);
     const body = expectError(res, 400, 'validation');
-    const errors = body.error.errors ?? body.errors;
+    const errors = body.error.details.errors;
     expect(Array.isArray(errors), show(res)).toBe(true);
     expect(errors.map((e: Row) => e.row).sort((a: number, b: number) => a - b)).toEqual(bad);
     invalidRows.forEach(([, field], k) => {
@@ -125,7 +125,7 @@ describe.each(DATABASE_KINDS)('student import on %s', (kind) => {
     const before = await students();
     const res = await importRows([{ first_name: 'Ξένος', last_name: 'Σύνδεσμος', class_ids: [foreignClassId] }]);
     const body = expectError(res, 400, 'validation');
-    expect((body.error.errors ?? body.errors)[0]).toMatchObject({ row: 0, fields: { class_ids: 'invalid' } });
+    expect(body.error.details.errors[0]).toMatchObject({ row: 0, fields: { class_ids: 'invalid' } });
     expect(await students()).toEqual(before);
   });
 

@@ -119,7 +119,7 @@ describe.each(DATABASE_KINDS)('text fields and keys on %s', (kind) => {
   it('every refused import names a field, and each row is judged exactly as a create of it would be', async () => {
     const all = await call('POST', '/api/students/import', { rows: [{ first_name: '' }], dry_run: true });
     const refused = expectError(all, 400, 'validation', { rows: 'invalid' });
-    expect(refused.error.errors[0].fields).toMatchObject({ first_name: 'required', last_name: 'required' });
+    expect(refused.error.details.errors[0].fields).toMatchObject({ first_name: 'required', last_name: 'required' });
 
     const name = fc.oneof(visible, fc.constant(''), invisibleOnly, withControl(BAD_CONTROLS), fc.constant('x'.repeat(300)), fc.constant(7));
     const row = fc.record(

@@ -20,8 +20,8 @@ describe('errorText', () => {
     expect(errorText(refused('in-use', { details: { uses: { classes: 1 } } }))).toBe('Χρησιμοποιείται από 1 τμήμα, γι’ αυτό δεν μπορεί να διαγραφεί.');
   });
 
-  it('reads the older word list (used_by) the same way, and speaks English when asked', async () => {
-    const error = refused('in-use', { used_by: ['1 lessons', '6 recurring-lessons'] });
+  it('reads the word list (details.used_by) the same way, and speaks English when asked', async () => {
+    const error = refused('in-use', { details: { used_by: ['1 lessons', '6 recurring-lessons'] } });
     expect(errorText(error)).toBe('Χρησιμοποιείται από 1 διδασκαλία και 6 επαναλαμβανόμενες διδασκαλίες, γι’ αυτό δεν μπορεί να διαγραφεί.');
     await i18n.changeLanguage('en');
     expect(errorText(error)).toBe('This record is used by 1 lesson and 6 recurring lessons, so it cannot be deleted.');

@@ -45,7 +45,7 @@ describe('an overpayment refused by the server', () => {
       'conflict',
       'This payment exceeds what is still owed.',
       { amount: 'too-large' },
-      { error: { code: 'conflict', message: 'x', fields: { amount: 'too-large' }, owed } },
+      { error: { code: 'conflict', message: 'x', fields: { amount: 'too-large' }, details: { owed } } },
       {},
     );
 

@@ -3,10 +3,10 @@
  * each split by receipt, and the net result) and one year (twelve months with their totals).
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { RESOURCE_AREA } from '../../../domain/index';
+import { AccountMonthAnswer, AccountYearAnswer, RESOURCE_AREA } from '../../../domain/index';
 import { withTenant, type Database } from '../../db/client';
 import { ctxOf } from '../crud/routes';
-import { data, MONTH_FIGURES, YEAR_FIGURES } from '../money-schemas';
+import { answerSchema } from '../answers';
 import { monthFigures, totalOf } from './figures';
 import { MONTH_QUERY, monthCode, readQuery, YEAR_QUERY, yearCode } from './query';
 
@@ -20,7 +20,7 @@ export const accountRoutes: FastifyPluginAsyncZod<{ database: Database }> = asyn
         tags: ['account'],
         summary: 'One month (?month=YYYY-MM): income (by paid_on), expenses, expected; each with and without receipt; net',
         querystring: MONTH_QUERY,
-        response: { 200: data(MONTH_FIGURES) },
+        response: { 200: answerSchema(AccountMonthAnswer) },
       },
     },
     async (request) => {
@@ -38,7 +38,7 @@ export const accountRoutes: FastifyPluginAsyncZod<{ database: Database }> = asyn
         tags: ['account'],
         summary: 'Twelve months (?year=YYYY) side by side, with their totals',
         querystring: YEAR_QUERY,
-        response: { 200: data(YEAR_FIGURES) },
+        response: { 200: answerSchema(AccountYearAnswer) },
       },
     },
     async (request) => {

@@ -1,10 +1,10 @@
 /** Analytics, registered under /api/analytics: the contracts over a range of months (contracts.ts). */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { RESOURCE_AREA } from '../../../domain/index';
+import { ContractAnalyticsAnswer, RESOURCE_AREA } from '../../../domain/index';
 import { withTenant, type Database } from '../../db/client';
 import { RANGE_QUERY, readRange } from '../account/query';
+import { answerSchema } from '../answers';
 import { ctxOf } from '../crud/routes';
-import { CONTRACT_ANALYTICS, data } from '../money-schemas';
 import { contractAnalytics } from './contracts';
 
 export const analyticsRoutes: FastifyPluginAsyncZod<{ database: Database }> = async (app, { database }) => {
@@ -16,7 +16,7 @@ export const analyticsRoutes: FastifyPluginAsyncZod<{ database: Database }> = as
         tags: ['analytics'],
         summary: 'Per month (?from=YYYY-MM&to=YYYY-MM): new and active contracts, expected vs collected, collection rate; outstanding by category and class',
         querystring: RANGE_QUERY,
-        response: { 200: data(CONTRACT_ANALYTICS) },
+        response: { 200: answerSchema(ContractAnalyticsAnswer) },
       },
     },
     async (request) => {

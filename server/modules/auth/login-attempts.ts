@@ -64,7 +64,7 @@ async function budget(tx: Tx, where: ReturnType<typeof and>): Promise<Budget> {
 
 function refuse(windowSeconds: number, oldest: Date | null): never {
   const retryAfter = Math.max(1, Math.ceil(((oldest?.getTime() ?? Date.now()) + windowSeconds * 1000 - Date.now()) / 1000));
-  throw new DomainError('rate-limited', undefined, undefined, { retryAfter });
+  throw new DomainError('rate-limited', undefined, undefined, { details: { retry_after: retryAfter } });
 }
 
 /**

@@ -4,14 +4,14 @@
  * owed, paid and left.
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { CONTRACTS, contractFigures, contractLines, DomainError, RESOURCE_AREA, type ContractTerms } from '../../../domain/index';
+import { CONTRACTS, ContractStatusAnswer, contractFigures, contractLines, DomainError, RESOURCE_AREA } from '../../../domain/index';
 import { withTenant, type Database } from '../../db/client';
 import { findRow } from '../crud/read';
 import { crudRoutes, ctxOf, rowSchemaOf } from '../crud/routes';
-import { contractStatusSchema, data } from '../money-schemas';
+import { answerSchema } from '../answers';
 import { IdParams } from '../params';
 import { registry } from '../registry';
-import { contractPayments, contractsSpec } from './spec';
+import { contractPayments, contractsSpec, termsOf } from './spec';
 
 export const contractRoutes: FastifyPluginAsyncZod<{ database: Database }> = async (app, { database }) => {
   const area = RESOURCE_AREA[CONTRACTS.name] ?? CONTRACTS.area;
@@ -23,7 +23,7 @@ export const contractRoutes: FastifyPluginAsyncZod<{ database: Database }> = asy
         tags: ['contracts'],
         summary: 'The contract month by month: registration and each month with owed, paid and left; the extra charges',
         params: IdParams,
-        response: { 200: data(contractStatusSchema(rowSchemaOf(contractsSpec))) },
+        response: { 200: answerSchema(ContractStatusAnswer, rowSchemaOf(contractsSpec)) },
       },
     },
     async (request) => {
@@ -32,7 +32,7 @@ export const contractRoutes: FastifyPluginAsyncZod<{ database: Database }> = asy
       return withTenant(database, ctx.tenantId, async (tx) => {
         const contract = await findRow(tx, registry, ctx, contractsSpec, id);
         if (!contract) throw new DomainError('not-found');
-        const terms = contract as unknown as ContractTerms;
+        const terms = termsOf(contract);
         const paid = await contractPayments(tx, ctx.tenantId, id);
         const figures = contractFigures(terms, paid);
         return {

@@ -95,6 +95,15 @@ export async function contractPayments(tx: Tx, tenantId: number, contractId: num
   return rows.map((r) => ({ ...r, kind: r.kind as PaymentKind }));
 }
 
+/** A contract row's terms, as the money rules of domain/money.ts read them. */
+export const termsOf = (row: Record<string, unknown>): ContractTerms => ({
+  start_date: String(row.start_date),
+  end_date: String(row.end_date),
+  register_cost: Number(row.register_cost),
+  month_cost: Number(row.month_cost),
+  with_receipt: row.with_receipt !== false,
+});
+
 export const contractsSpec: ResourceSpec = {
   def: CONTRACTS,
   table: contracts,
@@ -115,9 +124,9 @@ export const contractsSpec: ResourceSpec = {
   },
   async afterWrite({ tx, ctx, before, after }) {
     if (!before) return;
-    const over = overpaidLines(after as unknown as ContractTerms, await contractPayments(tx, ctx.tenantId, after.id));
+    const over = overpaidLines(termsOf(after), await contractPayments(tx, ctx.tenantId, after.id));
     if (over.length) {
-      throw new DomainError('conflict', `Payments already made exceed these terms for: ${over.join(', ')}.`, undefined, { lines: over });
+      throw new DomainError('conflict', `Payments already made exceed these terms for: ${over.join(', ')}.`, undefined, { details: { lines: over } });
     }
   },
 };

@@ -279,8 +279,8 @@ export async function releaseReferences(tx: Tx, registry: Registry, ctx: Ctx, sp
   Object.assign(uses, await customRecordsPointingAt(tx, ctx.tenantId, spec.def.name, id));
   if (Object.keys(uses).length) {
     const words = Object.entries(uses).map(([name, n]) => `${n} ${name}`);
-    // used_by: the same in words, as older clients read it.
-    throw new DomainError('in-use', `This record is used by ${words.join(', ')}.`, undefined, { used_by: words, details: { reason: 'used-by', uses } });
+    // used_by: the same in words, for API clients that show the message's list as it is.
+    throw new DomainError('in-use', `This record is used by ${words.join(', ')}.`, undefined, { details: { reason: 'used-by', uses, used_by: words } });
   }
   for (const { spec: owner, field, link } of registry.links.get(spec.def.name) ?? []) {
     const holders = (await tx

@@ -142,7 +142,6 @@ async function checkFieldChange(tx: Tx, ctx: Ctx, row: EntityRow, next: readonly
       const held = (await storedValues(tx, ctx.tenantId, row.id, old.key)).length;
       if (held && !discard.includes(old.key)) {
         throw new DomainError('in-use', `${held} records hold a value of ${old.key}; name it in discard_values to remove them.`, undefined, {
-          count: held,
           details: { reason: 'values-held', count: held, field: old.key },
         });
       }
@@ -162,7 +161,6 @@ async function checkFieldChange(tx: Tx, ctx: Ctx, row: EntityRow, next: readonly
     }
     if (misfits) {
       throw new DomainError('in-use', `${misfits} records hold values of ${old.key} that would not fit this change.`, undefined, {
-        count: misfits,
         details: { reason: 'values-would-not-fit', count: misfits, field: old.key },
       });
     }
@@ -177,7 +175,6 @@ async function checkFieldChange(tx: Tx, ctx: Ctx, row: EntityRow, next: readonly
     const n = Number(all?.n ?? 0);
     if (n)
       throw new DomainError('in-use', `${n} records have no value for the new required field ${f.key}.`, undefined, {
-        count: n,
         details: { reason: 'values-would-not-fit', count: n, field: f.key },
       });
   }
@@ -384,7 +381,6 @@ export const definitionRoutes: FastifyPluginAsyncZod<{ database: Database }> = a
         const pointing = others.filter((o) => o.id !== before.id && o.fields.some((f) => f.type === 'REFERENCE' && f.target === `custom:${before.slug}`));
         if (pointing.length) {
           throw new DomainError('in-use', 'Other entities have fields that point at this one.', undefined, {
-            count: pointing.length,
             details: { reason: 'used-by', count: pointing.length, uses: { 'custom-entities': pointing.length } },
           });
         }
@@ -394,7 +390,6 @@ export const definitionRoutes: FastifyPluginAsyncZod<{ database: Database }> = a
           .where(and(eq(customRecords.tenantId, ctx.tenantId), eq(customRecords.entityId, before.id)));
         if (records.length && request.query.with_records !== 'true') {
           throw new DomainError('in-use', `${records.length} records of this entity exist; delete with with_records=true to delete them too.`, undefined, {
-            count: records.length,
             details: { reason: 'records-held', count: records.length },
           });
         }

@@ -7,9 +7,10 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { type CustomEntity, DomainError, type FieldErrors, parseBody, recordsHistoryEntity } from '../../../domain/index';
+import { type CustomEntity, DomainError, type FieldErrors, ImportReportAnswer, parseBody, recordsHistoryEntity } from '../../../domain/index';
 import { platform, queryRows, type Tx, withTenant, withTenantReads, type Database } from '../../db/client';
 import { customEntities, customRecords } from '../../db/schema/index';
+import { answerSchema } from '../answers';
 import type { Registry } from '../crud/registry';
 import { ctxOf } from '../crud/routes';
 import type { Ctx } from '../crud/spec';
@@ -203,7 +204,6 @@ export const recordRoutes: FastifyPluginAsyncZod<{ database: Database; registry:
         const uses = await pointingAt(tx, ctx, entity.slug, before.id);
         if (uses) {
           throw new DomainError('in-use', `${uses} records point at this one.`, undefined, {
-            count: uses,
             details: { reason: 'used-by', count: uses, uses: { 'custom-entities': uses } },
           });
         }
@@ -224,7 +224,12 @@ export const recordRoutes: FastifyPluginAsyncZod<{ database: Database; registry:
     {
       bodyLimit: 10 * 1024 * 1024,
       config: access('create'),
-      schema: { tags, summary: 'Create many records at once (all or nothing unless skip_invalid)', params: Params },
+      schema: {
+        tags,
+        summary: 'Create many records at once (all or nothing unless skip_invalid)',
+        params: Params,
+        response: { 200: answerSchema(ImportReportAnswer) },
+      },
     },
     async (request) => {
       const body = parseBody(ImportBody, request.body);
@@ -264,7 +269,7 @@ export const recordRoutes: FastifyPluginAsyncZod<{ database: Database; registry:
             'validation',
             `${errors.length} rows are not valid; nothing was imported.`,
             { rows: 'invalid' },
-            { errors, details: { reason: 'rows-invalid', count: errors.length } },
+            { details: { reason: 'rows-invalid', count: errors.length, errors } },
           );
         }
         if (body.dry_run || !valid.length) return { created: valid.length, skipped: errors.length, errors };

@@ -48,7 +48,7 @@ const UploadQuery = z.strictObject({
 const ContentQuery = z.strictObject({ inline: z.enum(['0', '1']).optional() });
 
 const tooLarge = (maxBytes: number) =>
-  new DomainError('too-large', `A file may be at most ${Math.round(maxBytes / 1024 / 1024)} MB.`, undefined, { max_bytes: maxBytes });
+  new DomainError('too-large', `A file may be at most ${Math.round(maxBytes / 1024 / 1024)} MB.`, undefined, { details: { max_bytes: maxBytes } });
 
 export const fileRoutes: FastifyPluginAsyncZod<{ database: Database; store: FileStore; maxBytes: number }> = async (app, { database, store, maxBytes }) => {
   await app.register(multipart, { limits: { fileSize: maxBytes, files: 1, fields: 0, parts: 2, headerPairs: 50 } });

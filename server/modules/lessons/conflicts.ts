@@ -114,7 +114,6 @@ export async function assertNoConflicts(tx: Tx, tenantId: number, slots: readonl
   const many = lessons.length === 1 ? 'another lesson' : `${lessons.length}${lessons.length === MAX_LISTED_CONFLICTS ? '+' : ''} lessons`;
   // count: the lessons listed (at most MAX_LISTED_CONFLICTS; `lessons` says which).
   throw new DomainError('conflict', `This overlaps ${many} in the same room, with the same teacher or the same class.`, undefined, {
-    lessons,
-    details: { reason: 'overlap', count: lessons.length },
+    details: { reason: 'overlap', count: lessons.length, lessons },
   });
 }

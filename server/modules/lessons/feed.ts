@@ -45,17 +45,20 @@ async function findTeacher(tx: Tx, tenantId: number, where: ReturnType<typeof eq
   return row;
 }
 
+/** The matrix narrows this user to one teacher row: her own (TEACHER). */
+const ownTeacherOnly = (actor: Actor) => actor.kind === 'user' && isOwnOnly(actor.role, 'teachers');
+
 /** The teacher whose feed `actor` may manage, or 404 (a TEACHER asking about someone else learns nothing). */
 async function teacherFor(tx: Tx, tenantId: number, actor: Actor, teacherId: number | 'mine') {
   const teacher =
     teacherId === 'mine'
-      ? actor.kind === 'user' && actor.role === 'TEACHER'
+      ? ownTeacherOnly(actor)
         ? await findTeacher(tx, tenantId, and(eq(teachers.userId, actor.id), isNull(teachers.deletedAt))!)
         : undefined
       : await findTeacher(tx, tenantId, eq(teachers.id, teacherId));
   if (!teacher) throw new DomainError('not-found');
-  const staff = can(actor.role, 'teachers', 'read') && !isOwnOnly(actor.role, 'teachers');
-  if (!staff && !(actor.kind === 'user' && actor.role === 'TEACHER' && teacher.userId === actor.id)) throw new DomainError('not-found');
+  if (!can(actor.role, 'teachers', 'read')) throw new DomainError('not-found');
+  if (isOwnOnly(actor.role, 'teachers') && !(actor.kind === 'user' && teacher.userId === actor.id)) throw new DomainError('not-found');
   return teacher;
 }
 

@@ -4,42 +4,13 @@
  * (feed.ts) are plugins of their own.
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { CALENDAR_COLUMNS, CALENDAR_LABELS, LESSONS, RESOURCE_AREA } from '../../../domain/index';
+import { CalendarAnswerSchema, LESSONS, RESOURCE_AREA } from '../../../domain/index';
+import { answerSchema } from '../answers';
 import { withTenantReads, type Database } from '../../db/client';
 import { crudRoutes, ctxOf } from '../crud/routes';
 import { registry } from '../registry';
 import { CALENDAR_QUERY, cachedCalendar, calendarLessons, parseCalendarQuery, revisionOf, revisionStatement } from './calendar';
 import { lessonsSpec } from './spec';
-
-const label = (extra: Record<string, unknown> = {}) => ({
-  type: 'object',
-  description: 'Labels keyed by id, each once per answer',
-  additionalProperties: { type: 'object', properties: { name: { type: ['string', 'null'] }, ...extra }, required: ['name'] },
-});
-
-/** The compact answer of domain/calendar.ts: a row of values per lesson, each label once. */
-const CALENDAR_ANSWER_SCHEMA = {
-  type: 'object',
-  required: ['columns', 'rows', 'labels', 'total'],
-  properties: {
-    columns: { type: 'array', description: 'The names of the values of each row, in order', items: { type: 'string', enum: [...CALENDAR_COLUMNS] } },
-    rows: {
-      type: 'array',
-      description: `One array per lesson, in time order: ${CALENDAR_COLUMNS.join(', ')}`,
-      items: { type: 'array', items: { type: ['integer', 'string', 'boolean', 'null'] } },
-    },
-    labels: {
-      type: 'object',
-      description: 'The name of each teacher, subject, room, class and lesson type the rows name (and the type’s colour), by id',
-      properties: {
-        ...Object.fromEntries(Object.keys(CALENDAR_LABELS).map((name) => [name, label()])),
-        teacher: label({ deleted: { type: 'boolean', description: 'A deleted teacher: the name is null' } }),
-        lesson_type: label({ color: { type: ['string', 'null'] } }),
-      },
-    },
-    total: { type: 'integer' },
-  },
-};
 
 export const lessonRoutes: FastifyPluginAsyncZod<{ database: Database }> = async (app, { database }) => {
   const area = RESOURCE_AREA[LESSONS.name] ?? LESSONS.area;
@@ -55,7 +26,7 @@ export const lessonRoutes: FastifyPluginAsyncZod<{ database: Database }> = async
         querystring: CALENDAR_QUERY,
         // The database writes this answer as JSON itself (see calendar.ts): the schema documents it.
         response: {
-          200: CALENDAR_ANSWER_SCHEMA,
+          200: answerSchema(CalendarAnswerSchema),
           304: { description: 'Unchanged since the ETag sent in If-None-Match', type: 'null' },
         },
       },

@@ -13,12 +13,13 @@ import {
   oneJsonSchema,
   RECURRING_LESSONS,
   RESOURCE_AREA,
+  SeriesAnswer,
   updateSchema,
   type FieldErrors,
-  type JsonSchema,
   type LessonStatus,
 } from '../../../domain/index';
 import { withTenant, type Database } from '../../db/client';
+import { answerSchema } from '../answers';
 import { formBody } from '../body';
 import { listRows } from '../crud/list';
 import { findRow } from '../crud/read';
@@ -48,12 +49,6 @@ const DeleteQuery = z.strictObject({
 });
 
 type RawQuery = Record<string, string | string[] | undefined>;
-
-/** A series with its lessons' ids: what a create or a change answers. */
-const withLessons = (row: JsonSchema): JsonSchema => ({
-  type: 'object',
-  properties: { id: { type: 'integer' }, data: row, lesson_ids: { type: 'array', items: { type: 'integer' } } },
-});
 
 export const seriesRoutes: FastifyPluginAsyncZod<{ database: Database; registry: Registry }> = async (app, { database, registry }) => {
   const area = RESOURCE_AREA[def.name] ?? def.area;
@@ -95,7 +90,7 @@ export const seriesRoutes: FastifyPluginAsyncZod<{ database: Database; registry:
         ...tag,
         summary: 'Create a series and all its lessons (all or nothing; 409 names every conflict)',
         body: CreateBody,
-        response: { 201: withLessons(row) },
+        response: { 201: answerSchema(SeriesAnswer, row) },
       },
     },
     async (request, reply) => {
@@ -117,7 +112,7 @@ export const seriesRoutes: FastifyPluginAsyncZod<{ database: Database; registry:
         summary: 'Change a series: all its lessons or the following ones (version required); `status` alone cancels, marks to be replaced or restores them',
         params: IdParams,
         body: PatchBody,
-        response: { 200: withLessons(row) },
+        response: { 200: answerSchema(SeriesAnswer, row) },
       },
     },
     async (request) => {

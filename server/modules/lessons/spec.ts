@@ -184,8 +184,7 @@ export const lessonsSpec: ResourceSpec = {
   async remove(tx, ctx, before) {
     if (before.replaced_by !== null && before.replaced_by !== undefined) {
       throw new DomainError('in-use', 'This lesson has a replacement; delete the replacement first.', undefined, {
-        used_by: ['1 lessons'],
-        details: { reason: 'has-replacement', uses: { lessons: 1 } },
+        details: { reason: 'has-replacement', uses: { lessons: 1 }, used_by: ['1 lessons'] },
       });
     }
     await tx.delete(lessons).where(and(eq(lessons.tenantId, ctx.tenantId), eq(lessons.id, before.id)));

@@ -1,11 +1,10 @@
 /** Payments, registered under /api/payments: the CRUD routes (rules in spec.ts) and the receipt number the form offers next. */
 import { sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { PAYMENTS, RESOURCE_AREA } from '../../../domain/index';
+import { oneJsonSchema, PAYMENTS, RESOURCE_AREA } from '../../../domain/index';
 import { withTenant, type Database } from '../../db/client';
 import { payments } from '../../db/schema/index';
 import { crudRoutes, ctxOf } from '../crud/routes';
-import { data } from '../money-schemas';
 import { registry } from '../registry';
 import { paymentsSpec } from './spec';
 
@@ -19,7 +18,7 @@ export const paymentRoutes: FastifyPluginAsyncZod<{ database: Database }> = asyn
       schema: {
         tags: ['payments'],
         summary: 'One more than the highest numeric receipt number of the centre',
-        response: { 200: data({ type: 'object', properties: { bill_number: { type: 'string' } } }) },
+        response: { 200: oneJsonSchema({ type: 'object', properties: { bill_number: { type: 'string' } } }) },
       },
     },
     async (request) => {

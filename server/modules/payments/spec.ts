@@ -76,7 +76,7 @@ export const paymentsSpec: ResourceSpec = {
     const owed = stillOwed(terms, [{ kind, month, amount: paid }], kind, month);
     const amount = next.amount as number;
     if (amount > owed) {
-      throw new DomainError('conflict', `This payment exceeds what is still owed (${owed} cents).`, { amount: 'too-large' }, { owed });
+      throw new DomainError('conflict', `This payment exceeds what is still owed (${owed} cents).`, { amount: 'too-large' }, { details: { owed } });
     }
     return extra;
   },

@@ -78,7 +78,6 @@ export const studentCustomFieldsSpec: ResourceSpec = {
     const holders = await studentsHolding(tx, ctx.tenantId, key);
     if (holders.length && options.discard_values !== 'true' && options.discard_values !== true) {
       throw new DomainError('in-use', `${holders.length} students hold a value of this field; delete with discard_values=true to remove them.`, undefined, {
-        count: holders.length,
         details: { reason: 'values-held', count: holders.length, uses: { students: holders.length } },
       });
     }

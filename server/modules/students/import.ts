@@ -8,11 +8,12 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { createSchema, DomainError, parseBody, STUDENTS, type FieldErrors } from '../../../domain/index';
+import { createSchema, DomainError, ImportReportAnswer, type ImportRowError, parseBody, STUDENTS, type FieldErrors } from '../../../domain/index';
 import { sql } from 'drizzle-orm';
 import { platform, withTenant, type Database } from '../../db/client';
 import { students } from '../../db/schema/index';
 import { validatorCompiler } from '../../plugins/openapi';
+import { answerSchema } from '../answers';
 import { formBody } from '../body';
 import { ctxOf, withDefaults } from '../crud/routes';
 import type { Registry } from '../crud/registry';
@@ -38,23 +39,22 @@ const checkRow = validatorCompiler({ schema: formBody(STUDENTS, createSchema(STU
 /** As reads show them (crud/read.ts), so later history entries compare alike. */
 const sortedIds = (v: unknown) => [...((v as number[] | null | undefined) ?? [])].sort((a, b) => a - b);
 
-export interface ImportError {
-  row: number;
-  fields: FieldErrors;
-}
-
 export async function studentImportRoutes(app: FastifyInstance, database: Database, registry: Registry) {
   app.post(
     '/api/students/import',
     {
       bodyLimit: IMPORT_BODY_LIMIT,
       config: { access: { area: 'students', action: 'create' } },
-      schema: { tags: ['students'], summary: 'Create many students at once (all or nothing unless skip_invalid)' },
+      schema: {
+        tags: ['students'],
+        summary: 'Create many students at once (all or nothing unless skip_invalid)',
+        response: { 200: answerSchema(ImportReportAnswer) },
+      },
     },
     async (request) => {
       const body = parseBody(Body, request.body);
       const ctx = ctxOf(request);
-      const errors: ImportError[] = [];
+      const errors: ImportRowError[] = [];
       const parsed: Array<{ row: number; input: Record<string, unknown> }> = [];
       body.rows.forEach((raw, row) => {
         const checked = checkRow(raw) as { value?: unknown; error?: unknown };
@@ -83,7 +83,12 @@ export async function studentImportRoutes(app: FastifyInstance, database: Databa
         });
         errors.sort((a, b) => a.row - b.row);
         if (errors.length && !body.skip_invalid) {
-          throw new DomainError('validation', `${errors.length} rows are not valid; nothing was imported.`, { rows: 'invalid' }, { errors });
+          throw new DomainError(
+            'validation',
+            `${errors.length} rows are not valid; nothing was imported.`,
+            { rows: 'invalid' },
+            { details: { reason: 'rows-invalid', count: errors.length, errors } },
+          );
         }
         if (body.dry_run || !valid.length) return { created: valid.length, skipped: errors.length, errors };
 

@@ -3,6 +3,9 @@ import { useInvalidate } from '@refinedev/core';
 import { Alert, Button, Checkbox, Modal, Progress, Result, Select, Space, Steps, Table, Typography, Upload } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { z } from 'zod';
+import type { ImportReportAnswer } from '../../../domain/answers/imports';
+import type { ImportRowError } from '../../../domain/errors';
 import type { FieldDef, ResourceDef } from '../../../domain/fields';
 import { normalizeSearch } from '../../../domain/text';
 import { parseCsv } from '../list/csv';
@@ -22,16 +25,8 @@ export interface ImportTarget {
   custom: boolean;
 }
 
-export interface RowError {
-  row: number;
-  fields: Record<string, string>;
-}
-
-export interface ImportAnswer {
-  created: number;
-  skipped: number;
-  errors: RowError[];
-}
+/** What an import answers (domain/answers/imports.ts): rows created, rows skipped, each refused row. */
+export type ImportAnswer = z.infer<typeof ImportReportAnswer>;
 
 /** Every translation of an enum value (el and en), folded, for matching what people typed. */
 function enumMatch(field: FieldDef, cell: string): string | undefined {
@@ -106,8 +101,8 @@ export function guessTarget(header: string, targets: readonly ImportTarget[], la
 }
 
 function answerOf(body: unknown): ImportAnswer | null {
-  const b = body as (Partial<ImportAnswer> & { error?: { errors?: RowError[] } }) | undefined;
-  const errors = b?.errors ?? b?.error?.errors;
+  const b = body as (Partial<ImportAnswer> & { error?: { details?: { errors?: ImportRowError[] } } }) | undefined;
+  const errors = b?.errors ?? b?.error?.details?.errors;
   return Array.isArray(errors) ? { created: b?.created ?? 0, skipped: b?.skipped ?? 0, errors } : null;
 }
 

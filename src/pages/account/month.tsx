@@ -3,7 +3,9 @@ import { useCustom } from '@refinedev/core';
 import { Alert, Card, DatePicker, Space, Spin } from 'antd';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
-import type { MonthFigures, ReceiptSplit } from '../../../domain/money';
+import type { z } from 'zod';
+import type { AccountMonthAnswer } from '../../../domain/answers/money';
+import type { ReceiptSplit } from '../../../domain/money';
 import { formatMoney } from '../../engine/fields/format';
 import { errorText } from '../../providers/errors';
 import { PaymentsList } from '../../resources/money/payments-list';
@@ -34,7 +36,7 @@ function Figure({ name, split }: { name: (typeof FIGURES)[number]; split: Receip
 
 /** The figures of one month (income, expenses, expected, net; each split by receipt). */
 export function MonthFiguresCards({ month }: { month: string }) {
-  const { result, query } = useCustom<{ data: MonthFigures }>({ url: '/api/account/month', method: 'get', config: { query: { month } } });
+  const { result, query } = useCustom<z.infer<typeof AccountMonthAnswer>>({ url: '/api/account/month', method: 'get', config: { query: { month } } });
   const figures = result.data?.data;
   if (query.isLoading) return <Spin />;
   if (query.isError || !figures) return <Alert type="error" message={errorText(query.error)} />;

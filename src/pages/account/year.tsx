@@ -2,18 +2,14 @@ import { useCustom } from '@refinedev/core';
 import { Alert, DatePicker, Space, Spin, Table } from 'antd';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
+import type { z } from 'zod';
+import type { AccountYearAnswer } from '../../../domain/answers/money';
 import type { MonthFigures, ReceiptSplit } from '../../../domain/money';
 import { formatMoney } from '../../engine/fields/format';
 import { errorText } from '../../providers/errors';
 import { BarChart } from '../../resources/money/charts';
 import { monthLabel } from '../../resources/money/types';
 import { FIGURES } from './month';
-
-interface YearFigures {
-  year: number;
-  months: MonthFigures[];
-  totals: Omit<MonthFigures, 'month'>;
-}
 
 const COLORS = { income: '#52c41a', expenses: '#f5222d', expected: '#1677ff' };
 
@@ -23,7 +19,7 @@ const axisMoney = (cents: number) => `${Math.round(cents / 100).toLocaleString('
 /** The Year tab: twelve months side by side with their totals, and a chart of income, expenses and expected. */
 export function AccountYear({ year, setYear }: { year: number; setYear(year: number): void }) {
   const { t, i18n } = useTranslation();
-  const { result, query } = useCustom<{ data: YearFigures }>({ url: '/api/account/year', method: 'get', config: { query: { year } } });
+  const { result, query } = useCustom<z.infer<typeof AccountYearAnswer>>({ url: '/api/account/year', method: 'get', config: { query: { year } } });
   const figures = result.data?.data;
   const short = (month: string) => monthLabel(month, i18n.language).slice(0, 3);
   const cell = (split: ReceiptSplit | undefined) =>

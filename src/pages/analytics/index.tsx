@@ -3,36 +3,16 @@ import { Alert, Card, Col, DatePicker, Row, Space, Spin, Table, Tabs, Typography
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { z } from 'zod';
+import type { ContractAnalyticsAnswer } from '../../../domain/answers/money';
 import { formatMoney } from '../../engine/fields/format';
 import { errorText } from '../../providers/errors';
 import { BarChart, LineChart } from '../../resources/money/charts';
 import { monthLabel } from '../../resources/money/types';
 
-interface AnalyticsMonth {
-  month: string;
-  new_contracts: number;
-  active_contracts: number;
-  expected: number;
-  collected: number;
-  outstanding: number;
-  collection_rate: number | null;
-}
-
-interface Outstanding {
-  id: number | null;
-  name: string | null;
-  expected: number;
-  collected: number;
-  outstanding: number;
-}
-
-interface ContractAnalytics {
-  from: string;
-  to: string;
-  months: AnalyticsMonth[];
-  by_category: Outstanding[];
-  by_class: Outstanding[];
-}
+type ContractAnalytics = z.infer<typeof ContractAnalyticsAnswer>['data'];
+type Outstanding = ContractAnalytics['by_category'][number];
+type AnalyticsMonth = ContractAnalytics['months'][number];
 
 /** The school year around today: September to June. */
 function schoolYear(now: Dayjs = dayjs()): [Dayjs, Dayjs] {
@@ -70,7 +50,11 @@ function ContractsAnalytics() {
   const [range, setRange] = useState<[Dayjs, Dayjs]>(schoolYear);
   const from = range[0].format('YYYY-MM');
   const to = range[1].format('YYYY-MM');
-  const { result, query } = useCustom<{ data: ContractAnalytics }>({ url: '/api/analytics/contracts', method: 'get', config: { query: { from, to } } });
+  const { result, query } = useCustom<z.infer<typeof ContractAnalyticsAnswer>>({
+    url: '/api/analytics/contracts',
+    method: 'get',
+    config: { query: { from, to } },
+  });
   const data = result.data?.data;
   const label = (month: string) => monthLabel(month, i18n.language);
   const short = (month: string) => `${label(month).slice(0, 3)} ${month.slice(2, 4)}`;

@@ -8,6 +8,7 @@ import {
 } from '../../../domain/custom-entities';
 import type { Language } from '../../../domain/enums';
 import type { FieldDef } from '../../../domain/fields';
+import type { ApiErrorBody } from '../../providers/http';
 
 // The shapes of /api/custom-entities as the builder and the list read and write them.
 
@@ -67,13 +68,8 @@ export function previewField(field: Partial<EntityField>, index: number, languag
 
 /** `count`, `field` and `reason` of a 409 in-use answer about an entity. */
 export function inUseDetails(body: unknown): { count?: number; field?: string; reason?: string } {
-  const error = (body as { error?: { details?: Record<string, unknown> } & Record<string, unknown> } | undefined)?.error;
-  const details = (error?.details ?? error ?? {}) as Record<string, unknown>;
-  return {
-    count: typeof details.count === 'number' ? details.count : undefined,
-    field: typeof details.field === 'string' ? details.field : undefined,
-    reason: typeof details.reason === 'string' ? details.reason : undefined,
-  };
+  const details = (body as ApiErrorBody | undefined)?.error?.details;
+  return { count: details?.count, field: details?.field, reason: details?.reason };
 }
 
 /** The builder's form values: an entity without its id and version, fields still being typed. */

@@ -1,6 +1,8 @@
 import { keys, useCustom, useCustomMutation, useInvalidate } from '@refinedev/core';
 import { useCallback } from 'react';
 import { API_URL, toProviderError, type ProviderError } from '../../providers/dataProvider';
+import type { z } from 'zod';
+import type { SeriesAnswer as SeriesAnswerSchema } from '../../../domain/answers/lessons';
 import type { CalendarAnswer } from '../../../domain/calendar';
 import type { RecurringLesson } from './types';
 
@@ -39,11 +41,8 @@ export function useCalendarLessons(query: CalendarQuery) {
   });
 }
 
-export interface SeriesAnswer {
-  id?: number;
-  data: RecurringLesson;
-  lesson_ids: number[];
-}
+/** What a series create or change answers (domain/answers/lessons.ts), the series typed as its rows are. */
+export type SeriesAnswer = Omit<z.infer<typeof SeriesAnswerSchema>, 'data'> & { data: RecurringLesson };
 
 /** Creates (POST) or changes (PATCH, with a scope) a series and all its lessons. */
 export function useSeriesCommand() {

@@ -1,5 +1,6 @@
 import type { PaymentKind, PaymentMethod } from '../../../domain/enums';
-import type { StatusLine } from '../../../domain/money';
+import type { z } from 'zod';
+import type { ContractStatusAnswer } from '../../../domain/answers/money';
 import type { RefLabel } from '../../engine/fields/format';
 
 export interface Contract {
@@ -41,15 +42,8 @@ export interface Payment {
   [key: string]: unknown;
 }
 
-/** GET /api/contracts/:id/status */
-export interface ContractStatus {
-  contract: Contract;
-  lines: StatusLine[];
-  extras: Pick<Payment, 'id' | 'kind' | 'month' | 'amount' | 'bill_number' | 'paid_on'>[];
-  total_cost: number;
-  total_paid: number;
-  rest: number;
-}
+/** GET /api/contracts/:id/status (domain/answers/money.ts), its contract typed as the contract rows are. */
+export type ContractStatus = Omit<z.infer<typeof ContractStatusAnswer>['data'], 'contract'> & { contract: Contract };
 
 /** What the payment form starts with: a line of the status ("record payment") or nothing. */
 export interface PaymentDraft {
