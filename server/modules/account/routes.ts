@@ -5,7 +5,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { RESOURCE_AREA } from '../../../domain/index';
 import { withTenant, type Database } from '../../db/client';
-import { ctxOf } from '../crud/routes';
+import { ctxOf } from '../../engine/routes';
 import { data, MONTH_FIGURES, YEAR_FIGURES } from '../money-schemas';
 import { monthFigures, totalOf } from './figures';
 import { monthCode, readQuery, yearCode } from './query';

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { RESOURCE_AREA } from '../../../domain/index';
 import { withTenant, type Database } from '../../db/client';
 import { readRange } from '../account/query';
-import { ctxOf } from '../crud/routes';
+import { ctxOf } from '../../engine/routes';
 import { CONTRACT_ANALYTICS, data } from '../money-schemas';
 import { contractAnalytics } from './contracts';
 

@@ -4,16 +4,16 @@
  * owed, paid and left.
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Registry } from '../../engine/registry';
 import { CONTRACTS, contractFigures, contractLines, DomainError, RESOURCE_AREA, type ContractTerms } from '../../../domain/index';
 import { withTenant, type Database } from '../../db/client';
-import { findRow } from '../crud/read';
-import { crudRoutes, ctxOf, rowSchemaOf } from '../crud/routes';
+import { findRow } from '../../engine/read';
+import { crudRoutes, ctxOf, rowSchemaOf } from '../../engine/routes';
 import { contractStatusSchema, data } from '../money-schemas';
-import { IdParams } from '../params';
-import { registry } from '../registry';
+import { IdParams } from '../../engine/params';
 import { contractPayments, contractsSpec } from './spec';
 
-export const contractRoutes: FastifyPluginAsyncZod<{ database: Database }> = async (app, { database }) => {
+export const contractRoutes: FastifyPluginAsyncZod<{ database: Database; registry: Registry }> = async (app, { database, registry }) => {
   const area = RESOURCE_AREA[CONTRACTS.name] ?? CONTRACTS.area;
   app.get(
     '/:id/status',

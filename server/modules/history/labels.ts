@@ -10,8 +10,8 @@ import { type FieldDef, RESOURCES } from '../../../domain/index';
 import type { ReferenceLabel } from '../../../domain/references';
 import type { Tx } from '../../db/client';
 import type { FieldChange } from '../../db/schema/index';
-import type { Registry } from '../crud/registry';
-import { labelRecordChanges } from '../custom-entities/store';
+import type { Registry } from '../../engine/registry';
+import { labelRecordChanges } from '../../engine/values/store';
 
 /** What a REFERENCE change carries beside its ids: one label per side, a list for REFERENCES. */
 export type ChangeLabels = { old: ReferenceLabel | ReferenceLabel[] | null; new: ReferenceLabel | ReferenceLabel[] | null };

@@ -13,11 +13,11 @@ import { sql } from 'drizzle-orm';
 import { platform, withTenant, type Database } from '../../db/client';
 import { students } from '../../db/schema/index';
 import { validatorCompiler } from '../../plugins/openapi';
-import { formBody } from '../body';
-import { ctxOf, withDefaults } from '../crud/routes';
-import type { Registry } from '../crud/registry';
-import { checkReferences, columnValues, historyView, linkRow, searchText } from '../crud/write';
-import { recordHistoryMany } from '../history/record';
+import { formBody } from '../../engine/body';
+import { ctxOf, withDefaults } from '../../engine/routes';
+import type { Registry } from '../../engine/registry';
+import { checkReferences, columnValues, historyView, linkRow, searchText } from '../../engine/write';
+import { recordHistoryMany } from '../../engine/history';
 import { loadDefinitions } from '../student-custom-fields/definitions';
 import { checkCustomValues } from './custom-values';
 import { studentsSpec } from './spec';
@@ -35,7 +35,7 @@ const Body = z.strictObject({
 /** The create route's own body check (schema and compiler), so a row passes exactly when a create would. */
 const checkRow = validatorCompiler({ schema: formBody(STUDENTS, createSchema(STUDENTS)), httpPart: 'body', method: 'POST', url: '/api/students' });
 
-/** As reads show them (crud/read.ts), so later history entries compare alike. */
+/** As reads show them (server/engine/read.ts), so later history entries compare alike. */
 const sortedIds = (v: unknown) => [...((v as number[] | null | undefined) ?? [])].sort((a, b) => a - b);
 
 export interface ImportError {

@@ -10,10 +10,10 @@ import { z } from 'zod';
 import { type CustomEntity, DomainError, type FieldErrors, parseBody, recordsHistoryEntity } from '../../../domain/index';
 import { platform, queryRows, type Tx, withTenant, withTenantReads, type Database } from '../../db/client';
 import { customEntities, customRecords } from '../../db/schema/index';
-import type { Registry } from '../crud/registry';
-import { ctxOf } from '../crud/routes';
-import type { Ctx } from '../crud/spec';
-import { recordHistory, recordHistoryMany } from '../history/record';
+import type { Registry } from '../registry';
+import { ctxOf } from '../routes';
+import type { Ctx } from '../spec';
+import { recordHistory, recordHistoryMany } from '../history';
 import { listRecords, parseRecordQuery } from './list';
 import {
   asEntity,

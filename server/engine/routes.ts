@@ -19,11 +19,11 @@ import {
   type FieldErrors,
   type JsonSchema,
   type ResourceDef,
-} from '../../../domain/index';
-import { actorOf, tenantOf } from '../../context';
-import { withPlatform, withTenant, withTenantReads, type Database, type Tx } from '../../db/client';
-import { formBody } from '../body';
-import { IdParams } from '../params';
+} from '../../domain/index';
+import { actorOf, tenantOf } from '../context';
+import { withPlatform, withTenant, withTenantReads, type Database, type Tx } from '../db/client';
+import { formBody } from './body';
+import { IdParams } from './params';
 import { listRows } from './list';
 import { findRow } from './read';
 import type { Registry } from './registry';

@@ -4,11 +4,11 @@
  * unknown or foreign id is a 400 on that field rather than a constraint error.
  */
 import { and, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
-import { can, DomainError, normalizeSearch, RESOURCE_AREA, type FieldErrors } from '../../../domain/index';
-import { enterTenant, type Tx } from '../../db/client';
-import { pgCode, pgConstraint } from '../../plugins/errors';
-import { customRecordsPointingAt } from '../custom-entities/references';
-import { recordHistory, recordHistoryMany, type HistoryEntry } from '../history/record';
+import { can, DomainError, normalizeSearch, RESOURCE_AREA, type FieldErrors } from '../../domain/index';
+import { enterTenant, type Tx } from '../db/client';
+import { pgCode, pgConstraint } from '../plugins/errors';
+import { customRecordsPointingAt } from './values/references';
+import { recordHistory, recordHistoryMany, type HistoryEntry } from './history';
 import { findRow } from './read';
 import type { Registry } from './registry';
 import type { Ctx, Data, Link, ResourceSpec } from './spec';

@@ -9,8 +9,8 @@ import { getTableName, type SQL } from 'drizzle-orm';
 import { PgTable } from 'drizzle-orm/pg-core';
 import type { ResourceDef } from '../../domain/index';
 import * as schema from '../db/schema/index';
-import type { ResourceSpec } from './crud/spec';
-import { tableColumns } from './crud/table';
+import type { ResourceSpec } from './spec';
+import { tableColumns } from './table';
 
 const TABLES = new Map<string, PgTable>(
   (Object.values(schema) as unknown[]).filter((value): value is PgTable => value instanceof PgTable).map((table) => [getTableName(table), table]),
