@@ -20,7 +20,7 @@ import { authRoutes } from './modules/auth/routes';
 import { contractRoutes } from './modules/contracts/routes';
 import { loadJwtKey } from './modules/auth/tokens';
 import { historyRoutes } from './modules/history/routes';
-import { crudRoutes } from './engine/routes';
+import { crudRoutes, customRecordRoutes } from './engine/routes';
 import { expenseRoutes } from './modules/expenses/routes';
 import { fileRoutes } from './modules/files/routes';
 import { openFileStore, type FileStore } from './modules/files/storage';
@@ -36,7 +36,6 @@ import { buildServerRegistry } from './registry';
 import { studentImportRoutes } from './modules/students/import';
 import { runtimeResourceRoutes } from './modules/runtime-resources/routes';
 import { definitionRoutes } from './modules/custom-entities/definitions';
-import { recordRoutes } from './engine/values/routes';
 import { tenantRoutes } from './modules/tenants/spec';
 import { usersSpec } from './modules/users/spec';
 import { authPlugin } from './plugins/auth';
@@ -177,7 +176,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(runtimeResourceRoutes, { prefix: '/api/resources', database });
   // Record types the centre defines at run time, and their records.
   await app.register(definitionRoutes, { prefix: '/api/custom-entities', database });
-  await app.register(recordRoutes, { prefix: '/api/custom-entities', database, registry });
+  await app.register(customRecordRoutes, { prefix: '/api/custom-entities', database, registry });
 
   await app.register(clientPlugin, { serveClient: opts.serveClient ?? true, distDir: opts.distDir });
 
