@@ -13,7 +13,7 @@ import { ensureDemoLessons } from './demo/lessons';
 import { ensureDemoMoney } from './demo/money';
 import { rootUsers, tenants, users } from './db/schema/index';
 import { hashPassword } from './modules/auth/passwords';
-import { prepareInput } from './engine/routes';
+import { prepareInput } from './engine/input';
 import { createRow } from './engine/write';
 import type { Registry } from './engine/registry';
 import { buildServerRegistry } from './registry';

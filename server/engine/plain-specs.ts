@@ -34,6 +34,6 @@ export function plainSpecs(declared: readonly ResourceDef[], handWritten: Readon
     .map((def) => {
       const table = tableOf(def);
       if (!table) throw new Error(`${def.name} is declared but has no table named ${def.name.replaceAll('-', '_')}`);
-      return { def, table, label: labelOf(def, table) };
+      return { def, table, label: labelOf(def, table), importable: true };
     });
 }

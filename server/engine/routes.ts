@@ -20,14 +20,13 @@ import {
   rowJsonSchema,
   updateSchema,
   type Area,
-  type FieldErrors,
   type JsonSchema,
-  type ResourceDef,
 } from '../../domain/index';
 import { actorOf, tenantOf } from '../context';
 import { sql } from 'drizzle-orm';
 import { platform, withPlatform, withTenant, withTenantReads, type Database, type Tx } from '../db/client';
 import { formBody } from './body';
+import { prepareInput, refuseClearedDefaults, withDefaults } from './input';
 import { IdParams } from './params';
 import type { Registry } from './registry';
 import type { Ctx, Data, ResourceSpec } from './spec';
@@ -36,31 +35,6 @@ import { tableStore } from './table-store';
 import { openValueStore } from './values/records';
 
 export const ctxOf = (request: FastifyRequest): Ctx => ({ tenantId: tenantOf(request).id, actor: actorOf(request) });
-
-/** Omitted or null fields that have a default take it on create (status ACTIVE, custom_fields {}). */
-export function withDefaults(def: ResourceDef, input: Record<string, unknown>): Record<string, unknown> {
-  const out = { ...input };
-  for (const f of def.fields) {
-    if (f.default !== undefined && (out[f.name] === undefined || out[f.name] === null)) out[f.name] = structuredClone(f.default);
-  }
-  return out;
-}
-
-/** A field with a default is never empty: clearing it on update is refused rather than stored as null. */
-function refuseClearedDefaults(def: ResourceDef, input: Record<string, unknown>) {
-  const fields: FieldErrors = {};
-  for (const f of def.fields) if (f.default !== undefined && input[f.name] === null) fields[f.name] = 'required';
-  if (Object.keys(fields).length) throw new DomainError('validation', undefined, fields);
-}
-
-/** Slow work before the transaction opens: the secrets' transformations, then the spec's own. */
-export async function prepareInput(spec: ResourceSpec, input: Record<string, unknown>, action: 'create' | 'update'): Promise<Record<string, unknown>> {
-  const out = { ...input };
-  for (const [name, secret] of Object.entries(spec.secrets ?? {})) {
-    if (out[name] !== undefined && out[name] !== null) out[name] = await secret.prepare(out[name]);
-  }
-  return spec.prepare ? spec.prepare(out, action) : out;
-}
 
 /** The create body; with `postUpdates`, a body naming an `id` is that row's update instead. */
 function postBody(spec: ResourceSpec) {
@@ -305,6 +279,7 @@ export const crudRoutes: FastifyPluginAsyncZod<CrudOptions> = async (app, { data
     guard: spec.guard ? (ctx, action) => spec.guard?.(ctx, action) : undefined,
     noCreate: spec.createdElsewhere,
     postUpdates: spec.postUpdates,
+    importable: spec.importable,
     async prepare(body, action) {
       if (action === 'create' && !(spec.postUpdates && 'id' in body)) return { input: await prepareInput(spec, withDefaults(def, body), 'create') };
       const { id, version, ...fields } = body as Record<string, unknown> & { id?: number; version?: number };

@@ -89,6 +89,8 @@ export interface ResourceSpec {
   createExtras?: Record<string, z.ZodType>;
   /** Rows are made by a route of the resource's own module (a file by its upload): no JSON create. */
   createdElsewhere?: boolean;
+  /** POST /import creates many rows at once, each as a create would (resources without secrets or prepare). */
+  importable?: boolean;
   /** POST with an `id` updates that row, checking the version when one is given. */
   postUpdates?: boolean;
   /** DELETE keeps the row and sets its status INACTIVE, recorded as a delete. */

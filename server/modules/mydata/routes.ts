@@ -16,7 +16,7 @@ import { revokeRootSessionsEverywhere } from '../auth/sessions';
 import { formBody } from '../../engine/body';
 import { recordHistory } from '../../engine/history';
 import type { Registry } from '../../engine/registry';
-import { prepareInput } from '../../engine/routes';
+import { prepareInput } from '../../engine/input';
 import { findRow } from '../../engine/read';
 import { updateRow } from '../../engine/write';
 import { userAccounts } from '../users/spec';

@@ -14,7 +14,9 @@ import { platform, withTenant, type Database } from '../../db/client';
 import { students } from '../../db/schema/index';
 import { validatorCompiler } from '../../plugins/openapi';
 import { formBody } from '../../engine/body';
-import { ctxOf, withDefaults } from '../../engine/routes';
+import { withDefaults } from '../../engine/input';
+import { importRefused } from '../../engine/store';
+import { ctxOf } from '../../engine/routes';
 import type { Registry } from '../../engine/registry';
 import { checkReferences, columnValues, historyView, linkRow, searchText } from '../../engine/write';
 import { recordHistoryMany } from '../../engine/history';
@@ -83,7 +85,7 @@ export async function studentImportRoutes(app: FastifyInstance, database: Databa
         });
         errors.sort((a, b) => a.row - b.row);
         if (errors.length && !body.skip_invalid) {
-          throw new DomainError('validation', `${errors.length} rows are not valid; nothing was imported.`, { rows: 'invalid' }, { errors });
+          throw importRefused(errors);
         }
         if (body.dry_run || !valid.length) return { created: valid.length, skipped: errors.length, errors };
 

@@ -7,7 +7,7 @@
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { TEACHERS } from '../../../domain/index';
 import { teachers, teacherSubjects, users } from '../../db/schema/index';
-import { prepareInput } from '../../engine/routes';
+import { prepareInput } from '../../engine/input';
 import type { ResourceSpec } from '../../engine/spec';
 import { createRow, historyView, updateRow } from '../../engine/write';
 import { recordHistory } from '../../engine/history';
