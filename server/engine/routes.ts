@@ -115,6 +115,18 @@ export interface ServeOptions {
 }
 
 export const MAX_IMPORT_ROWS = 5000;
+/** An import's report: rows created, rows skipped, and each refused row's field codes. */
+const IMPORT_JSON = {
+  type: 'object',
+  properties: {
+    created: { type: 'integer' },
+    skipped: { type: 'integer' },
+    errors: {
+      type: 'array',
+      items: { type: 'object', properties: { row: { type: 'integer' }, fields: { type: 'object', additionalProperties: { type: 'string' } } } },
+    },
+  },
+};
 const ImportBody = z.strictObject({
   rows: z.array(z.unknown()).max(MAX_IMPORT_ROWS),
   skip_invalid: z.boolean().optional(),
@@ -237,7 +249,12 @@ export async function serveRecords(app: Parameters<FastifyPluginAsyncZod>[0], o:
       {
         bodyLimit: 10 * 1024 * 1024,
         config: access('create'),
-        schema: { tags, summary: `Create many of ${o.title} at once (all or nothing unless skip_invalid)`, ...(o.params ? { params: o.params } : {}) },
+        schema: {
+          tags,
+          summary: `Create many of ${o.title} at once (all or nothing unless skip_invalid)`,
+          ...(o.params ? { params: o.params } : {}),
+          response: { 200: IMPORT_JSON },
+        },
       },
       async (request) => {
         const body = parseBody(ImportBody, request.body);
