@@ -22,7 +22,8 @@ const idsIn = (value: unknown): number[] =>
 
 /** The entity's reference fields whose target has labels. */
 function referenceFields(registry: Registry, entity: string): FieldDef[] {
-  const def = RESOURCES[entity];
+  // The registry's own declaration first: it also holds resources declared beside the domain's (BuildOptions.resources).
+  const def = registry.specs.get(entity)?.def ?? RESOURCES[entity];
   if (!def) return [];
   return def.fields.filter((f) => (f.type === 'REFERENCE' || f.type === 'REFERENCES') && f.reference && registry.targets.has(f.reference));
 }
