@@ -40,7 +40,16 @@ export interface ServerRegistry extends Registry {
  */
 export function buildServerRegistry(extra: readonly ResourceDef[] = []): ServerRegistry {
   const handWritten = new Set([...HOOKED_SPECS, ...OWN_ROUTE_SPECS].map((s) => s.def.name).concat([...PLATFORM_RESOURCES]));
-  const declared = [...Object.values(RESOURCES), ...extra.filter((def) => !(def.name in RESOURCES))];
-  const served = [...HOOKED_SPECS, ...plainSpecs(declared, handWritten)];
-  return { ...buildRegistry([...served, ...OWN_ROUTE_SPECS]), served };
+  const served = [...HOOKED_SPECS, ...plainSpecs(Object.values(RESOURCES), handWritten)];
+  const extras = extra.filter((def) => !(def.name in RESOURCES));
+  if (!extras.length) return { ...buildRegistry([...served, ...OWN_ROUTE_SPECS]), served };
+  // Extra declarations may point at any declared resource, so their specs come from the registry without them.
+  const base = buildRegistry([...served, ...OWN_ROUTE_SPECS]);
+  const extraSpecs = extraPlainSpecs(extras, base);
+  return { ...buildRegistry([...served, ...extraSpecs, ...OWN_ROUTE_SPECS]), served: [...served, ...extraSpecs] };
+}
+
+/** Specs of declarations beside the domain's: their tables are found as a plain resource's are; `base` holds the targets their references may name. */
+function extraPlainSpecs(extras: readonly ResourceDef[], _base: Registry): ResourceSpec[] {
+  return plainSpecs(extras, new Set());
 }

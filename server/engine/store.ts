@@ -5,7 +5,7 @@
  * handlers, the optimistic version check, the in-use answer, the import report and the
  * answer's shape are this file's and routes.ts's, once for both.
  */
-import { DomainError, type FieldErrors, type JsonSchema } from '../../domain/index';
+import { DomainError, type ErrorDetails, type FieldErrors, type JsonSchema } from '../../domain/index';
 import type { Tx } from '../db/client';
 import type { Ctx, Data } from './spec';
 
@@ -52,28 +52,22 @@ export function assertVersion(before: { version: number }, version: number | und
 
 /**
  * 409 in-use while other rows point at this one, by resource: `details.uses` counts them per
- * resource, `details.count` in all; `used_by` says the same in words, as older clients read it.
+ * resource, `details.count` in all, `details.used_by` says the same in words.
  */
 export function inUse(uses: Record<string, number>): DomainError | null {
   const entries = Object.entries(uses).filter(([, n]) => n > 0);
   if (!entries.length) return null;
   const count = entries.reduce((sum, [, n]) => sum + n, 0);
   const words = entries.map(([name, n]) => `${n} ${name}`);
-  return new DomainError('in-use', `This record is used by ${words.join(', ')}.`, undefined, {
-    count,
-    used_by: words,
-    details: { reason: 'used-by', count, uses: Object.fromEntries(entries) },
-  });
+  // Every extra of an error lives in its details (the one error body).
+  const details: ErrorDetails & Record<string, unknown> = { reason: 'used-by', count, uses: Object.fromEntries(entries), used_by: words };
+  return new DomainError('in-use', `This record is used by ${words.join(', ')}.`, undefined, { details });
 }
 
 /** The import's refusal when any row is invalid and the caller did not ask to skip them. */
 export function importRefused(errors: ImportReport['errors']): DomainError {
-  return new DomainError(
-    'validation',
-    `${errors.length} rows are not valid; nothing was imported.`,
-    { rows: 'invalid' },
-    { errors, details: { reason: 'rows-invalid', count: errors.length } },
-  );
+  const details: ErrorDetails & Record<string, unknown> = { reason: 'rows-invalid', count: errors.length, errors };
+  return new DomainError('validation', `${errors.length} rows are not valid; nothing was imported.`, { rows: 'invalid' }, { details });
 }
 
 /**

@@ -183,7 +183,7 @@ describe.each(DATABASE_KINDS)('custom entity records on %s', (kind) => {
     const before = (await list('')).total;
     let res = await call('POST', '/api/custom-entities/exams/records/import', { rows: [{ title: 'Ι1', grade: 5 }, { title: 'Ι2', grade: 'x' }, { grade: 1 }] });
     const body = expectError(res, 400, 'validation');
-    expect(body.error.errors).toEqual([
+    expect(body.error.details.errors).toEqual([
       { row: 1, fields: { grade: 'invalid-type' } },
       { row: 2, fields: { title: 'required' } },
     ]);
@@ -341,7 +341,7 @@ describe.each(DATABASE_KINDS)('custom entity records on %s', (kind) => {
       ];
       const total = json(await visits('')).total;
       const body = expectError(await call('POST', '/api/custom-entities/visits/records/import', { rows }), 400, 'validation');
-      expect(body.error.errors).toEqual([
+      expect(body.error.details.errors).toEqual([
         { row: 2, fields: { student: 'ambiguous' } },
         { row: 3, fields: { student: 'no-match', exam: 'no-match' } },
         { row: 5, fields: { note: 'required' } },
@@ -358,7 +358,7 @@ describe.each(DATABASE_KINDS)('custom entity records on %s', (kind) => {
       ]);
       // An id no record has is refused as before.
       const unknown = expectError(await call('POST', '/api/custom-entities/visits/records/import', { rows: [{ note: 'x', exam: 990002 }] }), 400, 'validation');
-      expect(unknown.error.errors).toEqual([{ row: 0, fields: { exam: 'invalid' } }]);
+      expect(unknown.error.details.errors).toEqual([{ row: 0, fields: { exam: 'invalid' } }]);
       // One record is created only with an id.
       expectError(await call('POST', '/api/custom-entities/visits/records', { note: 'x', student: 'Ζωή αβραμίδου' }), 400, 'validation', {
         student: 'invalid-type',

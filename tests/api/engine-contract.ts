@@ -153,9 +153,9 @@ export function engineContract(kind: DatabaseKind, subject: ContractSubject) {
         400,
         'validation',
       );
-      expect(refused.error.errors.map((e: Row) => e.row)).toEqual([1, 2]);
-      expect(refused.error.errors[0].fields).toMatchObject({ name: 'required' });
-      expect(Object.keys(refused.error.errors[1].fields)).toEqual(['capacity']);
+      expect(refused.error.details.errors.map((e: Row) => e.row)).toEqual([1, 2]);
+      expect(refused.error.details.errors[0].fields).toMatchObject({ name: 'required' });
+      expect(Object.keys(refused.error.details.errors[1].fields)).toEqual(['capacity']);
       expect(await count()).toBe(before);
       let res = await call('POST', url, { rows: [{ name: 'Εισ 1', capacity: 1 }, { capacity: 2 }], skip_invalid: true, dry_run: true });
       expectStatus(res, 200);

@@ -15,7 +15,6 @@ import { students } from '../../db/schema/index';
 import { validatorCompiler } from '../../plugins/openapi';
 import { formBody } from '../../engine/body';
 import { withDefaults } from '../../engine/input';
-import { importRefused } from '../../engine/store';
 import { ctxOf } from '../../engine/routes';
 import type { Registry } from '../../engine/registry';
 import { checkReferences, columnValues, historyView, linkRow, searchText } from '../../engine/write';
@@ -85,7 +84,7 @@ export async function studentImportRoutes(app: FastifyInstance, database: Databa
         });
         errors.sort((a, b) => a.row - b.row);
         if (errors.length && !body.skip_invalid) {
-          throw importRefused(errors);
+          throw new DomainError('validation', `${errors.length} rows are not valid; nothing was imported.`, { rows: 'invalid' }, { errors });
         }
         if (body.dry_run || !valid.length) return { created: valid.length, skipped: errors.length, errors };
 
