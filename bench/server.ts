@@ -8,7 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { buildApp } from '../server/app';
 import { bootstrap } from '../server/bootstrap';
 import { loadConfig, type Config } from '../server/config';
-import { migrate, openDatabase, queryRows, type Database } from '../server/db/client';
+import { openDatabase, queryRows, type Database } from '../server/db/client';
+import { migrate } from '../server/db/migrate';
 import { seedStudents } from './seed';
 import { scratchDatabase } from './scratch';
 

@@ -8,6 +8,7 @@ import cookie from '@fastify/cookie';
 import { sql } from 'drizzle-orm';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
+import type { ResourceDef } from '../domain/index';
 import type { Config } from './config';
 import './context';
 import { platform, type Database } from './db/client';
@@ -19,7 +20,7 @@ import { authRoutes } from './modules/auth/routes';
 import { contractRoutes } from './modules/contracts/routes';
 import { loadJwtKey } from './modules/auth/tokens';
 import { historyRoutes } from './modules/history/routes';
-import { crudRoutes } from './modules/crud/routes';
+import { crudRoutes, customRecordRoutes } from './engine/routes';
 import { expenseRoutes } from './modules/expenses/routes';
 import { fileRoutes } from './modules/files/routes';
 import { openFileStore, type FileStore } from './modules/files/storage';
@@ -31,11 +32,10 @@ import { startBus } from './modules/notifications/bus';
 import { startMailer } from './modules/notifications/mail';
 import { notificationRoutes } from './modules/notifications/routes';
 import { paymentRoutes } from './modules/payments/routes';
-import { DIRECTORY_SPECS, registry } from './modules/registry';
+import { buildServerRegistry } from './registry';
 import { studentImportRoutes } from './modules/students/import';
 import { runtimeResourceRoutes } from './modules/runtime-resources/routes';
 import { definitionRoutes } from './modules/custom-entities/definitions';
-import { recordRoutes } from './modules/custom-entities/records';
 import { tenantRoutes } from './modules/tenants/spec';
 import { usersSpec } from './modules/users/spec';
 import { authPlugin } from './plugins/auth';
@@ -59,10 +59,14 @@ export interface BuildOptions {
   distDir?: string;
   /** Where uploaded files' bytes go (default: the one the configuration names). */
   store?: FileStore;
+  /** Extra declarations served as plain resources (a resource declared at test time). */
+  resources?: readonly ResourceDef[];
 }
 
 export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const { database, config } = opts;
+  // Built once and handed down: no module reaches for a registry of its own.
+  const registry = buildServerRegistry(opts.resources);
   const app = Fastify({
     logger: { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
     trustProxy: config.trustProxy,
@@ -141,20 +145,26 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(tenantRoutes, { prefix: '/api/tenants', database, registry });
   await app.register(mydataRoutes, { prefix: '/api/mydata', database, registry });
   // The centre's directory: every metadata-driven resource on the generic CRUD engine.
-  for (const spec of DIRECTORY_SPECS) await app.register(crudRoutes, { prefix: `/api/${spec.def.name}`, database, registry, spec });
+  for (const spec of registry.served) await app.register(crudRoutes, { prefix: `/api/${spec.def.name}`, database, registry, spec });
   await app.register(async (students) => studentImportRoutes(students, database, registry));
-  await app.register(lessonRoutes, { prefix: '/api/lessons', database });
+  await app.register(lessonRoutes, { prefix: '/api/lessons', database, registry });
   await app.register(seriesRoutes, { prefix: '/api/recurring-lessons', database, registry });
   await app.register(async (feeds) => calendarFeedRoutes(feeds, database));
   // The centre's money: contracts and payments, expenses, the account and analytics.
-  await app.register(contractRoutes, { prefix: '/api/contracts', database });
-  await app.register(paymentRoutes, { prefix: '/api/payments', database });
-  await app.register(expenseRoutes, { database });
+  await app.register(contractRoutes, { prefix: '/api/contracts', database, registry });
+  await app.register(paymentRoutes, { prefix: '/api/payments', database, registry });
+  await app.register(expenseRoutes, { database, registry });
   await app.register(accountRoutes, { prefix: '/api/account', database });
   await app.register(analyticsRoutes, { prefix: '/api/analytics', database });
   // The centre's documents: folders and files are on the CRUD engine; uploads and content here.
-  await app.register(fileRoutes, { prefix: '/api/files', database, store: opts.store ?? openFileStore(config), maxBytes: config.maxUploadMb * 1024 * 1024 });
-  await app.register(historyRoutes, { prefix: '/api/history', database });
+  await app.register(fileRoutes, {
+    prefix: '/api/files',
+    database,
+    registry,
+    store: opts.store ?? openFileStore(config),
+    maxBytes: config.maxUploadMb * 1024 * 1024,
+  });
+  await app.register(historyRoutes, { prefix: '/api/history', database, registry });
   // Each process hears every process's new notifications (LISTEN/NOTIFY) and wakes its own streams.
   const bus = await startBus(database, app.log);
   const mailer = startMailer(database, config, bus, app.log);
@@ -166,7 +176,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(runtimeResourceRoutes, { prefix: '/api/resources', database });
   // Record types the centre defines at run time, and their records.
   await app.register(definitionRoutes, { prefix: '/api/custom-entities', database });
-  await app.register(recordRoutes, { prefix: '/api/custom-entities', database, registry });
+  await app.register(customRecordRoutes, { prefix: '/api/custom-entities', database, registry });
 
   await app.register(clientPlugin, { serveClient: opts.serveClient ?? true, distDir: opts.distDir });
 

@@ -13,9 +13,10 @@ import { ensureDemoLessons } from './demo/lessons';
 import { ensureDemoMoney } from './demo/money';
 import { rootUsers, tenants, users } from './db/schema/index';
 import { hashPassword } from './modules/auth/passwords';
-import { prepareInput } from './modules/crud/routes';
-import { createRow } from './modules/crud/write';
-import { registry } from './modules/registry';
+import { prepareInput } from './engine/input';
+import { createRow } from './engine/write';
+import type { Registry } from './engine/registry';
+import { buildServerRegistry } from './registry';
 import { userAccounts } from './modules/users/spec';
 
 export interface DemoLogin {
@@ -82,7 +83,7 @@ async function ensureRoot(database: Database, config: Config): Promise<void> {
   await platform(database).insert(rootUsers).values({ username: config.rootUsername, passwordHash, firstName: 'Root', lastName: '' }).onConflictDoNothing();
 }
 
-async function ensureDemoStaff(database: Database, tenantId: number): Promise<DemoLogin[]> {
+async function ensureDemoStaff(database: Database, registry: Registry, tenantId: number): Promise<DemoLogin[]> {
   for (const person of DEMO_STAFF) {
     const exists = await withTenant(database, tenantId, (tx) =>
       tx.select({ id: users.id }).from(users).where(sql`${users.tenantId} = ${tenantId} and lower(${users.username}) = ${person.username}`),
@@ -99,14 +100,15 @@ async function ensureDemoStaff(database: Database, tenantId: number): Promise<De
   return DEMO_STAFF.map(({ username, password, role }) => ({ username, password, role }));
 }
 
-export async function bootstrap(database: Database, config: Config): Promise<{ demoLogins?: DemoLogin[] }> {
+/** `registry`: the one the server serves (the declared resources' when not given). */
+export async function bootstrap(database: Database, config: Config, registry: Registry = buildServerRegistry()): Promise<{ demoLogins?: DemoLogin[] }> {
   const tenantId = await ensureTenant(database, config.defaultTenant);
   await ensureRoot(database, config);
   if (!config.demoData) return {};
-  const staff = await ensureDemoStaff(database, tenantId);
-  const teachers = await ensureDemoDirectory(database, tenantId);
-  await ensureDemoLessons(database, tenantId);
-  await ensureDemoMoney(database, tenantId);
-  await ensureDemoFiles(database, tenantId, config);
+  const staff = await ensureDemoStaff(database, registry, tenantId);
+  const teachers = await ensureDemoDirectory(database, registry, tenantId);
+  await ensureDemoLessons(database, registry, tenantId);
+  await ensureDemoMoney(database, registry, tenantId);
+  await ensureDemoFiles(database, registry, tenantId, config);
   return { demoLogins: [...staff, ...teachers] };
 }

@@ -7,7 +7,8 @@
 import { buildApp } from './app';
 import { bootstrap } from './bootstrap';
 import { loadConfig } from './config';
-import { migrate, openDatabase } from './db/client';
+import { openDatabase } from './db/client';
+import { migrate } from './db/migrate';
 import { acquireDataLock, DataDirLockedError, type DataLock } from './db/data-lock';
 import { isDatabaseUnavailable } from './db/unavailable';
 import { scheduleBackups } from './jobs/backup';

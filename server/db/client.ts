@@ -505,5 +505,3 @@ export async function queryRows<T>(q: Queryable, query: ReturnType<typeof sql>):
   const result = (await q.execute(query)) as unknown as { rows: T[] };
   return result.rows;
 }
-
-export { migrate } from './migrate';

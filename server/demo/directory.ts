@@ -10,8 +10,8 @@ import type { Role } from '../../domain/index';
 import type { Database, Tx } from '../db/client';
 import { subjects, users } from '../db/schema/index';
 import { hashPassword } from '../modules/auth/passwords';
-import type { ResourceSpec } from '../modules/crud/spec';
-import { registry } from '../modules/registry';
+import type { ResourceSpec } from '../engine/spec';
+import type { Registry } from '../engine/registry';
 import { classesSpec } from '../modules/directory/specs';
 import { notesSpec } from '../modules/notes/spec';
 import { studentCustomFieldsSpec } from '../modules/student-custom-fields/spec';
@@ -20,7 +20,7 @@ import { teachersSpec } from '../modules/teachers/spec';
 import { add, fillOnce } from './fill';
 
 /** The spec the engine serves a resource with (plain ones are derived, not imported). */
-const specOf = (name: string): ResourceSpec => registry.specs.get(name)!;
+const specOf = (registry: Registry, name: string): ResourceSpec => registry.specs.get(name)!;
 
 const TEACHER_PASSWORD = 'demo-teacher-2024';
 
@@ -160,29 +160,33 @@ async function teacherUser(tx: Tx, tenantId: number, username: string): Promise<
 }
 
 /** Fills the directory unless it already holds data. Returns the teacher sign-ins it adds to the demo staff's. */
-export async function ensureDemoDirectory(database: Database, tenantId: number): Promise<Array<{ username: string; password: string; role: Role }>> {
+export async function ensureDemoDirectory(
+  database: Database,
+  registry: Registry,
+  tenantId: number,
+): Promise<Array<{ username: string; password: string; role: Role }>> {
   const passwordHash = await hashPassword(TEACHER_PASSWORD);
-  await fillOnce(database, tenantId, subjects, async (tx, ctx) => {
+  await fillOnce(database, registry, tenantId, subjects, async (tx, ctx) => {
     const subjectId = new Map<string, number>();
-    for (const [name, color] of SUBJECTS) subjectId.set(name, (await add(tx, ctx, specOf('subjects'), { name, color })).id);
+    for (const [name, color] of SUBJECTS) subjectId.set(name, (await add(tx, ctx, specOf(registry, 'subjects'), { name, color })).id);
     const ids = (names: string[]) => names.map((n) => subjectId.get(n)!);
-    for (let i = 1; i <= 4; i++) await add(tx, ctx, specOf('rooms'), { name: `Αίθουσα ${i}`, capacity: [8, 10, 12, 15][i - 1] });
+    for (let i = 1; i <= 4; i++) await add(tx, ctx, specOf(registry, 'rooms'), { name: `Αίθουσα ${i}`, capacity: [8, 10, 12, 15][i - 1] });
     const categoryId = new Map<string, number>();
-    for (const name of ['Γυμνάσιο', 'Λύκειο']) categoryId.set(name, (await add(tx, ctx, specOf('class-categories'), { name })).id);
-    for (const name of ['Ετήσιο', 'Καλοκαιρινό', 'Ιδιαίτερα']) await add(tx, ctx, specOf('contract-categories'), { name });
+    for (const name of ['Γυμνάσιο', 'Λύκειο']) categoryId.set(name, (await add(tx, ctx, specOf(registry, 'class-categories'), { name })).id);
+    for (const name of ['Ετήσιο', 'Καλοκαιρινό', 'Ιδιαίτερα']) await add(tx, ctx, specOf(registry, 'contract-categories'), { name });
     for (const [name, color, entity] of [
       ['Κανονικό', '#1677ff', 'NORMAL'],
       ['Αναπλήρωση', '#fa8c16', 'REPLACEMENT'],
       ['Επανάληψη', '#52c41a', 'NORMAL'],
     ]) {
-      await add(tx, ctx, specOf('lesson-types'), { name, color, entity });
+      await add(tx, ctx, specOf(registry, 'lesson-types'), { name, color, entity });
     }
     for (const [name, color] of [
       ['Διαγώνισμα', '#f5222d'],
       ['Εξεταστέα ύλη', '#722ed1'],
       ['Ασκήσεις', '#13c2c2'],
     ]) {
-      await add(tx, ctx, specOf('lesson-tags'), { name, color });
+      await add(tx, ctx, specOf(registry, 'lesson-tags'), { name, color });
     }
     await add(tx, ctx, studentCustomFieldsSpec, { key: 'school', label: 'Σχολείο', type: 'TEXT', options: null, required: false, position: 0 });
     await add(tx, ctx, studentCustomFieldsSpec, {

@@ -9,10 +9,10 @@ import { Readable } from 'node:stream';
 import type { Config } from '../config';
 import { withTenant, type Database } from '../db/client';
 import { folders } from '../db/schema/index';
-import { createRow } from '../modules/crud/write';
+import { createRow } from '../engine/write';
 import { filesSpec, foldersSpec } from '../modules/files/spec';
 import { newKey, openFileStore } from '../modules/files/storage';
-import { registry } from '../modules/registry';
+import type { Registry } from '../engine/registry';
 
 const PRICE_LIST = `Τιμοκατάλογος σχολικού έτους
 Γυμνάσιο: 90 € τον μήνα
@@ -20,7 +20,7 @@ const PRICE_LIST = `Τιμοκατάλογος σχολικού έτους
 Εγγραφή: 50 €
 `;
 
-export async function ensureDemoFiles(database: Database, tenantId: number, config: Config): Promise<void> {
+export async function ensureDemoFiles(database: Database, registry: Registry, tenantId: number, config: Config): Promise<void> {
   const ctx = { tenantId, actor: null };
   const [has] = await withTenant(database, tenantId, (tx) => tx.select({ n: count() }).from(folders));
   if (has && has.n > 0) return;

@@ -8,12 +8,11 @@ import { and, asc, eq, gte, sql } from 'drizzle-orm';
 import { addDays, isoWeekday } from '../../domain/index';
 import type { Database, Tx } from '../db/client';
 import { classes, classSubjects, lessons, lessonTypes, rooms, teachers, teacherSubjects } from '../db/schema/index';
-import type { Ctx } from '../modules/crud/spec';
-import { createRow, updateRow } from '../modules/crud/write';
+import { createRow, updateRow } from '../engine/write';
 import { createSeries } from '../modules/lessons/series';
 import { lessonsSpec } from '../modules/lessons/spec';
-import { registry } from '../modules/registry';
-import { fillOnce } from './fill';
+import type { Registry } from '../engine/registry';
+import { type DemoCtx, fillOnce } from './fill';
 
 /** Afternoon slots, Monday to Friday. */
 const SLOTS: Array<[string, string]> = [
@@ -70,7 +69,7 @@ function plan(classIds: number[], classSubjectsOf: Map<number, number[]>, teache
 }
 
 /** One lesson to be replaced, one replaced (its replacement on that week's Saturday), one cancelled. */
-async function statusExamples(tx: Tx, ctx: Ctx, from: string, replacementType: number | undefined) {
+async function statusExamples(tx: Tx, ctx: DemoCtx, from: string, replacementType: number | undefined) {
   const upcoming = await tx
     .select({ id: lessons.id })
     .from(lessons)
@@ -81,13 +80,13 @@ async function statusExamples(tx: Tx, ctx: Ctx, from: string, replacementType: n
   if (pick.some((p) => !p)) return;
   const [toReplace, replaced, cancelled] = pick as Array<{ id: number }>;
   const mark = async (id: number, status: string) => {
-    const row = await updateRow(tx, registry, ctx, lessonsSpec, id, { status }, undefined);
+    const row = await updateRow(tx, ctx.registry, ctx, lessonsSpec, id, { status }, undefined);
     return row;
   };
   await mark(toReplace.id, 'TO_BE_REPLACED');
   const original = await mark(replaced.id, 'TO_BE_REPLACED');
   const date = original.date as string;
-  await createRow(tx, registry, ctx, lessonsSpec, {
+  await createRow(tx, ctx.registry, ctx, lessonsSpec, {
     date: addDays(date, 6 - isoWeekday(date)),
     start_time: '10:00',
     end_time: '11:30',
@@ -103,8 +102,13 @@ async function statusExamples(tx: Tx, ctx: Ctx, from: string, replacementType: n
   await mark(cancelled.id, 'CANCELED');
 }
 
-export async function ensureDemoLessons(database: Database, tenantId: number, today = new Date().toISOString().slice(0, 10)): Promise<void> {
-  await fillOnce(database, tenantId, lessons, async (tx, ctx) => {
+export async function ensureDemoLessons(
+  database: Database,
+  registry: Registry,
+  tenantId: number,
+  today = new Date().toISOString().slice(0, 10),
+): Promise<void> {
+  await fillOnce(database, registry, tenantId, lessons, async (tx, ctx) => {
     const classIds = (await tx.select({ id: classes.id }).from(classes).where(eq(classes.tenantId, tenantId)).orderBy(asc(classes.id))).map((r) => r.id);
     const roomIds = (await tx.select({ id: rooms.id }).from(rooms).where(eq(rooms.tenantId, tenantId)).orderBy(asc(rooms.id))).map((r) => r.id);
     const types = await tx

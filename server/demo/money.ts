@@ -12,6 +12,7 @@ import { contractCategories, contracts, students } from '../db/schema/index';
 import { contractsSpec } from '../modules/contracts/spec';
 import { expenseCategoriesSpec, expensesSpec } from '../modules/expenses/spec';
 import { paymentsSpec } from '../modules/payments/spec';
+import type { Registry } from '../engine/registry';
 import { add, fillOnce } from './fill';
 import { schoolYear } from './lessons';
 
@@ -31,8 +32,8 @@ const MONTHLY_EXPENSES: Array<[string, string, number, string, boolean]> = [
 
 const day = (month: string, d: number) => `${month}-${String(Math.min(d, 28)).padStart(2, '0')}`;
 
-export async function ensureDemoMoney(database: Database, tenantId: number, today = new Date().toISOString().slice(0, 10)): Promise<void> {
-  await fillOnce(database, tenantId, contracts, async (tx, ctx) => {
+export async function ensureDemoMoney(database: Database, registry: Registry, tenantId: number, today = new Date().toISOString().slice(0, 10)): Promise<void> {
+  await fillOnce(database, registry, tenantId, contracts, async (tx, ctx) => {
     const studentIds = (await tx.select({ id: students.id }).from(students).where(eq(students.tenantId, tenantId)).orderBy(asc(students.id))).map((r) => r.id);
     const categories = await tx
       .select({ id: contractCategories.id, name: contractCategories.name })

@@ -9,7 +9,8 @@ import pg from 'pg';
 import { buildApp } from '../../server/app';
 import { bootstrap } from '../../server/bootstrap';
 import { loadConfig, type Config } from '../../server/config';
-import { migrate, openDatabase } from '../../server/db/client';
+import { openDatabase } from '../../server/db/client';
+import { migrate } from '../../server/db/migrate';
 
 const ENGINES = ['pglite', 'postgres'] as const;
 export type DatabaseKind = (typeof ENGINES)[number];

@@ -3,7 +3,7 @@
 // author has no English name but a flag the client translates.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTenant } from '../../server/db/client';
-import { recordHistory } from '../../server/modules/history/record';
+import { recordHistory } from '../../server/engine/history';
 import { expectError, json, show } from './api-helpers';
 import { DATABASE_KINDS, startApp, type TestApp } from './harness';
 

@@ -5,7 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { labelKey } from '../../domain/references';
 import { bootstrap } from '../../server/bootstrap';
 import { DEMO_STUDENTS } from '../../server/demo/directory';
-import { registry } from '../../server/modules/registry';
+import { buildServerRegistry } from '../../server/registry';
+
+const registry = buildServerRegistry();
 import { DATABASE_KINDS, startApp, type TestApp } from './harness';
 
 describe('directory registry', () => {

@@ -5,7 +5,8 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrate, openDatabase, platform, queryRows, withPlatform, withTenant, type Database } from '../../server/db/client';
+import { openDatabase, platform, queryRows, withPlatform, withTenant, type Database } from '../../server/db/client';
+import { migrate } from '../../server/db/migrate';
 import { history, sessions, tenants, users } from '../../server/db/schema/index';
 import { DATABASE_KINDS, startApp, TEST_DATABASE_URL, type TestApp } from './harness';
 

@@ -9,7 +9,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'v
 import { buildApp } from '../../server/app';
 import { bootstrap } from '../../server/bootstrap';
 import { loadConfig } from '../../server/config';
-import { migrate, openDatabase } from '../../server/db/client';
+import { openDatabase } from '../../server/db/client';
+import { migrate } from '../../server/db/migrate';
 import { submitSignIn, useBrowserTab } from './browser';
 
 // Declared once, seen in a real Chromium: the Settings group with every label whole at

@@ -5,8 +5,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AccountMonthAnswer, AccountYearAnswer, RESOURCE_AREA } from '../../../domain/index';
 import { withTenant, type Database } from '../../db/client';
-import { ctxOf } from '../crud/routes';
-import { answerSchema } from '../answers';
+import { ctxOf } from '../../engine/routes';
+import { answerSchema } from '../../engine/answers';
 import { monthFigures, totalOf } from './figures';
 import { MONTH_QUERY, monthCode, readQuery, YEAR_QUERY, yearCode } from './query';
 

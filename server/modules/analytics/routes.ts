@@ -3,8 +3,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ContractAnalyticsAnswer, RESOURCE_AREA } from '../../../domain/index';
 import { withTenant, type Database } from '../../db/client';
 import { RANGE_QUERY, readRange } from '../account/query';
-import { answerSchema } from '../answers';
-import { ctxOf } from '../crud/routes';
+import { answerSchema } from '../../engine/answers';
+import { ctxOf } from '../../engine/routes';
 import { contractAnalytics } from './contracts';
 
 export const analyticsRoutes: FastifyPluginAsyncZod<{ database: Database }> = async (app, { database }) => {

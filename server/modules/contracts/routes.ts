@@ -4,16 +4,16 @@
  * owed, paid and left.
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Registry } from '../../engine/registry';
 import { CONTRACTS, ContractStatusAnswer, contractFigures, contractLines, DomainError, RESOURCE_AREA } from '../../../domain/index';
 import { withTenant, type Database } from '../../db/client';
-import { findRow } from '../crud/read';
-import { crudRoutes, ctxOf, rowSchemaOf } from '../crud/routes';
-import { answerSchema } from '../answers';
-import { IdParams } from '../params';
-import { registry } from '../registry';
+import { findRow } from '../../engine/read';
+import { crudRoutes, ctxOf, rowSchemaOf } from '../../engine/routes';
+import { answerSchema } from '../../engine/answers';
+import { IdParams } from '../../engine/params';
 import { contractPayments, contractsSpec, termsOf } from './spec';
 
-export const contractRoutes: FastifyPluginAsyncZod<{ database: Database }> = async (app, { database }) => {
+export const contractRoutes: FastifyPluginAsyncZod<{ database: Database; registry: Registry }> = async (app, { database, registry }) => {
   const area = RESOURCE_AREA[CONTRACTS.name] ?? CONTRACTS.area;
   app.get(
     '/:id/status',

@@ -20,7 +20,7 @@ import {
 } from '../../../domain/index';
 import type { Tx } from '../../db/client';
 import { classStudents, contracts, payments } from '../../db/schema/index';
-import type { Ctx, ListExtras, ResourceSpec } from '../crud/spec';
+import type { Ctx, ListExtras, ResourceSpec } from '../../engine/spec';
 
 /** Filters beyond the declared fields: a student's classes, a day covered, a month paid or not. */
 const EXTRA_FILTERS: FieldDef[] = [

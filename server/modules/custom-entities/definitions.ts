@@ -26,11 +26,11 @@ import {
 import { queryRows, type Tx, withTenant, type Database } from '../../db/client';
 import { customEntities, customRecords } from '../../db/schema/index';
 import { pgCode, pgConstraint } from '../../plugins/errors';
-import { ctxOf } from '../crud/routes';
-import type { Ctx } from '../crud/spec';
-import { recordHistory, recordHistoryMany } from '../history/record';
-import { listOrder, listPage, listWhere } from '../list-query';
-import { asEntity, entityAnswer, type EntityRow, reindex, searchOf, valueFits } from './store';
+import { ctxOf } from '../../engine/routes';
+import type { Ctx } from '../../engine/spec';
+import { recordHistory, recordHistoryMany } from '../../engine/history';
+import { listOrder, listPage, listWhere } from '../../engine/list-query';
+import { asEntity, entityAnswer, type EntityRow, reindex, searchOf, valueFits } from '../../engine/values/store';
 
 const text = (name: string): FieldDef => ({ name, type: 'TEXT', sortable: true, filterable: true, searchable: true });
 /** The list's whitelist of sorts and filters. */

@@ -1,11 +1,11 @@
 /**
  * Classes: their join tables and what a TEACHER sees of them. The other directory resources
  * (subjects, rooms, categories, lesson types and tags) are plain: their specs follow from the
- * declaration and the table (../plain-specs.ts).
+ * declaration and the table (server/engine/plain-specs.ts).
  */
 import { CLASSES } from '../../../domain/index';
 import { classes, classStudents, classSubjects } from '../../db/schema/index';
-import type { ResourceSpec } from '../crud/spec';
+import type { ResourceSpec } from '../../engine/spec';
 import { inOwnClasses, ownOnly } from '../teachers/scope';
 
 export const classesSpec: ResourceSpec = {

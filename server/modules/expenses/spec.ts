@@ -5,7 +5,7 @@
 import { sql } from 'drizzle-orm';
 import { checkMoneyDate, DomainError, EXPENSE_CATEGORIES, EXPENSES, type FieldErrors } from '../../../domain/index';
 import { expenseCategories, expenses } from '../../db/schema/index';
-import type { ResourceSpec } from '../crud/spec';
+import type { ResourceSpec } from '../../engine/spec';
 import { receiptWhere } from '../payments/spec';
 
 export const expenseCategoriesSpec: ResourceSpec = { def: EXPENSE_CATEGORIES, table: expenseCategories, label: expenseCategories.name.getSQL() };

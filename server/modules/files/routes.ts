@@ -14,27 +14,17 @@ import { z } from 'zod';
 import { createdJsonSchema, DomainError, PREVIEW_TYPES } from '../../../domain/index';
 import { withTenant, type Database } from '../../db/client';
 import { files } from '../../db/schema/index';
-import { ctxOf, rowSchemaOf } from '../crud/routes';
-import { createRow } from '../crud/write';
-import { findRow } from '../crud/read';
-import { IdParams } from '../params';
-import { registry } from '../registry';
-import { filesSpec, foldersSpec } from './spec';
+import { ctxOf, rowSchemaOf } from '../../engine/routes';
+import { createRow } from '../../engine/write';
+import { findRow } from '../../engine/read';
+import { IdParams } from '../../engine/params';
+import type { Registry } from '../../engine/registry';
+import { filesSpec, foldersSpec, type UploadFacts } from './spec';
 import { cleanFileName, contentDisposition, SNIFF_BYTES, sniffType } from './sniff';
 import { newKey, type FileStore } from './storage';
 
 /** Room for the multipart envelope (boundaries, part headers) around the file itself. */
 const ENVELOPE_BYTES = 64 * 1024;
-
-/** What the upload learned about the bytes, handed to the files spec for its columns. */
-export interface UploadFacts {
-  size: number;
-  mime_type: string;
-  sha256: string;
-  storage_key: string;
-  uploaded_by: string;
-  uploaded_by_id: number | null;
-}
 
 const UploadQuery = z.strictObject({
   folder_id: z
@@ -50,7 +40,10 @@ const ContentQuery = z.strictObject({ inline: z.enum(['0', '1']).optional() });
 const tooLarge = (maxBytes: number) =>
   new DomainError('too-large', `A file may be at most ${Math.round(maxBytes / 1024 / 1024)} MB.`, undefined, { details: { max_bytes: maxBytes } });
 
-export const fileRoutes: FastifyPluginAsyncZod<{ database: Database; store: FileStore; maxBytes: number }> = async (app, { database, store, maxBytes }) => {
+export const fileRoutes: FastifyPluginAsyncZod<{ database: Database; registry: Registry; store: FileStore; maxBytes: number }> = async (
+  app,
+  { database, registry, store, maxBytes },
+) => {
   await app.register(multipart, { limits: { fileSize: maxBytes, files: 1, fields: 0, parts: 2, headerPairs: 50 } });
   const row = rowSchemaOf(filesSpec);
 

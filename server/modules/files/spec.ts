@@ -8,10 +8,19 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import { DomainError, FILES, FOLDERS, type FieldErrors } from '../../../domain/index';
 import { queryRows, type Tx } from '../../db/client';
 import { fileDeletions, files, folders } from '../../db/schema/index';
-import { recordHistory, recordHistoryMany } from '../history/record';
-import type { Ctx, Data, ResourceSpec, WriteArgs } from '../crud/spec';
-import { historyView, releaseReferences } from '../crud/write';
-import type { UploadFacts } from './routes';
+import { recordHistory, recordHistoryMany } from '../../engine/history';
+import type { Ctx, Data, ResourceSpec, WriteArgs } from '../../engine/spec';
+import { historyView, releaseReferences } from '../../engine/write';
+
+/** What the upload learned about the bytes, handed to the files spec for its columns. */
+export interface UploadFacts {
+  size: number;
+  mime_type: string;
+  sha256: string;
+  storage_key: string;
+  uploaded_by: string;
+  uploaded_by_id: number | null;
+}
 
 /** A name shows in paths and downloads: no slashes, whatever the text rules already allow. */
 function checkName({ input }: WriteArgs): Promise<undefined> {

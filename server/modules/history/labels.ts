@@ -10,8 +10,8 @@ import { type FieldDef, RESOURCES } from '../../../domain/index';
 import type { ReferenceLabel } from '../../../domain/references';
 import type { Tx } from '../../db/client';
 import type { FieldChange } from '../../db/schema/index';
-import type { Registry } from '../crud/registry';
-import { labelRecordChanges } from '../custom-entities/store';
+import type { Registry } from '../../engine/registry';
+import { labelRecordChanges } from '../../engine/values/store';
 
 /** What a REFERENCE change carries beside its ids: one label per side, a list for REFERENCES. */
 export type ChangeLabels = { old: ReferenceLabel | ReferenceLabel[] | null; new: ReferenceLabel | ReferenceLabel[] | null };
@@ -22,7 +22,8 @@ const idsIn = (value: unknown): number[] =>
 
 /** The entity's reference fields whose target has labels. */
 function referenceFields(registry: Registry, entity: string): FieldDef[] {
-  const def = RESOURCES[entity];
+  // The registry's own declaration first: it also holds resources declared beside the domain's (BuildOptions.resources).
+  const def = registry.specs.get(entity)?.def ?? RESOURCES[entity];
   if (!def) return [];
   return def.fields.filter((f) => (f.type === 'REFERENCE' || f.type === 'REFERENCES') && f.reference && registry.targets.has(f.reference));
 }

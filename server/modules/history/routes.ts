@@ -5,16 +5,16 @@
  */
 import { and, desc, eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Registry } from '../../engine/registry';
 import { z } from 'zod';
 import { can, DomainError, isOwnOnly, RESOURCE_AREA, type Area } from '../../../domain/index';
 import { actorOf, tenantOf } from '../../context';
 import { withTenant, type Database } from '../../db/client';
 import { history } from '../../db/schema/index';
-import { findRow } from '../crud/read';
+import { findRow } from '../../engine/read';
 import { labelChanges, type LabelledChange } from './labels';
-import { registry } from '../registry';
-import { listPage, pagedQuery, pageOf } from '../list-query';
-import { iso } from '../params';
+import { listPage, pagedQuery, pageOf } from '../../engine/list-query';
+import { iso } from '../../engine/params';
 
 /** Entities whose history is kept but which are not API resources of their own. */
 const EXTRA_AREAS: Record<string, Area> = { 'root-users': 'tenants' };
@@ -55,7 +55,7 @@ const Entry = {
   },
 };
 
-export const historyRoutes: FastifyPluginAsyncZod<{ database: Database }> = async (app, { database }) => {
+export const historyRoutes: FastifyPluginAsyncZod<{ database: Database; registry: Registry }> = async (app, { database, registry }) => {
   app.get(
     '',
     {

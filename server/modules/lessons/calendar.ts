@@ -21,9 +21,9 @@ import {
 import { queryRows, type Tx } from '../../db/client';
 import { handReadQuery } from '../../plugins/openapi-document';
 import { calendarRevisions, classes, lessons, lessonTypes, rooms, subjects, teachers } from '../../db/schema/index';
-import { baseWhere } from '../crud/read';
+import { baseWhere } from '../../engine/read';
 import { CalendarCache, hash, type CachedRange } from './calendar-cache';
-import type { Ctx } from '../crud/spec';
+import type { Ctx } from '../../engine/spec';
 import { lessonsSpec, ownOnly } from './spec';
 
 /** The month view shows six weeks: the widest range one request may ask for, in days. */

@@ -12,9 +12,9 @@ import { actorOf, type Actor } from '../../context';
 import { withTenant, type Database, type Tx } from '../../db/client';
 import { calendarFeeds, classes, lessons, rooms, subjects, teachers } from '../../db/schema/index';
 import { hostTenant, findTenantBySlug } from '../../plugins/tenancy';
-import { recordHistory } from '../history/record';
-import { ctxOf } from '../crud/routes';
-import { iso, parseId } from '../params';
+import { recordHistory } from '../../engine/history';
+import { ctxOf } from '../../engine/routes';
+import { iso, parseId } from '../../engine/params';
 import { icalendar, todayIn } from './ical';
 
 /** The feed shows lessons from this many days back … */

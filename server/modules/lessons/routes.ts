@@ -4,15 +4,15 @@
  * (feed.ts) are plugins of their own.
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Registry } from '../../engine/registry';
 import { CalendarAnswerSchema, LESSONS, RESOURCE_AREA } from '../../../domain/index';
-import { answerSchema } from '../answers';
+import { answerSchema } from '../../engine/answers';
 import { withTenantReads, type Database } from '../../db/client';
-import { crudRoutes, ctxOf } from '../crud/routes';
-import { registry } from '../registry';
+import { crudRoutes, ctxOf } from '../../engine/routes';
 import { CALENDAR_QUERY, cachedCalendar, calendarLessons, parseCalendarQuery, revisionOf, revisionStatement } from './calendar';
 import { lessonsSpec } from './spec';
 
-export const lessonRoutes: FastifyPluginAsyncZod<{ database: Database }> = async (app, { database }) => {
+export const lessonRoutes: FastifyPluginAsyncZod<{ database: Database; registry: Registry }> = async (app, { database, registry }) => {
   const area = RESOURCE_AREA[LESSONS.name] ?? LESSONS.area;
   // A static segment: find-my-way prefers it to /api/lessons/:id whatever the order.
   app.get(

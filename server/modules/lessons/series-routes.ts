@@ -19,13 +19,14 @@ import {
   type LessonStatus,
 } from '../../../domain/index';
 import { withTenant, type Database } from '../../db/client';
-import { answerSchema } from '../answers';
-import { formBody } from '../body';
-import { listRows } from '../crud/list';
-import { findRow } from '../crud/read';
-import type { Registry } from '../crud/registry';
-import { ctxOf, rowSchemaOf, withDefaults } from '../crud/routes';
-import { IdParams } from '../params';
+import { answerSchema } from '../../engine/answers';
+import { formBody } from '../../engine/body';
+import { listRows } from '../../engine/list';
+import { findRow } from '../../engine/read';
+import type { Registry } from '../../engine/registry';
+import { withDefaults } from '../../engine/input';
+import { ctxOf, rowSchemaOf } from '../../engine/routes';
+import { IdParams } from '../../engine/params';
 import { createSeries, deleteSeries, patchSeries, setSeriesStatus } from './series';
 import { recurringLessonsSpec as spec } from './spec';
 

@@ -19,12 +19,12 @@ import {
 } from '../../../domain/index';
 import type { Tx } from '../../db/client';
 import { lessons, lessonTagLinks, recurringLessons, recurringLessonTagLinks } from '../../db/schema/index';
-import { loadRows, findRow } from '../crud/read';
-import type { Registry } from '../crud/registry';
-import type { Ctx, Data } from '../crud/spec';
-import { tableColumns } from '../crud/table';
-import { checkReferences, columnValues, historyView, searchText } from '../crud/write';
-import { recordHistoryMany, type HistoryEntry } from '../history/record';
+import { loadRows, findRow } from '../../engine/read';
+import type { Registry } from '../../engine/registry';
+import type { Ctx, Data } from '../../engine/spec';
+import { tableColumns } from '../../engine/table';
+import { checkReferences, columnValues, historyView, searchText } from '../../engine/write';
+import { recordHistoryMany, type HistoryEntry } from '../../engine/history';
 import { assertNoConflicts, takeBookingLock, type Slot } from './conflicts';
 import { assertTimes, changedFields, lessonsSpec, recurringLessonsSpec, slotOf } from './spec';
 

@@ -19,9 +19,9 @@ import {
   type LessonStatus,
 } from '../../../domain/index';
 import { classStudents, lessons, lessonTagLinks, recurringLessons, recurringLessonTagLinks, teachers } from '../../db/schema/index';
-import type { Ctx, Data, ResourceSpec } from '../crud/spec';
-import { historyView } from '../crud/write';
-import { recordHistoryMany, type HistoryEntry } from '../history/record';
+import type { Ctx, Data, ResourceSpec } from '../../engine/spec';
+import { historyView } from '../../engine/write';
+import { recordHistoryMany, type HistoryEntry } from '../../engine/history';
 import { lessonDeleted, lessonWaitingAgain, lessonWritten } from '../notifications/lesson-events';
 import { assertNoConflicts, takeBookingLock, type Slot } from './conflicts';
 

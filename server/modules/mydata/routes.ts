@@ -13,12 +13,12 @@ import { enterTenant, platform, withPlatform, withTenant, type Database, type Qu
 import { rootUsers, users } from '../../db/schema/index';
 import { hashPassword, verifyPassword } from '../auth/passwords';
 import { revokeRootSessionsEverywhere } from '../auth/sessions';
-import { formBody } from '../body';
-import { recordHistory } from '../history/record';
-import type { Registry } from '../crud/registry';
-import { prepareInput } from '../crud/routes';
-import { findRow } from '../crud/read';
-import { updateRow } from '../crud/write';
+import { formBody } from '../../engine/body';
+import { recordHistory } from '../../engine/history';
+import type { Registry } from '../../engine/registry';
+import { prepareInput } from '../../engine/input';
+import { findRow } from '../../engine/read';
+import { updateRow } from '../../engine/write';
 import { userAccounts } from '../users/spec';
 
 /** The part of a users row one edits here: names and contact details. */

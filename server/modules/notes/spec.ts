@@ -6,7 +6,7 @@
 import { and, eq, isNull, or, sql } from 'drizzle-orm';
 import { DomainError, isOwnOnly, NOTES } from '../../../domain/index';
 import { notes, teachers } from '../../db/schema/index';
-import type { Ctx, ResourceSpec } from '../crud/spec';
+import type { Ctx, ResourceSpec } from '../../engine/spec';
 import { inOwnClasses } from '../teachers/scope';
 
 const ownOnly = (ctx: Ctx) => !!ctx.actor && isOwnOnly(ctx.actor.role, 'notes');

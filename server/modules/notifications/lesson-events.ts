@@ -6,7 +6,7 @@
  * waiting for a replacement (of many at once, once).
  */
 import { calendarLink, displayDate, lessonLink, type NotificationKind as NewNotificationKind, type NotificationParams } from '../../../domain/index';
-import type { Ctx, Data } from '../crud/spec';
+import type { Ctx, Data } from '../../engine/spec';
 import { sql } from 'drizzle-orm';
 import { queryRows, type Queryable, type Tx } from '../../db/client';
 import { notify, officeStaff, teacherAccount, type NewNotification } from './create';

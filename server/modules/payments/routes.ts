@@ -1,14 +1,14 @@
 /** Payments, registered under /api/payments: the CRUD routes (rules in spec.ts) and the receipt number the form offers next. */
 import { sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Registry } from '../../engine/registry';
 import { oneJsonSchema, PAYMENTS, RESOURCE_AREA } from '../../../domain/index';
 import { withTenant, type Database } from '../../db/client';
 import { payments } from '../../db/schema/index';
-import { crudRoutes, ctxOf } from '../crud/routes';
-import { registry } from '../registry';
+import { crudRoutes, ctxOf } from '../../engine/routes';
 import { paymentsSpec } from './spec';
 
-export const paymentRoutes: FastifyPluginAsyncZod<{ database: Database }> = async (app, { database }) => {
+export const paymentRoutes: FastifyPluginAsyncZod<{ database: Database; registry: Registry }> = async (app, { database, registry }) => {
   const area = RESOURCE_AREA[PAYMENTS.name] ?? PAYMENTS.area;
   // A static segment: find-my-way prefers it to /:id whatever the order.
   app.get(

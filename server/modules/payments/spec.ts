@@ -9,7 +9,7 @@ import { checkPaymentShape, contractMonths, DomainError, PAYMENTS, stillOwed, ty
 import type { Tx } from '../../db/client';
 import { payments } from '../../db/schema/index';
 import { lockContract } from '../contracts/spec';
-import type { ListExtras, ResourceSpec } from '../crud/spec';
+import type { ListExtras, ResourceSpec } from '../../engine/spec';
 
 const WITH_RECEIPT: FieldDef = { name: 'with_receipt', type: 'BOOLEAN', filterable: true };
 

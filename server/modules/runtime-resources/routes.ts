@@ -10,7 +10,7 @@ import { can, runtimeDeclaration } from '../../../domain/index';
 import { actorOf, tenantOf } from '../../context';
 import { withTenant, type Database } from '../../db/client';
 import { customEntities } from '../../db/schema/index';
-import { asEntity } from '../custom-entities/store';
+import { asEntity } from '../../engine/values/store';
 
 const declarationList = {
   type: 'object',

@@ -8,9 +8,9 @@ import { and, eq, sql } from 'drizzle-orm';
 import { DomainError, definitionProblem, storedValuesFit, STUDENT_CUSTOM_FIELDS, type CustomFieldDefinition, type FieldErrors } from '../../../domain/index';
 import type { Tx } from '../../db/client';
 import { studentCustomFields, students } from '../../db/schema/index';
-import type { Ctx, Data, ResourceSpec } from '../crud/spec';
-import { historyView } from '../crud/write';
-import { recordHistory } from '../history/record';
+import type { Ctx, Data, ResourceSpec } from '../../engine/spec';
+import { historyView } from '../../engine/write';
+import { recordHistory } from '../../engine/history';
 
 const SHAPE_FIELDS = ['type', 'options', 'required'] as const;
 

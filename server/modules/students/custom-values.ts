@@ -15,7 +15,7 @@ import {
   type ListQuery,
 } from '../../../domain/index';
 import { students } from '../../db/schema/index';
-import { likePattern } from '../list-query';
+import { likePattern } from '../../engine/list-query';
 
 export const PREFIX = 'custom_fields.';
 

@@ -13,12 +13,13 @@ import { sql } from 'drizzle-orm';
 import { platform, withTenant, type Database } from '../../db/client';
 import { students } from '../../db/schema/index';
 import { validatorCompiler } from '../../plugins/openapi';
-import { answerSchema } from '../answers';
-import { formBody } from '../body';
-import { ctxOf, withDefaults } from '../crud/routes';
-import type { Registry } from '../crud/registry';
-import { checkReferences, columnValues, historyView, linkRow, searchText } from '../crud/write';
-import { recordHistoryMany } from '../history/record';
+import { answerSchema } from '../../engine/answers';
+import { formBody } from '../../engine/body';
+import { withDefaults } from '../../engine/input';
+import { ctxOf } from '../../engine/routes';
+import type { Registry } from '../../engine/registry';
+import { checkReferences, columnValues, historyView, linkRow, searchText } from '../../engine/write';
+import { recordHistoryMany } from '../../engine/history';
 import { loadDefinitions } from '../student-custom-fields/definitions';
 import { checkCustomValues } from './custom-values';
 import { studentsSpec } from './spec';
@@ -36,7 +37,7 @@ const Body = z.strictObject({
 /** The create route's own body check (schema and compiler), so a row passes exactly when a create would. */
 const checkRow = validatorCompiler({ schema: formBody(STUDENTS, createSchema(STUDENTS)), httpPart: 'body', method: 'POST', url: '/api/students' });
 
-/** As reads show them (crud/read.ts), so later history entries compare alike. */
+/** As reads show them (server/engine/read.ts), so later history entries compare alike. */
 const sortedIds = (v: unknown) => [...((v as number[] | null | undefined) ?? [])].sort((a, b) => a - b);
 
 export async function studentImportRoutes(app: FastifyInstance, database: Database, registry: Registry) {

@@ -7,7 +7,7 @@
 import { sql } from 'drizzle-orm';
 import { STUDENTS } from '../../../domain/index';
 import { classStudents, students, studentSubjects } from '../../db/schema/index';
-import type { ResourceSpec } from '../crud/spec';
+import type { ResourceSpec } from '../../engine/spec';
 import { ofOwnClasses, ownOnly } from '../teachers/scope';
 import { loadDefinitions } from '../student-custom-fields/definitions';
 import { assertCustomValues, customListExtras } from './custom-values';

@@ -8,7 +8,7 @@ import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { isOwnOnly, type Area } from '../../../domain/index';
 import { classStudents, lessons, recurringLessons, teachers } from '../../db/schema/index';
-import type { Ctx } from '../crud/spec';
+import type { Ctx } from '../../engine/spec';
 
 /** True when the caller's role is narrowed to its own rows in `area` (the permission matrix says so). */
 export const ownOnly = (ctx: Ctx, area: Area) => !!ctx.actor && isOwnOnly(ctx.actor.role, area);

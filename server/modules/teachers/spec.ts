@@ -7,10 +7,10 @@
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { TEACHERS } from '../../../domain/index';
 import { teachers, teacherSubjects, users } from '../../db/schema/index';
-import { prepareInput } from '../crud/routes';
-import type { ResourceSpec } from '../crud/spec';
-import { createRow, historyView, updateRow } from '../crud/write';
-import { recordHistory } from '../history/record';
+import { prepareInput } from '../../engine/input';
+import type { ResourceSpec } from '../../engine/spec';
+import { createRow, historyView, updateRow } from '../../engine/write';
+import { recordHistory } from '../../engine/history';
 import { userAccounts } from '../users/spec';
 import { ownOnly } from './scope';
 

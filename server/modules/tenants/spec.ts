@@ -12,10 +12,11 @@ import { enterTenant, type Database } from '../../db/client';
 import { tenants } from '../../db/schema/index';
 import { forgetTenants } from '../../plugins/tenancy';
 import { revokeTenantSessions } from '../auth/sessions';
-import type { Registry } from '../crud/registry';
-import { crudRoutes, prepareInput } from '../crud/routes';
-import type { ResourceSpec } from '../crud/spec';
-import { createRow } from '../crud/write';
+import type { Registry } from '../../engine/registry';
+import { prepareInput } from '../../engine/input';
+import { crudRoutes } from '../../engine/routes';
+import type { ResourceSpec } from '../../engine/spec';
+import { createRow } from '../../engine/write';
 import { userAccounts } from '../users/spec';
 
 const userField = (name: string) => {

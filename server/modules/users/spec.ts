@@ -12,7 +12,7 @@ import type { Tx } from '../../db/client';
 import { teachers, users } from '../../db/schema/index';
 import { hashPassword } from '../auth/passwords';
 import { revokeUserSessions } from '../auth/sessions';
-import type { Ctx, ResourceSpec } from '../crud/spec';
+import type { Ctx, ResourceSpec } from '../../engine/spec';
 
 const isSelf = (actor: Actor | null, id: number): actor is Actor => actor?.kind === 'user' && actor.id === id;
 /** The system itself (bootstrap) may give any role. */

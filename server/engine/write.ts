@@ -4,12 +4,13 @@
  * unknown or foreign id is a 400 on that field rather than a constraint error.
  */
 import { and, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
-import { can, DomainError, normalizeSearch, RESOURCE_AREA, type FieldErrors } from '../../../domain/index';
-import { enterTenant, type Tx } from '../../db/client';
-import { pgCode, pgConstraint } from '../../plugins/errors';
-import { customRecordsPointingAt } from '../custom-entities/references';
-import { recordHistory, recordHistoryMany, type HistoryEntry } from '../history/record';
+import { can, DomainError, normalizeSearch, RESOURCE_AREA, type FieldErrors } from '../../domain/index';
+import { enterTenant, type Tx } from '../db/client';
+import { pgCode, pgConstraint } from '../plugins/errors';
+import { customRecordsPointingAt } from './values/references';
+import { recordHistory, recordHistoryMany, type HistoryEntry } from './history';
 import { findRow } from './read';
+import { assertVersion, inUse } from './store';
 import type { Registry } from './registry';
 import type { Ctx, Data, Link, ResourceSpec } from './spec';
 import { ownRows, tableColumns } from './table';
@@ -228,7 +229,7 @@ export async function updateRow(
   await spec.lockWrites?.(tx, ctx);
   const before = await lockRow(tx, registry, ctx, spec, id);
   spec.canWrite?.(ctx, before, input);
-  if (version !== undefined && version !== before.version) throw new DomainError('stale');
+  assertVersion(before, version);
   if (before.deleted === true) throw new DomainError('conflict', 'This record was deleted.', undefined, { details: { reason: 'record-deleted' } });
   await assertReferences(tx, registry, ctx, spec, input, before);
   const extra = (await spec.beforeWrite?.({ tx, ctx, registry, input, before })) ?? {};
@@ -277,11 +278,8 @@ export async function releaseReferences(tx: Tx, registry: Registry, ctx: Ctx, sp
   }
   // Records of custom entities keep what their REFERENCE fields point at, too.
   Object.assign(uses, await customRecordsPointingAt(tx, ctx.tenantId, spec.def.name, id));
-  if (Object.keys(uses).length) {
-    const words = Object.entries(uses).map(([name, n]) => `${n} ${name}`);
-    // used_by: the same in words, for API clients that show the message's list as it is.
-    throw new DomainError('in-use', `This record is used by ${words.join(', ')}.`, undefined, { details: { reason: 'used-by', uses, used_by: words } });
-  }
+  const refused = inUse(uses);
+  if (refused) throw refused;
   for (const { spec: owner, field, link } of registry.links.get(spec.def.name) ?? []) {
     const holders = (await tx
       .select({ owner: link.owner })

@@ -105,7 +105,7 @@ export function listOrder(query: ListQuery, columns: ColumnMap, idColumn: AnyPgC
 
 /**
  * One page plus the total: the page walks an index; the total is a separate count(*) only
- * when the page does not tell it (see crud/read.ts for why not count(*) over()).
+ * when the page does not tell it (see read.ts for why not count(*) over()).
  */
 export async function listPage<T extends Record<string, unknown>>(
   q: Queryable,

@@ -6,11 +6,11 @@
  */
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { parseListQuery, type FieldDef, type FieldType, type ListQuery } from '../../../domain/index';
+import { parseListQuery, type FieldDef, type FieldType, type ListQuery } from '../../domain/index';
 import { isDeepStrictEqual } from 'node:util';
-import { databaseOfReads, type Database, type Tx } from '../../db/client';
-import { byCodePoint, sortKey } from '../../db/schema/columns';
-import { listOrder, listWhere, type ColumnMap } from '../list-query';
+import { databaseOfReads, type Database, type Tx } from '../db/client';
+import { byCodePoint, sortKey } from '../db/schema/columns';
+import { listOrder, listWhere, type ColumnMap } from './list-query';
 import { baseWhere, loadRows } from './read';
 import type { Registry } from './registry';
 import type { Ctx, Data, ListExtras, ResourceSpec } from './spec';

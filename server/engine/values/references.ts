@@ -7,8 +7,17 @@ import { recordsResourceName } from '../../../domain/index';
 import { queryRows, type Tx } from '../../db/client';
 import { customEntities } from '../../db/schema/index';
 
-/** Resource name of each entity's records -> how many of them point at `id` of `target`. */
-export async function customRecordsPointingAt(tx: Tx, tenantId: number, target: string, id: number): Promise<Record<string, number>> {
+/**
+ * Resource name of each entity's records -> how many of them point at `id` of `target` (a
+ * built-in resource's name, or `custom:<slug>`); a record pointing at itself does not count.
+ */
+export async function customRecordsPointingAt(
+  tx: Tx,
+  tenantId: number,
+  target: string,
+  id: number,
+  self?: { entityId: number },
+): Promise<Record<string, number>> {
   const uses: Record<string, number> = {};
   const entities = await tx
     .select({ id: customEntities.id, slug: customEntities.slug, fields: customEntities.fields })
@@ -22,7 +31,7 @@ export async function customRecordsPointingAt(tx: Tx, tenantId: number, target: 
       sql`select count(distinct record_id)::int as n from custom_values where tenant_id = ${tenantId} and entity_id = ${e.id} and key in (${sql.join(
         keys.map((k) => sql`${k}`),
         sql`, `,
-      )}) and num = ${id}::float8`,
+      )}) and num = ${id}::float8${self?.entityId === e.id ? sql` and record_id <> ${id}` : sql``}`,
     );
     if (row && Number(row.n) > 0) uses[recordsResourceName(e.slug)] = Number(row.n);
   }

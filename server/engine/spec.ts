@@ -7,10 +7,9 @@
 import type { SQL } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
-import type { FieldDef, ListQuery, ResourceDef } from '../../../domain/index';
-import type { Actor } from '../../context';
-import type { Tx } from '../../db/client';
-import type { Registry } from './registry';
+import type { FieldDef, ListQuery, ResourceDef } from '../../domain/index';
+import type { Actor } from '../context';
+import type { Tx } from '../db/client';
 
 /** The caller of one request: every query is scoped to tenantId. */
 export interface Ctx {
@@ -90,6 +89,8 @@ export interface ResourceSpec {
   createExtras?: Record<string, z.ZodType>;
   /** Rows are made by a route of the resource's own module (a file by its upload): no JSON create. */
   createdElsewhere?: boolean;
+  /** POST /import creates many rows at once, each as a create would (resources without secrets or prepare). */
+  importable?: boolean;
   /** POST with an `id` updates that row, checking the version when one is given. */
   postUpdates?: boolean;
   /** DELETE keeps the row and sets its status INACTIVE, recorded as a delete. */
@@ -116,4 +117,28 @@ export interface ResourceSpec {
   remove?(tx: Tx, ctx: Ctx, before: Data, options: Record<string, unknown>, registry: Registry): Promise<void>;
   /** Final touches on a loaded row (labels that need hidden columns). */
   present?(data: Record<string, unknown>): void;
+}
+
+/** What a reference points to: where its ids live and how its label reads. */
+export interface Target {
+  table: PgTable;
+  tenantId: AnyPgColumn;
+  id: AnyPgColumn;
+  label: SQL;
+  deletedAt?: AnyPgColumn;
+}
+
+export interface Incoming {
+  spec: ResourceSpec;
+  field: string;
+}
+
+/** All CRUD resources together (built by registry.ts), so each knows who points at it. */
+export interface Registry {
+  specs: Map<string, ResourceSpec>;
+  targets: Map<string, Target>;
+  /** Scalar REFERENCE fields pointing at each resource: they block its deletion. */
+  blockers: Map<string, Incoming[]>;
+  /** REFERENCES fields (join tables) pointing at each resource: removed with it. */
+  links: Map<string, Array<Incoming & { link: Link }>>;
 }

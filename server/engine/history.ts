@@ -2,9 +2,9 @@
  * Writes one history entry: what changed, field by field, and who did it. Called inside the
  * transaction of the change itself, so a change without its history cannot be committed.
  */
-import type { Actor } from '../../context';
-import type { Tx } from '../../db/client';
-import { history, type FieldChange } from '../../db/schema/index';
+import type { Actor } from '../context';
+import type { Tx } from '../db/client';
+import { history, type FieldChange } from '../db/schema/index';
 
 export const REDACTED = '[redacted]';
 /** Bookkeeping columns whose changes say nothing to a reader of the history. */

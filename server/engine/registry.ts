@@ -3,33 +3,10 @@
  * its deletion (409 in-use), a REFERENCES link is removed with it (recorded in the owner's
  * history). Lessons and contracts join later by adding their specs; their rules follow.
  */
-import type { SQL } from 'drizzle-orm';
-import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
-import type { Link, ResourceSpec } from './spec';
+import type { Registry, ResourceSpec } from './spec';
 import { tableColumns } from './table';
 
-/** What a reference points to: where its ids live and how its label reads. */
-export interface Target {
-  table: PgTable;
-  tenantId: AnyPgColumn;
-  id: AnyPgColumn;
-  label: SQL;
-  deletedAt?: AnyPgColumn;
-}
-
-export interface Incoming {
-  spec: ResourceSpec;
-  field: string;
-}
-
-export interface Registry {
-  specs: Map<string, ResourceSpec>;
-  targets: Map<string, Target>;
-  /** Scalar REFERENCE fields pointing at each resource: they block its deletion. */
-  blockers: Map<string, Incoming[]>;
-  /** REFERENCES fields (join tables) pointing at each resource: removed with it. */
-  links: Map<string, Array<Incoming & { link: Link }>>;
-}
+export type { Incoming, Registry, Target } from './spec';
 
 export function buildRegistry(specs: readonly ResourceSpec[]): Registry {
   const registry: Registry = { specs: new Map(), targets: new Map(), blockers: new Map(), links: new Map() };

@@ -9,8 +9,8 @@ import { getTableName, type SQL } from 'drizzle-orm';
 import { PgTable } from 'drizzle-orm/pg-core';
 import type { ResourceDef } from '../../domain/index';
 import * as schema from '../db/schema/index';
-import type { ResourceSpec } from './crud/spec';
-import { tableColumns } from './crud/table';
+import type { ResourceSpec } from './spec';
+import { tableColumns } from './table';
 
 const TABLES = new Map<string, PgTable>(
   (Object.values(schema) as unknown[]).filter((value): value is PgTable => value instanceof PgTable).map((table) => [getTableName(table), table]),
@@ -34,6 +34,6 @@ export function plainSpecs(declared: readonly ResourceDef[], handWritten: Readon
     .map((def) => {
       const table = tableOf(def);
       if (!table) throw new Error(`${def.name} is declared but has no table named ${def.name.replaceAll('-', '_')}`);
-      return { def, table, label: labelOf(def, table) };
+      return { def, table, label: labelOf(def, table), importable: true };
     });
 }

@@ -24,8 +24,8 @@ import {
 import type { Tx } from '../../db/client';
 import { sortKey as foldedKey } from '../../db/schema/columns';
 import { customEntities, customRecords, customValues } from '../../db/schema/index';
-import type { Registry } from '../crud/registry';
-import type { Ctx } from '../crud/spec';
+import type { Registry } from '../registry';
+import type { Ctx } from '../spec';
 import { iso } from '../params';
 
 export type EntityRow = typeof customEntities.$inferSelect;

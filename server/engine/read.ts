@@ -8,10 +8,10 @@
  */
 import { and, asc, Column, eq, getTableName, inArray, is, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { labelKey, type ReferenceLabel } from '../../../domain/references';
-import { sendsTogether, type Tx } from '../../db/client';
-import { sortKey } from '../../db/schema/columns';
-import { iso } from '../params';
+import { labelKey, type ReferenceLabel } from '../../domain/references';
+import { sendsTogether, type Tx } from '../db/client';
+import { sortKey } from '../db/schema/columns';
+import { iso } from './params';
 import type { Registry } from './registry';
 import type { Ctx, Data, ResourceSpec } from './spec';
 import { ownRows, tableColumns } from './table';

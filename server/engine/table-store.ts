@@ -1,0 +1,60 @@
+/**
+ * The table store: a built-in resource's rows in its own table (drizzle), read and written
+ * through read.ts, list.ts and write.ts with the spec's hooks.
+ */
+import { createSchema, type JsonSchema, zodIssuesToFields } from '../../domain/index';
+import type { Tx } from '../db/client';
+import { formBody } from './body';
+import { withDefaults } from './input';
+import { listRows } from './list';
+import { findRow } from './read';
+import type { Ctx, Registry, ResourceSpec } from './spec';
+import { importRefused, type ImportReport, type RecordStore } from './store';
+import { checkReferences, createRow, deleteRow, updateRow } from './write';
+
+export function tableStore(tx: Tx, registry: Registry, ctx: Ctx, spec: ResourceSpec, row: JsonSchema): RecordStore {
+  return {
+    row,
+    list: (query) => listRows(tx, registry, ctx, spec, query),
+    find: (id) => findRow(tx, registry, ctx, spec, id),
+    create: (input) => createRow(tx, registry, ctx, spec, input),
+    update: (id, input, version) => updateRow(tx, registry, ctx, spec, id, input, version),
+    remove: (id, options) => deleteRow(tx, registry, ctx, spec, id, options),
+    // Only resources with no slow preparation of their input (no secrets) import: each row is a create as POST makes it.
+    importRows: spec.importable ? (rows, options) => importRows(tx, registry, ctx, spec, rows, options) : undefined,
+  };
+}
+
+async function importRows(
+  tx: Tx,
+  registry: Registry,
+  ctx: Ctx,
+  spec: ResourceSpec,
+  rows: readonly unknown[],
+  options: { skip_invalid?: boolean; dry_run?: boolean },
+): Promise<ImportReport> {
+  const body = formBody(spec.def, createSchema(spec.def));
+  const errors: ImportReport['errors'] = [];
+  const parsed: { row: number; input: Record<string, unknown> }[] = [];
+  rows.forEach((raw, row) => {
+    const result = body.safeParse(raw, { reportInput: true });
+    if (result.success) parsed.push({ row, input: withDefaults(spec.def, result.data as Record<string, unknown>) });
+    else errors.push({ row, fields: zodIssuesToFields(result.error.issues) });
+  });
+  const references = await checkReferences(
+    tx,
+    registry,
+    ctx,
+    spec,
+    parsed.map((p) => p.input),
+  );
+  const valid: Record<string, unknown>[] = [];
+  parsed.forEach((p, i) => {
+    if (Object.keys(references[i]!).length) errors.push({ row: p.row, fields: references[i]! });
+    else valid.push(p.input);
+  });
+  errors.sort((a, b) => a.row - b.row);
+  if (errors.length && !options.skip_invalid) throw importRefused(errors);
+  if (!options.dry_run) for (const input of valid) await createRow(tx, registry, ctx, spec, input);
+  return { created: valid.length, skipped: errors.length, errors };
+}

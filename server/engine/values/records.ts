@@ -1,0 +1,174 @@
+/**
+ * The value-index store: a custom entity's records as a jsonb object each, with the typed
+ * value index (custom_values) every filter and sort reads (see store.ts and list.ts beside
+ * this file). Served by the engine's route handlers like any table (../routes.ts).
+ */
+import { and, eq, sql } from 'drizzle-orm';
+import { type CustomEntity, DomainError, type FieldErrors, recordsHistoryEntity, rowJsonSchema } from '../../../domain/index';
+import type { Tx } from '../../db/client';
+import { customRecords } from '../../db/schema/index';
+import { recordHistory, recordHistoryMany } from '../history';
+import type { Ctx, Data, Registry } from '../spec';
+import { assertVersion, importRefused, inUse, type ImportReport, type OpenStore, type RecordStore } from '../store';
+import { listRecords, parseRecordQuery } from './list';
+import { customRecordsPointingAt } from './references';
+import {
+  asEntity,
+  checkRecordReferences,
+  cleanValues,
+  entityBySlug,
+  parseRecordBody,
+  presentRecords,
+  type RecordRow,
+  recordColumns,
+  reindex,
+  resolveReferenceNames,
+  resourceOf,
+  searchOf,
+} from './store';
+
+/** Rows an import writes per statement. */
+const IMPORT_BATCH = 500;
+
+async function loadRecord(tx: Tx, ctx: Ctx, entity: CustomEntity, id: number, lock = false): Promise<RecordRow | null> {
+  const q = tx
+    .select(recordColumns)
+    .from(customRecords)
+    .where(and(eq(customRecords.tenantId, ctx.tenantId), eq(customRecords.entityId, entity.id), eq(customRecords.id, id)));
+  const [row] = lock ? await q.for('update') : await q;
+  return row ?? null;
+}
+
+async function assertReferences(tx: Tx, registry: Registry, ctx: Ctx, entity: CustomEntity, input: Record<string, unknown>) {
+  const [fields] = await checkRecordReferences(tx, registry, ctx, entity, [input]);
+  if (fields && Object.keys(fields).length)
+    throw new DomainError('validation', 'A reference names no record of this centre.', fields, { details: { reason: 'reference-missing' } });
+}
+
+export function valueStore(tx: Tx, registry: Registry, ctx: Ctx, entity: CustomEntity): RecordStore {
+  const history = recordsHistoryEntity(entity.slug);
+  const present = async (rows: readonly RecordRow[]) => (await presentRecords(tx, registry, ctx, entity, rows)) as Data[];
+  const mustLoad = async (id: number) => {
+    const row = await loadRecord(tx, ctx, entity, id, true);
+    if (!row) throw new DomainError('not-found');
+    return row;
+  };
+
+  return {
+    row: rowJsonSchema(resourceOf(entity)),
+
+    async list(raw) {
+      const { rows, total } = await listRecords(tx, ctx.tenantId, entity, parseRecordQuery(entity, raw));
+      return { data: await present(rows), total };
+    },
+
+    async find(id) {
+      const row = await loadRecord(tx, ctx, entity, id);
+      return row ? ((await present([row]))[0] ?? null) : null;
+    },
+
+    async create(body) {
+      const { values } = parseRecordBody(entity, body, 'create');
+      await assertReferences(tx, registry, ctx, entity, values);
+      const stored = cleanValues(entity, values);
+      const [row] = await tx
+        .insert(customRecords)
+        .values({ tenantId: ctx.tenantId, entityId: entity.id, data: stored, search: searchOf(entity, stored) })
+        .returning(recordColumns);
+      await reindex(tx, entity, ctx.tenantId, [row!], true);
+      await recordHistory(tx, ctx.tenantId, ctx.actor, { entity: history, entityId: row!.id, action: 'create', after: stored });
+      return (await present([row!]))[0]!;
+    },
+
+    async update(id, body) {
+      // The version travels in the body, checked with the entity's fields.
+      const { values, version } = parseRecordBody(entity, body, 'update');
+      const before = await mustLoad(id);
+      assertVersion(before, version);
+      // Only references that change must exist now.
+      const changed = Object.fromEntries(Object.entries(values).filter(([k, v]) => v !== before.data[k]));
+      await assertReferences(tx, registry, ctx, entity, changed);
+      const stored = cleanValues(entity, { ...before.data, ...values });
+      const [row] = await tx
+        .update(customRecords)
+        .set({ data: stored, search: searchOf(entity, stored), version: sql`${customRecords.version} + 1`, updatedAt: sql`now()` })
+        .where(and(eq(customRecords.tenantId, ctx.tenantId), eq(customRecords.id, before.id)))
+        .returning(recordColumns);
+      await reindex(tx, entity, ctx.tenantId, [row!]);
+      const keys = Object.keys(values);
+      await recordHistory(tx, ctx.tenantId, ctx.actor, {
+        entity: history,
+        entityId: before.id,
+        action: 'update',
+        before: Object.fromEntries(keys.map((k) => [k, before.data[k] ?? null])),
+        after: Object.fromEntries(keys.map((k) => [k, stored[k] ?? null])),
+      });
+      return (await present([row!]))[0]!;
+    },
+
+    async remove(id) {
+      const before = await mustLoad(id);
+      const refused = inUse(await customRecordsPointingAt(tx, ctx.tenantId, `custom:${entity.slug}`, before.id, { entityId: entity.id }));
+      if (refused) throw refused;
+      await tx.delete(customRecords).where(and(eq(customRecords.tenantId, ctx.tenantId), eq(customRecords.id, before.id)));
+      await recordHistory(tx, ctx.tenantId, ctx.actor, { entity: history, entityId: before.id, action: 'delete', before: before.data });
+    },
+
+    async importRows(rows, options): Promise<ImportReport> {
+      const errors: ImportReport['errors'] = [];
+      const parsed: { row: number; values: Record<string, unknown> }[] = [];
+      // A reference may come by name, as the export writes it; a name that fits no one row is the row's error.
+      const named = await resolveReferenceNames(tx, registry, ctx.tenantId, entity, rows);
+      named.rows.forEach((raw, row) => {
+        const unnamed = named.errors[row]!;
+        try {
+          const { values } = parseRecordBody(entity, raw, 'create');
+          if (Object.keys(unnamed).length) errors.push({ row, fields: { ...unnamed } });
+          else parsed.push({ row, values });
+        } catch (error) {
+          if (error instanceof DomainError && error.fields) errors.push({ row, fields: { ...error.fields, ...unnamed } as FieldErrors });
+          else throw error;
+        }
+      });
+      const references = await checkRecordReferences(
+        tx,
+        registry,
+        ctx,
+        entity,
+        parsed.map((p) => p.values),
+      );
+      const valid: Record<string, unknown>[] = [];
+      parsed.forEach((p, i) => {
+        if (Object.keys(references[i]!).length) errors.push({ row: p.row, fields: references[i]! });
+        else valid.push(cleanValues(entity, p.values));
+      });
+      errors.sort((a, b) => a.row - b.row);
+      if (errors.length && !options.skip_invalid) throw importRefused(errors);
+      if (options.dry_run || !valid.length) return { created: valid.length, skipped: errors.length, errors };
+      for (let at = 0; at < valid.length; at += IMPORT_BATCH) {
+        const batch = valid.slice(at, at + IMPORT_BATCH);
+        const written = await tx
+          .insert(customRecords)
+          .values(batch.map((data) => ({ tenantId: ctx.tenantId, entityId: entity.id, data, search: searchOf(entity, data) })))
+          .returning(recordColumns);
+        await reindex(tx, entity, ctx.tenantId, written, true);
+        await recordHistoryMany(
+          tx,
+          ctx.tenantId,
+          ctx.actor,
+          written.map((r) => ({ entity: history, entityId: r.id, action: 'create' as const, after: r.data })),
+        );
+      }
+      return { created: valid.length, skipped: errors.length, errors };
+    },
+  };
+}
+
+/** The store of `/api/custom-entities/:slug/records`: the entity named by the URL (404 when there is none). */
+export const openValueStore =
+  (registry: Registry): OpenStore =>
+  async (tx, ctx, params) => {
+    const row = await entityBySlug(tx, ctx.tenantId, String(params.slug));
+    if (!row) throw new DomainError('not-found');
+    return valueStore(tx, registry, ctx, asEntity(row));
+  };
