@@ -1,5 +1,5 @@
 import type { ResourceDef, ScreenDef } from '../fields';
-import type { Area } from '../permissions';
+import type { Area } from '../access';
 import * as directoryDeclarations from './directory';
 import { CLASS_CATEGORIES, CLASSES, CONTRACT_CATEGORIES, LESSON_TAGS, LESSON_TYPES, ROOMS, SUBJECTS } from './directory';
 import * as fileDeclarations from './files';
@@ -42,31 +42,8 @@ export {
   USERS,
 };
 
-/** Where the sidebar shows each resource; one declared later, and not named here, comes last. */
-const SIDEBAR_ORDER = [
-  'lessons',
-  'recurring-lessons',
-  'classes',
-  'students',
-  'teachers',
-  'contracts',
-  'payments',
-  'expenses',
-  'subjects',
-  'rooms',
-  'notes',
-  'folders',
-  'files',
-  'class-categories',
-  'contract-categories',
-  'expense-categories',
-  'lesson-types',
-  'lesson-tags',
-  'student-custom-fields',
-  'users',
-  'tenants',
-];
-const place = (name: string) => (SIDEBAR_ORDER.includes(name) ? SIDEBAR_ORDER.indexOf(name) : SIDEBAR_ORDER.length);
+/** Sidebar place of a declaration: its own `screen.order`, or after every numbered one. */
+const place = (def: ResourceDef) => def.screen.order ?? Number.MAX_SAFE_INTEGER;
 
 const isDeclaration = (value: unknown): value is ResourceDef =>
   typeof value === 'object' && value !== null && 'name' in value && 'fields' in value && 'screen' in value;
@@ -78,7 +55,7 @@ const isDeclaration = (value: unknown): value is ResourceDef =>
 export const RESOURCES: Record<string, ResourceDef> = Object.fromEntries(
   [lessonDeclarations, peopleDeclarations, moneyDeclarations, directoryDeclarations, fileDeclarations, userDeclarations, tenantDeclarations]
     .flatMap((module) => Object.values(module).filter(isDeclaration))
-    .sort((a, b) => place(a.name) - place(b.name))
+    .sort((a, b) => place(a) - place(b))
     .map((r) => [r.name, r]),
 );
 
