@@ -3,8 +3,10 @@ import { defineResource, type FieldDef, type ScreenDef } from '../fields';
 
 // The plain entities of a centre: each is a name (and a few details) that lessons, classes,
 // students and contracts point to.
-const name = (max = 100): FieldDef => ({ name: 'name', type: 'TEXT', required: true, max, sortable: true, filterable: true, searchable: true });
-const color: FieldDef = { name: 'color', type: 'COLOR', filterable: true };
+// Literal (as const), so the tables derived from these declarations name their columns in types too.
+const name = (max = 100) =>
+  ({ name: 'name', type: 'TEXT', required: true, max, sortable: true, filterable: true, searchable: true }) as const satisfies FieldDef;
+const color = { name: 'color', type: 'COLOR', filterable: true } as const satisfies FieldDef;
 const byName = [{ field: 'name', order: 'asc' }] as const;
 
 export const SUBJECTS = defineResource({
