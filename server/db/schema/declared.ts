@@ -32,11 +32,11 @@ import {
   type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
 import type { FieldDef, FieldType, ResourceDef } from '../../../domain/index';
-import { instant, rowMeta } from './columns';
+import { instant, rowMeta, wallTime } from './columns';
 import { id, search, tenantId } from './tenant-columns';
 
 /** The SQL type each field type is stored as; the declaration/table agreement test reads it too. */
-export const STORED_AS: Record<FieldType, 'text' | 'integer' | 'numeric' | 'date' | 'timestamp' | 'boolean' | 'jsonb' | 'link' | 'secret'> = {
+export const STORED_AS: Record<FieldType, 'text' | 'integer' | 'numeric' | 'date' | 'time' | 'timestamp' | 'boolean' | 'jsonb' | 'link' | 'secret'> = {
   TEXT: 'text',
   LONG_TEXT: 'text',
   EMAIL: 'text',
@@ -48,7 +48,7 @@ export const STORED_AS: Record<FieldType, 'text' | 'integer' | 'numeric' | 'date
   SINGLE_CHOICE: 'text',
   KEY: 'text',
   TIME_ZONE: 'text',
-  TIME: 'text',
+  TIME: 'time',
   NUMBER: 'numeric',
   MONEY: 'integer',
   REFERENCE: 'integer',
@@ -91,13 +91,15 @@ type BuilderOf<F extends FieldDef> = F['type'] extends 'MONEY' | 'REFERENCE'
       : PgNumericBuilderInitial<''>
     : F['type'] extends 'DATE'
       ? PgDateStringBuilderInitial<''>
-      : F['type'] extends 'INSTANT'
-        ? PgTimestampBuilderInitial<''>
-        : F['type'] extends 'BOOLEAN'
-          ? PgBooleanBuilderInitial<''>
-          : F['type'] extends 'MULTIPLE_CHOICE' | 'WEEKDAYS' | 'DATES' | 'OPTIONS' | 'CUSTOM_VALUES'
-            ? PgJsonbBuilderInitial<''>
-            : PgTextBuilderInitial<'', [string, ...string[]]>;
+      : F['type'] extends 'TIME'
+        ? ReturnType<typeof wallTime>
+        : F['type'] extends 'INSTANT'
+          ? PgTimestampBuilderInitial<''>
+          : F['type'] extends 'BOOLEAN'
+            ? PgBooleanBuilderInitial<''>
+            : F['type'] extends 'MULTIPLE_CHOICE' | 'WEEKDAYS' | 'DATES' | 'OPTIONS' | 'CUSTOM_VALUES'
+              ? PgJsonbBuilderInitial<''>
+              : PgTextBuilderInitial<'', [string, ...string[]]>;
 type Required_<F extends FieldDef, B extends ColumnBuilderBase> = F extends { default: NonNullable<unknown> }
   ? HasDefault<NotNull<B>>
   : F extends { required: true }
@@ -123,6 +125,8 @@ function columnOf(field: FieldDef): PgColumnBuilderBase {
         return numeric(name, { mode: 'number' });
       case 'date':
         return date(name, { mode: 'string' });
+      case 'time':
+        return wallTime(name);
       case 'timestamp':
         return instant(name);
       case 'boolean':
