@@ -8,6 +8,7 @@ import cookie from '@fastify/cookie';
 import { sql } from 'drizzle-orm';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
+import type { ResourceDef } from '../domain/index';
 import type { Config } from './config';
 import './context';
 import { platform, type Database } from './db/client';
@@ -19,6 +20,7 @@ import { authRoutes } from './modules/auth/routes';
 import { contractRoutes } from './modules/contracts/routes';
 import { loadJwtKey } from './modules/auth/tokens';
 import { historyRoutes } from './modules/history/routes';
+import { buildRegistry } from './modules/crud/registry';
 import { crudRoutes } from './modules/crud/routes';
 import { expenseRoutes } from './modules/expenses/routes';
 import { fileRoutes } from './modules/files/routes';
@@ -31,6 +33,7 @@ import { startBus } from './modules/notifications/bus';
 import { startMailer } from './modules/notifications/mail';
 import { notificationRoutes } from './modules/notifications/routes';
 import { paymentRoutes } from './modules/payments/routes';
+import { declaredSpecs } from './modules/plain-specs';
 import { DIRECTORY_SPECS, registry } from './modules/registry';
 import { studentImportRoutes } from './modules/students/import';
 import { runtimeResourceRoutes } from './modules/runtime-resources/routes';
@@ -59,6 +62,11 @@ export interface BuildOptions {
   distDir?: string;
   /** Where uploaded files' bytes go (default: the one the configuration names). */
   store?: FileStore;
+  /**
+   * Declarations served beside the built-in ones as plain resources, their tables derived
+   * from them (declaredTable); the tables must exist. The throwaway-resource test uses it.
+   */
+  resources?: readonly ResourceDef[];
 }
 
 export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
@@ -140,8 +148,11 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(crudRoutes, { prefix: '/api/users', database, registry, spec: usersSpec });
   await app.register(tenantRoutes, { prefix: '/api/tenants', database, registry });
   await app.register(mydataRoutes, { prefix: '/api/mydata', database, registry });
-  // The centre's directory: every metadata-driven resource on the generic CRUD engine.
-  for (const spec of DIRECTORY_SPECS) await app.register(crudRoutes, { prefix: `/api/${spec.def.name}`, database, registry, spec });
+  // The centre's directory: every metadata-driven resource on the generic CRUD engine, with
+  // the extra declarations of opts.resources in a registry that knows them too.
+  const extra = declaredSpecs(opts.resources ?? [], registry);
+  const served = extra.length ? buildRegistry([...registry.specs.values(), ...extra]) : registry;
+  for (const spec of [...DIRECTORY_SPECS, ...extra]) await app.register(crudRoutes, { prefix: `/api/${spec.def.name}`, database, registry: served, spec });
   await app.register(async (students) => studentImportRoutes(students, database, registry));
   await app.register(lessonRoutes, { prefix: '/api/lessons', database });
   await app.register(seriesRoutes, { prefix: '/api/recurring-lessons', database, registry });

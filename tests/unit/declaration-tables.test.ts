@@ -4,7 +4,7 @@
 // hand that drifts from its declaration (a DATE kept in a text column) fails here.
 import { date, foreignKey, integer, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 import { describe, expect, it } from 'vitest';
-import { defineResource, type ResourceDef } from '../../domain/fields';
+import { createSchema, defineResource, type ResourceDef } from '../../domain/fields';
 import { RESOURCES } from '../../domain/resources/index';
 import { declarationProblems } from '../../server/db/declaration-check';
 import { rowMeta } from '../../server/db/schema/columns';
@@ -13,6 +13,7 @@ import { rooms } from '../../server/db/schema/directory';
 import { id, search, tenantId } from '../../server/db/schema/tenant-columns';
 import { registry } from '../../server/modules/registry';
 import { tenantsSpec } from '../../server/modules/tenants/spec';
+import { validBody } from '../api/declared-bodies';
 
 const specOf = (def: ResourceDef) => registry.specs.get(def.name) ?? (def.name === tenantsSpec.def.name ? tenantsSpec : undefined);
 
@@ -82,5 +83,14 @@ describe('declarationProblems', () => {
   it('refuses a REFERENCES field without its join table', () => {
     const tagged = defineResource({ ...HOLIDAYS, fields: [{ name: 'tag_ids', type: 'REFERENCES', reference: 'lesson-tags' }] });
     expect(declarationProblems(tagged, { table: pgTable('holidays', keyed) })).toEqual(['holidays.tag_ids: a REFERENCES field without its join table']);
+  });
+});
+
+// The bodies tests derive from declarations (tests/api/declared-bodies.ts) are valid ones.
+describe.each(Object.values(RESOURCES).map((d) => [d.name, d] as const))('validBody of %s', (_name, def) => {
+  const refs = Object.fromEntries(Object.keys(RESOURCES).map((name) => [name, 7]));
+  it.each([false, true])('passes its create schema (every writable field: %s)', (full) => {
+    const body = validBody(def, { tag: 'abc', refs, full });
+    expect(createSchema(def).safeParse(body).error?.issues ?? []).toEqual([]);
   });
 });
