@@ -163,7 +163,7 @@ export function declaredTable<const R extends ResourceDef>(def: R, references: R
   // The columns' static type follows from the declaration's literal fields (DeclaredColumns),
   // which the loop above builds one by one; TypeScript cannot follow a loop, hence the cast.
   return pgTable(name, columns as DeclaredColumns<R>, (t) => {
-    const cols = t as unknown as Record<string, AnyPgColumn>;
+    const cols: Record<string, AnyPgColumn> = t;
     const at = (field: string) => cols[propertyOf(field)]!;
     return [
       primaryKey({ columns: [cols.tenantId!, cols.id!] }),
