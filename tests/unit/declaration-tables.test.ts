@@ -2,6 +2,9 @@
 // type its field type is stored as, NOT NULL exactly when required (or defaulted), a foreign key
 // with tenant_id behind each REFERENCE, a join table behind each REFERENCES. A table written by
 // hand that drifts from its declaration (a DATE kept in a text column) fails here.
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { type DrizzleSnapshotJSON, generateDrizzleJson, generateMigration } from 'drizzle-kit/api';
 import { date, foreignKey, integer, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 import { describe, expect, it } from 'vitest';
 import { createSchema, defineResource, type ResourceDef } from '../../domain/fields';
@@ -10,6 +13,7 @@ import { declarationProblems } from '../../server/db/declaration-check';
 import { rowMeta } from '../../server/db/schema/columns';
 import { declaredTable } from '../../server/db/schema/declared';
 import { rooms } from '../../server/db/schema/directory';
+import * as schema from '../../server/db/schema/index';
 import { id, search, tenantId } from '../../server/db/schema/tenant-columns';
 import { registry } from '../../server/modules/registry';
 import { tenantsSpec } from '../../server/modules/tenants/spec';
@@ -94,3 +98,13 @@ describe.each(Object.values(RESOURCES).map((d) => [d.name, d] as const))('validB
     expect(createSchema(def).safeParse(body).error?.issues ?? []).toEqual([]);
   });
 });
+
+// The chain ends in the migrations: the schema (with its derived tables) is what the last
+// generated snapshot holds, so `npm run db:generate` has nothing left to write.
+it('the migrations hold the schema as declared: drizzle-kit finds nothing to generate', async () => {
+  const folder = fileURLToPath(new URL('../../server/db/migrations/meta/', import.meta.url));
+  const journal = JSON.parse(await readFile(`${folder}_journal.json`, 'utf8')) as { entries: { idx: number }[] };
+  const last = String(journal.entries.at(-1)!.idx).padStart(4, '0');
+  const snapshot = JSON.parse(await readFile(`${folder}${last}_snapshot.json`, 'utf8')) as DrizzleSnapshotJSON;
+  expect(await generateMigration(snapshot, generateDrizzleJson({ ...schema }))).toEqual([]);
+}, 60_000);
