@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DomainError, type FieldErrors, zodIssuesToFields } from './errors';
-import type { Area } from './permissions';
+import type { Area } from './access';
 import { labelKey, type ReferenceLabel } from './references';
 
 // The field-type registry: a resource declares its fields once;
@@ -93,6 +93,11 @@ export interface ScreenDef {
   modes: readonly ScreenMode[];
   /** Icon name; the client turns names into icons. */
   icon?: string;
+  /**
+   * Place in the sidebar: lower first (the declarations use steps of ten, so a new one fits
+   * between two). A screen without one comes after every numbered one.
+   */
+  order?: number;
   group?: SidebarGroup;
   /** Not a sidebar entry of its own (reached from another screen). */
   hidden?: boolean;

@@ -1,9 +1,7 @@
-import type { FieldDef } from './fields';
-
 // Where a reference's label travels beside its id: `category_id` comes with
 // `category: {id, name}`, `class_ids` with `classes: [{id, name}]`. Server and client both name
 // labels through this one function.
-export function labelKey(field: Pick<FieldDef, 'name' | 'type'>): string {
+export function labelKey(field: { name: string; type: string }): string {
   if (field.type === 'REFERENCES') {
     const base = field.name.replace(/_ids$/, '');
     return /(s|x|ch|sh)$/.test(base) ? `${base}es` : `${base}s`;

@@ -59,7 +59,10 @@ export interface BuildOptions {
   distDir?: string;
   /** Where uploaded files' bytes go (default: the one the configuration names). */
   store?: FileStore;
-  /** Extra declarations served as plain resources (a resource declared at test time). */
+  /**
+   * Declarations served beside the built-in ones as plain resources, their tables derived
+   * from them (declaredTable); the tables must exist. The throwaway-resource test uses it.
+   */
   resources?: readonly ResourceDef[];
 }
 

@@ -5,7 +5,7 @@
  * link goes with the tag). Nothing imports a registry instance; modules receive it.
  */
 import { RESOURCES, type ResourceDef } from '../domain/index';
-import { plainSpecs } from './engine/plain-specs';
+import { declaredSpecs, plainSpecs } from './engine/plain-specs';
 import { buildRegistry, type Registry } from './engine/registry';
 import type { ResourceSpec } from './engine/spec';
 import { contractsSpec } from './modules/contracts/spec';
@@ -49,7 +49,7 @@ export function buildServerRegistry(extra: readonly ResourceDef[] = []): ServerR
   return { ...buildRegistry([...served, ...extraSpecs, ...OWN_ROUTE_SPECS]), served: [...served, ...extraSpecs] };
 }
 
-/** Specs of declarations beside the domain's: their tables are found as a plain resource's are; `base` holds the targets their references may name. */
-function extraPlainSpecs(extras: readonly ResourceDef[], _base: Registry): ResourceSpec[] {
-  return plainSpecs(extras, new Set());
+/** Specs of declarations beside the domain's: their tables derive from them (declaredTable); `base` holds the targets their references may name. */
+function extraPlainSpecs(extras: readonly ResourceDef[], base: Registry): ResourceSpec[] {
+  return declaredSpecs(extras, base);
 }

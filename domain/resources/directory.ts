@@ -1,30 +1,33 @@
 import { LESSON_TYPE_VALUES } from '../enums';
-import type { FieldDef, ResourceDef, ScreenDef } from '../fields';
+import { defineResource, type FieldDef, type ScreenDef } from '../fields';
 
 // The plain entities of a centre: each is a name (and a few details) that lessons, classes,
 // students and contracts point to.
-const name = (max = 100): FieldDef => ({ name: 'name', type: 'TEXT', required: true, max, sortable: true, filterable: true, searchable: true });
-const color: FieldDef = { name: 'color', type: 'COLOR', filterable: true };
+// Literal (as const), so the tables derived from these declarations name their columns in types too.
+const name = (max = 100) =>
+  ({ name: 'name', type: 'TEXT', required: true, max, sortable: true, filterable: true, searchable: true }) as const satisfies FieldDef;
+const color = { name: 'color', type: 'COLOR', filterable: true } as const satisfies FieldDef;
 const byName = [{ field: 'name', order: 'asc' }] as const;
 
-export const SUBJECTS: ResourceDef = {
+export const SUBJECTS = defineResource({
   name: 'subjects',
   area: 'directory',
   fields: [name(), color],
   defaultSort: byName,
-  screen: { route: '/subjects/', entity: 'subject', modes: ['create', 'update'], icon: 'book' },
-};
+  screen: { order: 90, route: '/subjects/', entity: 'subject', modes: ['create', 'update'], icon: 'book' },
+});
 
-export const ROOMS: ResourceDef = {
+export const ROOMS = defineResource({
   name: 'rooms',
   area: 'directory',
   fields: [name(), { name: 'capacity', type: 'NUMBER', integer: true, min: 1, max: 1000, sortable: true, filterable: true }],
   defaultSort: byName,
-  screen: { route: '/rooms/', entity: 'room', modes: ['create', 'update'], icon: 'home' },
-};
+  screen: { order: 100, route: '/rooms/', entity: 'room', modes: ['create', 'update'], icon: 'home' },
+});
 
 /** A settings page: everyone reads the categories a form offers, only managers open the page. */
-const categoryScreen = (route: string, icon: string): ScreenDef => ({
+const categoryScreen = (route: string, icon: string, order: number): ScreenDef => ({
+  order,
   route,
   entity: 'category',
   modes: ['create', 'update'],
@@ -33,23 +36,23 @@ const categoryScreen = (route: string, icon: string): ScreenDef => ({
   opensFor: 'writers',
 });
 
-export const CLASS_CATEGORIES: ResourceDef = {
+export const CLASS_CATEGORIES = defineResource({
   name: 'class-categories',
   area: 'categories',
   fields: [name()],
   defaultSort: byName,
-  screen: categoryScreen('/classes/settings', 'appstore'),
-};
+  screen: categoryScreen('/classes/settings', 'appstore', 140),
+});
 
-export const CONTRACT_CATEGORIES: ResourceDef = {
+export const CONTRACT_CATEGORIES = defineResource({
   name: 'contract-categories',
   area: 'categories',
   fields: [name()],
   defaultSort: byName,
-  screen: categoryScreen('/contracts/settings', 'container'),
-};
+  screen: categoryScreen('/contracts/settings', 'container', 150),
+});
 
-export const CLASSES: ResourceDef = {
+export const CLASSES = defineResource({
   name: 'classes',
   area: 'classes',
   fields: [
@@ -61,6 +64,7 @@ export const CLASSES: ResourceDef = {
   ],
   defaultSort: byName,
   screen: {
+    order: 30,
     route: '/classes/',
     entity: 'class',
     modes: ['create', 'update', 'view'],
@@ -68,23 +72,32 @@ export const CLASSES: ResourceDef = {
     listFields: ['name', 'category_id', 'subject_ids', 'student_ids'],
     tabs: ['lessons', 'recurring-lessons'],
   },
-};
+});
 
-export const LESSON_TYPES: ResourceDef = {
+export const LESSON_TYPES = defineResource({
   name: 'lesson-types',
   area: 'directory',
   fields: [name(), color, { name: 'entity', type: 'ENUM', options: LESSON_TYPE_VALUES, default: 'NORMAL', sortable: true, filterable: true }],
   defaultSort: byName,
   // Lesson types and tags share one page, a tab each.
-  screen: { route: '/lessons/settings', entity: 'lesson_type', modes: ['create', 'update'], icon: 'tags', group: 'settings', page: 'lesson-settings' },
-};
+  screen: {
+    order: 170,
+    route: '/lessons/settings',
+    entity: 'lesson_type',
+    modes: ['create', 'update'],
+    icon: 'tags',
+    group: 'settings',
+    page: 'lesson-settings',
+  },
+});
 
-export const LESSON_TAGS: ResourceDef = {
+export const LESSON_TAGS = defineResource({
   name: 'lesson-tags',
   area: 'directory',
   fields: [name(), color],
   defaultSort: byName,
   screen: {
+    order: 180,
     route: '/lessons/settings?type=lesson-tag',
     entity: 'lesson_tag',
     modes: ['create', 'update'],
@@ -92,4 +105,4 @@ export const LESSON_TAGS: ResourceDef = {
     group: 'settings',
     page: 'lesson-settings',
   },
-};
+});

@@ -1,19 +1,19 @@
-import type { FieldDef, ResourceDef } from '../fields';
+import { defineResource, type FieldDef } from '../fields';
 
 // The centre's shared documents: a tree of folders and the files in them. A file's row is
 // made by an upload (its bytes streamed to storage); the API changes only its name and folder.
 const name: FieldDef = { name: 'name', type: 'TEXT', required: true, max: 200, sortable: true, filterable: true, searchable: true };
 const screen = { route: '/file-management/', icon: 'folder', page: 'file-management' } as const;
 
-export const FOLDERS: ResourceDef = {
+export const FOLDERS = defineResource({
   name: 'folders',
   area: 'files',
   fields: [name, { name: 'parent_id', type: 'REFERENCE', reference: 'folders', filterable: true, sortable: true }],
   defaultSort: [{ field: 'name', order: 'asc' }],
-  screen: { ...screen, entity: 'folder', modes: ['create', 'update'] },
-};
+  screen: { order: 120, ...screen, entity: 'folder', modes: ['create', 'update'] },
+});
 
-export const FILES: ResourceDef = {
+export const FILES = defineResource({
   name: 'files',
   area: 'files',
   fields: [
@@ -27,8 +27,8 @@ export const FILES: ResourceDef = {
   ],
   defaultSort: [{ field: 'name', order: 'asc' }],
   // Listed inside the folders' page, not a sidebar entry of its own.
-  screen: { ...screen, entity: 'file', modes: ['update'], hidden: true },
-};
+  screen: { order: 130, ...screen, entity: 'file', modes: ['update'], hidden: true },
+});
 
 /** Types a browser may show in place (previews); every other file is only downloaded. */
 export const PREVIEW_TYPES: readonly string[] = ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'application/pdf'];

@@ -1,5 +1,5 @@
 import type { ResourceDef, ScreenDef } from '../fields';
-import type { Area } from '../permissions';
+import type { Area } from '../access';
 import * as directoryDeclarations from './directory';
 import { CLASS_CATEGORIES, CLASSES, CONTRACT_CATEGORIES, LESSON_TAGS, LESSON_TYPES, ROOMS, SUBJECTS } from './directory';
 import * as fileDeclarations from './files';
@@ -42,31 +42,8 @@ export {
   USERS,
 };
 
-/** Where the sidebar shows each resource; one declared later, and not named here, comes last. */
-const SIDEBAR_ORDER = [
-  'lessons',
-  'recurring-lessons',
-  'classes',
-  'students',
-  'teachers',
-  'contracts',
-  'payments',
-  'expenses',
-  'subjects',
-  'rooms',
-  'notes',
-  'folders',
-  'files',
-  'class-categories',
-  'contract-categories',
-  'expense-categories',
-  'lesson-types',
-  'lesson-tags',
-  'student-custom-fields',
-  'users',
-  'tenants',
-];
-const place = (name: string) => (SIDEBAR_ORDER.includes(name) ? SIDEBAR_ORDER.indexOf(name) : SIDEBAR_ORDER.length);
+/** Sidebar place of a declaration or page: its own `screen.order`, or after every numbered one. */
+const place = (def: { screen: { order?: number } }) => def.screen.order ?? Number.MAX_SAFE_INTEGER;
 
 const isDeclaration = (value: unknown): value is ResourceDef =>
   typeof value === 'object' && value !== null && 'name' in value && 'fields' in value && 'screen' in value;
@@ -78,7 +55,7 @@ const isDeclaration = (value: unknown): value is ResourceDef =>
 export const RESOURCES: Record<string, ResourceDef> = Object.fromEntries(
   [lessonDeclarations, peopleDeclarations, moneyDeclarations, directoryDeclarations, fileDeclarations, userDeclarations, tenantDeclarations]
     .flatMap((module) => Object.values(module).filter(isDeclaration))
-    .sort((a, b) => place(a.name) - place(b.name))
+    .sort((a, b) => place(a) - place(b))
     .map((r) => [r.name, r]),
 );
 
@@ -86,20 +63,26 @@ export const RESOURCES: Record<string, ResourceDef> = Object.fromEntries(
 export interface PageDef {
   name: string;
   area: Area;
-  screen: Pick<ScreenDef, 'route' | 'icon' | 'group' | 'hidden' | 'opensFor'> & { page: string };
+  screen: Pick<ScreenDef, 'route' | 'icon' | 'order' | 'group' | 'hidden' | 'opensFor'> & { page: string };
 }
 
-export const CALENDAR_PAGE: PageDef = { name: 'calendar', area: 'lessons', screen: { route: '/', icon: 'calendar', page: 'calendar' } };
-export const ANALYTICS_PAGE: PageDef = { name: 'analytics', area: 'analytics', screen: { route: '/analytics/', icon: 'bar-chart', page: 'analytics' } };
+export const CALENDAR_PAGE: PageDef = { name: 'calendar', area: 'lessons', screen: { order: 0, route: '/', icon: 'calendar', page: 'calendar' } };
+export const ANALYTICS_PAGE: PageDef = {
+  name: 'analytics',
+  area: 'analytics',
+  screen: { order: 1000, route: '/analytics/', icon: 'bar-chart', page: 'analytics' },
+};
 export const NOTIFICATIONS_PAGE: PageDef = {
   name: 'notifications',
   area: 'notifications',
-  screen: { route: '/notifications/', icon: 'bell', page: 'notifications' },
+  screen: { order: 1010, route: '/notifications/', icon: 'bell', page: 'notifications' },
 };
-export const MYDATA_PAGE: PageDef = { name: 'mydata', area: 'mydata', screen: { route: '/mydata/', page: 'mydata', hidden: true } };
+export const MYDATA_PAGE: PageDef = { name: 'mydata', area: 'mydata', screen: { order: 1020, route: '/mydata/', page: 'mydata', hidden: true } };
 
-/** Everything the client routes to, in sidebar order. */
-export const SCREENS: readonly (ResourceDef | PageDef)[] = [CALENDAR_PAGE, ...Object.values(RESOURCES), ANALYTICS_PAGE, NOTIFICATIONS_PAGE, MYDATA_PAGE];
+/** Everything the client routes to, in sidebar order: each declaration's and page's `screen.order`. */
+export const SCREENS: readonly (ResourceDef | PageDef)[] = [CALENDAR_PAGE, ...Object.values(RESOURCES), ANALYTICS_PAGE, NOTIFICATIONS_PAGE, MYDATA_PAGE].sort(
+  (a, b) => place(a) - place(b),
+);
 
 /** The route's path without its query and trailing slash ('/' stays '/'). */
 export const routePath = (route: string) => route.split('?')[0]!.replace(/\/+$/, '') || '/';

@@ -47,6 +47,7 @@ export const LESSONS = defineResource({
     { field: 'start_time', order: 'asc' },
   ],
   screen: {
+    order: 10,
     route: '/lessons/',
     entity: 'lesson',
     modes: ['create', 'update', 'view'],
@@ -76,5 +77,5 @@ export const RECURRING_LESSONS = defineResource({
   ],
   defaultSort: [{ field: 'start_date', order: 'desc' }],
   // The second list of the lessons page; a series is changed through its lessons' drawers.
-  screen: { route: '/lessons/?list=recurring', entity: 'recurring_lesson', modes: [], page: 'lessons', hidden: true },
+  screen: { order: 20, route: '/lessons/?list=recurring', entity: 'recurring_lesson', modes: [], page: 'lessons', hidden: true },
 });

@@ -1,5 +1,5 @@
 import { PAYMENT_KINDS, PAYMENT_METHODS } from '../enums';
-import type { FieldDef, ResourceDef } from '../fields';
+import { defineResource, type FieldDef } from '../fields';
 
 // The centre's money: contracts (what a family agreed to pay), payments against them and the
 // centre's expenses. Amounts are integer euro cents (MONEY); the read-only figures of a
@@ -10,7 +10,7 @@ const method: FieldDef = { name: 'method', type: 'ENUM', options: PAYMENT_METHOD
 /** Receipt number; empty means without receipt. */
 const billNumber: FieldDef = { name: 'bill_number', type: 'TEXT', max: 30, sortable: true, filterable: true, searchable: true };
 
-export const CONTRACTS: ResourceDef = {
+export const CONTRACTS = defineResource({
   name: 'contracts',
   area: 'contracts',
   fields: [
@@ -33,6 +33,7 @@ export const CONTRACTS: ResourceDef = {
     { field: 'id', order: 'desc' },
   ],
   screen: {
+    order: 60,
     route: '/contracts/',
     entity: 'contract',
     // Beside the drawers: `?mode=status&contract=ID` (month by month) and `?mode=filter`, and
@@ -43,9 +44,9 @@ export const CONTRACTS: ResourceDef = {
     titleFields: ['start_date', 'end_date'],
     listFields: ['student_id', 'category_id', 'start_date', 'end_date', 'month_cost', 'total_cost', 'total_paid', 'rest', 'is_register_paid'],
   },
-};
+});
 
-export const PAYMENTS: ResourceDef = {
+export const PAYMENTS = defineResource({
   name: 'payments',
   area: 'payments',
   fields: [
@@ -68,6 +69,7 @@ export const PAYMENTS: ResourceDef = {
   ],
   // Listed inside a contract, a student and the account rather than on a page of their own.
   screen: {
+    order: 70,
     route: '/contracts/payments',
     entity: 'payment',
     modes: ['create', 'update', 'view'],
@@ -75,17 +77,17 @@ export const PAYMENTS: ResourceDef = {
     hidden: true,
     titleFields: ['bill_number', 'paid_on'],
   },
-};
+});
 
-export const EXPENSE_CATEGORIES: ResourceDef = {
+export const EXPENSE_CATEGORIES = defineResource({
   name: 'expense-categories',
   area: 'expenses',
   fields: [{ name: 'name', type: 'TEXT', required: true, max: 100, sortable: true, filterable: true, searchable: true }],
   defaultSort: [{ field: 'name', order: 'asc' }],
-  screen: { route: '/account/settings', entity: 'category', modes: ['create', 'update'], icon: 'tags', group: 'settings', opensFor: 'writers' },
-};
+  screen: { order: 160, route: '/account/settings', entity: 'category', modes: ['create', 'update'], icon: 'tags', group: 'settings', opensFor: 'writers' },
+});
 
-export const EXPENSES: ResourceDef = {
+export const EXPENSES = defineResource({
   name: 'expenses',
   area: 'expenses',
   fields: [
@@ -102,6 +104,7 @@ export const EXPENSES: ResourceDef = {
   ],
   // The account's screen: its Month and Year tabs around the expenses list.
   screen: {
+    order: 80,
     route: '/account/',
     entity: 'expense',
     modes: ['create', 'update', 'view'],
@@ -109,4 +112,4 @@ export const EXPENSES: ResourceDef = {
     page: 'account',
     titleFields: ['date', 'description'],
   },
-};
+});

@@ -1,5 +1,5 @@
 import { ACTIVE_STATES, CUSTOM_FIELD_TYPES, GENDERS } from '../enums';
-import type { FieldDef, ResourceDef } from '../fields';
+import { defineResource, type FieldDef } from '../fields';
 
 const person: FieldDef[] = [
   { name: 'first_name', type: 'TEXT', required: true, max: 100, sortable: true, filterable: true, searchable: true },
@@ -16,7 +16,7 @@ const byName = [
 const personTitle = ['first_name', 'last_name'] as const;
 
 /** A teacher is also a TEACHER sign-in: creating one takes its username and password. */
-export const TEACHERS: ResourceDef = {
+export const TEACHERS = defineResource({
   name: 'teachers',
   area: 'teachers',
   fields: [
@@ -30,6 +30,7 @@ export const TEACHERS: ResourceDef = {
   ],
   defaultSort: byName,
   screen: {
+    order: 50,
     route: '/teachers/',
     entity: 'teacher',
     modes: ['create', 'update', 'view'],
@@ -56,9 +57,9 @@ export const TEACHERS: ResourceDef = {
     ],
     tabs: ['lessons', 'recurring-lessons'],
   },
-};
+});
 
-export const STUDENTS: ResourceDef = {
+export const STUDENTS = defineResource({
   name: 'students',
   area: 'students',
   fields: [
@@ -77,6 +78,7 @@ export const STUDENTS: ResourceDef = {
   ],
   defaultSort: byName,
   screen: {
+    order: 40,
     route: '/students/',
     entity: 'student',
     modes: ['create', 'update', 'view'],
@@ -89,10 +91,10 @@ export const STUDENTS: ResourceDef = {
     listFields: ['last_name', 'first_name', 'phone', 'guardian_name', 'guardian_phone', 'class_ids', 'status', 'number_of_contracts'],
     tabs: ['contracts', 'payments', 'lessons'],
   },
-};
+});
 
 /** The definitions behind each student's `custom_fields`; the key never changes once created. */
-export const STUDENT_CUSTOM_FIELDS: ResourceDef = {
+export const STUDENT_CUSTOM_FIELDS = defineResource({
   name: 'student-custom-fields',
   area: 'customFields',
   fields: [
@@ -108,6 +110,7 @@ export const STUDENT_CUSTOM_FIELDS: ResourceDef = {
     { field: 'label', order: 'asc' },
   ],
   screen: {
+    order: 190,
     route: '/students/settings',
     entity: 'custom_field',
     modes: ['create', 'update'],
@@ -119,9 +122,9 @@ export const STUDENT_CUSTOM_FIELDS: ResourceDef = {
     titleFields: ['label'],
     listFields: ['label', 'key', 'type', 'options', 'required', 'position'],
   },
-};
+});
 
-export const NOTES: ResourceDef = {
+export const NOTES = defineResource({
   name: 'notes',
   area: 'notes',
   fields: [
@@ -134,6 +137,7 @@ export const NOTES: ResourceDef = {
   ],
   defaultSort: [{ field: 'updated_at', order: 'desc' }],
   screen: {
+    order: 110,
     route: '/notes/',
     entity: 'note',
     modes: ['create', 'update', 'view'],
@@ -142,4 +146,4 @@ export const NOTES: ResourceDef = {
     listFields: ['title', 'student_id', 'teacher_id', 'class_id', 'author_id', 'updated_at'],
     ownerField: 'author_id',
   },
-};
+});

@@ -15,5 +15,5 @@ export const TENANTS = defineResource({
   defaultSort: [{ field: 'name', order: 'asc' }],
   scope: 'platform',
   // the first administrator is created with the centre
-  screen: { route: '/tenants/', entity: 'tenant', modes: ['create', 'update'], icon: 'shop', page: 'tenants' },
+  screen: { order: 210, route: '/tenants/', entity: 'tenant', modes: ['create', 'update'], icon: 'shop', page: 'tenants' },
 });

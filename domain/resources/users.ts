@@ -20,6 +20,7 @@ export const USERS = defineResource({
     { field: 'first_name', order: 'asc' },
   ],
   screen: {
+    order: 200,
     route: '/settings/',
     entity: 'user',
     modes: ['create', 'update'],

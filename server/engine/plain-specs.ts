@@ -8,7 +8,9 @@
 import { getTableName, type SQL } from 'drizzle-orm';
 import { PgTable } from 'drizzle-orm/pg-core';
 import type { ResourceDef } from '../../domain/index';
+import { declaredTable, type Keyed } from '../db/schema/declared';
 import * as schema from '../db/schema/index';
+import type { Registry } from './registry';
 import type { ResourceSpec } from './spec';
 import { tableColumns } from './table';
 
@@ -36,4 +38,17 @@ export function plainSpecs(declared: readonly ResourceDef[], handWritten: Readon
       if (!table) throw new Error(`${def.name} is declared but has no table named ${def.name.replaceAll('-', '_')}`);
       return { def, table, label: labelOf(def, table), importable: true };
     });
+}
+
+/**
+ * Specs for declarations that have no table in the schema (BuildOptions.resources): their
+ * table is derived from the declaration (declaredTable), a REFERENCE pointing at a resource
+ * of `registry`. The table itself must exist in the database (a migration, or a test's DDL).
+ */
+export function declaredSpecs(declared: readonly ResourceDef[], registry: Registry): ResourceSpec[] {
+  const references: Record<string, () => Keyed> = Object.fromEntries([...registry.targets].map(([name, target]) => [name, () => target]));
+  return declared.map((def) => {
+    const table = declaredTable(def, references);
+    return { def, table, label: labelOf(def, table) };
+  });
 }

@@ -10,52 +10,35 @@ import { DATABASE_KINDS, startApp, type TestApp } from './harness';
 import { expectError, expectStatus, json, show } from './api-helpers';
 import { can, isOwnOnly, RESOURCE_AREA, type Action } from '../../domain/permissions';
 import type { Role } from '../../domain/enums';
+import { RESOURCES } from '../../domain/resources/index';
+import { buildServerRegistry } from '../../server/registry';
+import { textFieldOf, validBody } from './declared-bodies';
 
 type Who = Role | 'anonymous';
 const WHO: Who[] = ['ROOT', 'ADMIN', 'SECRETARY', 'TEACHER', 'anonymous'];
 type Row = Record<string, any>;
 
-const RESOURCE_NAMES = [
-  'subjects',
-  'rooms',
-  'class-categories',
-  'contract-categories',
-  'classes',
-  'lesson-types',
-  'lesson-tags',
-  'notes',
-  'teachers',
-  'students',
-  'student-custom-fields',
-] as const;
+/**
+ * The directory: every resource served by the generic CRUD routes, from the server's own list,
+ * so a new one is checked the day it is declared. Folders and files have their own tests
+ * (files.test.ts): a file is made by its upload.
+ */
+const RESOURCE_NAMES = buildServerRegistry()
+  .served.filter((spec) => spec.def.area !== 'files')
+  .map((spec) => spec.def.name);
+const declared = (name: string) => RESOURCES[name]!;
 
-/** The field each resource's update changes. */
-const TEXT_FIELD: Record<string, string> = { notes: 'title', teachers: 'first_name', students: 'first_name', 'student-custom-fields': 'label' };
-const textField = (name: string) => TEXT_FIELD[name] ?? 'name';
+/** The field each resource's update changes: the one that names its rows. */
+const textField = (name: string) => textFieldOf(declared(name));
 
 let seq = 0;
 const tagOf = (who: string) =>
   `${who.toLowerCase().replace(/[^a-z]/g, '')}${'abcdefghijklmnopqrstuvwxyz'[seq % 26]}${'abcdefghijklmnopqrstuvwxyz'[Math.floor(seq++ / 26) % 26]}`;
 
+/** A valid body derived from the declaration, its naming field saying who made it. */
 function bodyFor(name: string, who: string): Row {
   const tag = tagOf(who);
-  const text = `made by ${who} ${tag}`;
-  switch (name) {
-    case 'teachers':
-      return { username: `t${tag}`, password: 'teacher-password-1', confirm_password: 'teacher-password-1', first_name: text, last_name: 'Καθηγητής' };
-    case 'students':
-      return { first_name: text, last_name: 'Μαθητής' };
-    case 'student-custom-fields':
-      return { key: `k_${tag}`, label: text, type: 'TEXT' };
-    case 'notes':
-      return { title: text, body: 'Σημείωση' };
-    case 'rooms':
-      return { name: text, capacity: 12 };
-    case 'lesson-types':
-      return { name: text, color: '#336699', entity: 'NORMAL' };
-    default:
-      return { name: text };
-  }
+  return validBody(declared(name), { tag, text: `made by ${who} ${tag}` });
 }
 
 const OK: Record<Action, number> = { list: 200, read: 200, create: 201, update: 200, delete: 204 };

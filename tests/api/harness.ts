@@ -9,6 +9,7 @@ import pg from 'pg';
 import { buildApp } from '../../server/app';
 import { bootstrap } from '../../server/bootstrap';
 import { loadConfig, type Config } from '../../server/config';
+import type { ResourceDef } from '../../domain/fields';
 import { openDatabase } from '../../server/db/client';
 import { migrate } from '../../server/db/migrate';
 
@@ -93,7 +94,13 @@ async function createScratchDatabase(): Promise<{ url: string; drop(): Promise<v
   };
 }
 
-export async function startApp(kind: DatabaseKind, overrides: Partial<Config> = {}): Promise<TestApp> {
+/** What a test adds to the app: declarations served beside the built-in ones, and work on the database before the app is built (their tables). */
+export interface AppAdditions {
+  resources?: readonly ResourceDef[];
+  prepare?(database: Database): Promise<void>;
+}
+
+export async function startApp(kind: DatabaseKind, overrides: Partial<Config> = {}, additions: AppAdditions = {}): Promise<TestApp> {
   const scratch = kind === 'postgres' ? await createScratchDatabase() : undefined;
   // Uploaded files go to a directory of this app's own, removed with it.
   const dataDir = await mkdtemp(join(tmpdir(), 'frontis-test-'));
@@ -112,7 +119,8 @@ export async function startApp(kind: DatabaseKind, overrides: Partial<Config> = 
   const database = await openDatabase({ url: scratch?.url });
   await migrate(database);
   await bootstrap(database, config);
-  const app = await buildApp({ database, config, serveClient: false });
+  await additions.prepare?.(database);
+  const app = await buildApp({ database, config, serveClient: false, resources: additions.resources });
 
   const request = (opts: RequestOptions) => {
     const tenant = opts.tenant === undefined ? 'demo' : opts.tenant;

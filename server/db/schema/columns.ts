@@ -1,9 +1,16 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { foreignKey, index, integer, pgTable, primaryKey, text, timestamp, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import { customType, foreignKey, index, integer, pgTable, primaryKey, text, timestamp, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import { SORT_FOLDING } from '../../../domain/text';
 
 /** Instants are stored with time zone and read as JS Dates, so both drivers agree on the wire format. */
 export const instant = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+/** A time of day as the API writes it (`09:30`): a `time` column read back without seconds. */
+export const wallTime = customType<{ data: string; driverData: string }>({
+  dataType: () => 'time',
+  fromDriver: (value) => String(value).slice(0, 5),
+  toDriver: (value) => value,
+});
 
 /** Columns every editable row carries: optimistic-lock version and audit instants. */
 export const rowMeta = () => ({

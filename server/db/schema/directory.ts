@@ -1,35 +1,23 @@
 /**
  * The plain entities of a centre (domain/resources/directory.ts). Every table is keyed
  * (tenant_id, id) and every foreign key includes tenant_id, so a row can never point into
- * another tenant. `search` holds normalizeSearch() of the searchable fields for `q`.
+ * another tenant. `search` holds normalizeSearch() of the searchable fields for `q`. The
+ * plain ones are derived from their declarations (declared.ts); classes, with hooks and a
+ * join table, is written out.
  */
 import { foreignKey, index, integer, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import { CLASS_CATEGORIES, CONTRACT_CATEGORIES, LESSON_TAGS, LESSON_TYPES, ROOMS, SUBJECTS } from '../../../domain/resources/directory';
 import { linkTable, rowMeta } from './columns';
+import { declaredTable } from './declared';
 import { id, search, tenantId } from './tenant-columns';
 
-export const subjects = pgTable(
-  'subjects',
-  { tenantId: tenantId(), id: id(), name: text('name').notNull(), color: text('color'), search: search(), ...rowMeta() },
-  (t) => [primaryKey({ columns: [t.tenantId, t.id] }), index('subjects_name_idx').on(t.tenantId, t.name)],
-);
+export const subjects = declaredTable(SUBJECTS);
 
-export const rooms = pgTable(
-  'rooms',
-  { tenantId: tenantId(), id: id(), name: text('name').notNull(), capacity: integer('capacity'), search: search(), ...rowMeta() },
-  (t) => [primaryKey({ columns: [t.tenantId, t.id] }), index('rooms_name_idx').on(t.tenantId, t.name)],
-);
+export const rooms = declaredTable(ROOMS);
 
-export const classCategories = pgTable(
-  'class_categories',
-  { tenantId: tenantId(), id: id(), name: text('name').notNull(), search: search(), ...rowMeta() },
-  (t) => [primaryKey({ columns: [t.tenantId, t.id] }), index('class_categories_name_idx').on(t.tenantId, t.name)],
-);
+export const classCategories = declaredTable(CLASS_CATEGORIES);
 
-export const contractCategories = pgTable(
-  'contract_categories',
-  { tenantId: tenantId(), id: id(), name: text('name').notNull(), search: search(), ...rowMeta() },
-  (t) => [primaryKey({ columns: [t.tenantId, t.id] }), index('contract_categories_name_idx').on(t.tenantId, t.name)],
-);
+export const contractCategories = declaredTable(CONTRACT_CATEGORIES);
 
 export const classes = pgTable(
   'classes',
@@ -54,22 +42,6 @@ export const classes = pgTable(
 /** classes.subject_ids */
 export const classSubjects = linkTable('class_subjects', ['classId', 'class_id', () => classes], ['subjectId', 'subject_id', () => subjects]);
 
-export const lessonTypes = pgTable(
-  'lesson_types',
-  {
-    tenantId: tenantId(),
-    id: id(),
-    name: text('name').notNull(),
-    color: text('color'),
-    entity: text('entity').notNull().default('NORMAL'),
-    search: search(),
-    ...rowMeta(),
-  },
-  (t) => [primaryKey({ columns: [t.tenantId, t.id] }), index('lesson_types_name_idx').on(t.tenantId, t.name)],
-);
+export const lessonTypes = declaredTable(LESSON_TYPES);
 
-export const lessonTags = pgTable(
-  'lesson_tags',
-  { tenantId: tenantId(), id: id(), name: text('name').notNull(), color: text('color'), search: search(), ...rowMeta() },
-  (t) => [primaryKey({ columns: [t.tenantId, t.id] }), index('lesson_tags_name_idx').on(t.tenantId, t.name)],
-);
+export const lessonTags = declaredTable(LESSON_TAGS);

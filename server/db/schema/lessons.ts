@@ -6,34 +6,14 @@
  * 0005_lessons_rules.sql (drizzle-kit cannot express them).
  */
 import { sql } from 'drizzle-orm';
-import {
-  bigint,
-  boolean,
-  check,
-  customType,
-  date,
-  foreignKey,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  primaryKey,
-  smallint,
-  text,
-  uniqueIndex,
-} from 'drizzle-orm/pg-core';
-import { instant, linkTable, rowMeta } from './columns';
+import { bigint, boolean, check, date, foreignKey, index, integer, jsonb, pgTable, primaryKey, smallint, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { instant, linkTable, rowMeta, wallTime } from './columns';
 import { classes, lessonTags, lessonTypes, rooms, subjects } from './directory';
 import { teachers } from './people';
 import { tenants } from './platform';
 import { id, search, tenantId } from './tenant-columns';
 
 /** `time` read as HH:mm: both drivers hand back 'HH:mm:ss', the wire format has no seconds. */
-const wallTime = customType<{ data: string; driverData: string }>({
-  dataType: () => 'time',
-  fromDriver: (value) => String(value).slice(0, 5),
-  toDriver: (value) => value,
-});
 
 /** Who, where, what and when in the day: shared by a series and its lessons. */
 const schedule = () => ({

@@ -9,7 +9,9 @@
  */
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, check, date, foreignKey, index, integer, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { EXPENSE_CATEGORIES } from '../../../domain/resources/money';
 import { rowMeta } from './columns';
+import { declaredTable } from './declared';
 import { contractCategories } from './directory';
 import { students } from './people';
 import { id, search, tenantId } from './tenant-columns';
@@ -113,11 +115,8 @@ export const contractMonths = pgTable(
   ],
 );
 
-export const expenseCategories = pgTable(
-  'expense_categories',
-  { tenantId: tenantId(), id: id(), name: text('name').notNull(), search: search(), ...rowMeta() },
-  (t) => [primaryKey({ columns: [t.tenantId, t.id] }), index('expense_categories_name_idx').on(t.tenantId, t.name)],
-);
+/** A plain resource's table, derived from its declaration (declared.ts). */
+export const expenseCategories = declaredTable(EXPENSE_CATEGORIES);
 
 export const expenses = pgTable(
   'expenses',
