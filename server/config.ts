@@ -19,6 +19,8 @@ export interface Config {
   loginRateLimit: { perUser: number; perAddress: number; windowSeconds: number };
   /** An S3-compatible bucket for uploaded files; without it they live under DATA_DIR/files. */
   s3?: S3Config;
+  /** FILES_SHARED=1: DATA_DIR/files is a folder every process shares (skips the start-up check of server/modules/files/shared-folder.ts). */
+  filesShared: boolean;
   /** smtp(s)://user:pass@host:port: e-mail copies of notifications for users who ask for them. */
   smtpUrl?: string;
   /** The sender of those e-mails. */
@@ -90,6 +92,7 @@ export function loadConfig(env: Env = process.env): Config {
     dbCounts: flag(env, 'DB_COUNTS', false),
     sentryDsn: text(env, 'SENTRY_DSN') ?? text(env, 'VITE_SENTRY_DSN'),
     s3: s3Config(env),
+    filesShared: flag(env, 'FILES_SHARED', false),
   };
 }
 
