@@ -40,6 +40,7 @@ import { tenantRoutes } from './modules/tenants/spec';
 import { usersSpec } from './modules/users/spec';
 import { authPlugin } from './plugins/auth';
 import { clientPlugin } from './plugins/client';
+import { limitConnectionsPerAddress, serverTimeouts } from './plugins/connections';
 import { errorsPlugin } from './plugins/errors';
 import { openapiPlugin } from './plugins/openapi';
 import { securityPlugin } from './plugins/security';
@@ -69,19 +70,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     bodyLimit: JSON_BODY_LIMIT,
     genReqId: () => randomUUID(),
     routerOptions: { maxParamLength: 200 },
-    // Requests Node's HTTP parser refuses (raw non-ASCII in the URL, oversized headers…) still
-    // get an answer in the API's error format.
-    clientErrorHandler: (error, socket) => {
-      if (!socket.writable) return;
-      const tooLarge = (error as { code?: string }).code === 'HPE_HEADER_OVERFLOW';
-      const body = JSON.stringify({
-        error: tooLarge ? { code: 'too-large', message: 'The request headers are too large.' } : { code: 'validation', message: 'The request is malformed.' },
-      });
-      socket.end(
-        `HTTP/1.1 ${tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\n` +
-          `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-      );
-    },
+    // Time limits on headers and bodies, and answers in the API's format to what the parser refuses.
+    ...serverTimeouts(config.connections),
   });
 
   // An empty body sent as application/json (some clients do that on DELETE) means "no body".
@@ -91,6 +81,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     if (typeof body === 'string' && body.trim() === '') return done(null, undefined);
     parseJson(request, body as string, done);
   });
+
+  limitConnectionsPerAddress(app.server, config.connections);
 
   const jwtKey = await loadJwtKey(database);
   app.decorate('frontis', { database, config, jwtKey });
