@@ -154,7 +154,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     mailer?.close();
     await bus.close();
   });
-  await app.register(notificationRoutes, { prefix: '/api/notifications', database, bus });
+  await app.register(notificationRoutes, { prefix: '/api/notifications', database, bus, streamsPerUser: config.streamsPerUser });
   await app.register(runtimeResourceRoutes, { prefix: '/api/resources', database });
   // Record types the centre defines at run time, and their records.
   await app.register(definitionRoutes, { prefix: '/api/custom-entities', database });

@@ -17,6 +17,8 @@ export interface Config {
   accessTtlSeconds: number;
   refreshTtlSeconds: number;
   loginRateLimit: { perUser: number; perAddress: number; windowSeconds: number };
+  /** Open notification streams one user may hold (NOTIFICATION_STREAMS_PER_USER, default 8): a new one closes the oldest. */
+  streamsPerUser: number;
   /** Slow and numerous clients (server/plugins/connections.ts). */
   connections: {
     /** Request headers must arrive within this (HEADERS_TIMEOUT_SECONDS, default 20). */
@@ -95,6 +97,7 @@ export function loadConfig(env: Env = process.env): Config {
       perAddress: int(env, 'LOGIN_RATE_PER_ADDRESS', 50, 1),
       windowSeconds: int(env, 'LOGIN_RATE_WINDOW_SECONDS', 900, 1),
     },
+    streamsPerUser: int(env, 'NOTIFICATION_STREAMS_PER_USER', 8, 1),
     connections: {
       headersTimeoutSeconds: int(env, 'HEADERS_TIMEOUT_SECONDS', 20, 1),
       requestTimeoutSeconds: int(env, 'REQUEST_TIMEOUT_SECONDS', 300, 1),

@@ -12,6 +12,7 @@ import type { Tx } from '../../db/client';
 import { teachers, users } from '../../db/schema/index';
 import { hashPassword } from '../auth/passwords';
 import { revokeUserSessions } from '../auth/sessions';
+import { announce } from '../notifications/create';
 import type { Ctx, ResourceSpec } from '../crud/spec';
 
 const isSelf = (actor: Actor | null, id: number): actor is Actor => actor?.kind === 'user' && actor.id === id;
@@ -42,6 +43,8 @@ export const userAccounts: ResourceSpec = {
     if ('password' in input)
       await revokeUserSessions(tx, ctx.tenantId, after.id, 'password-changed', isSelf(ctx.actor, after.id) ? ctx.actor.sessionId : undefined);
     if (after.status === 'INACTIVE' && before.status !== 'INACTIVE') await revokeUserSessions(tx, ctx.tenantId, after.id, 'deactivated');
+    // Open notification streams hold the role they opened with: they end and reconnect as what the account now is.
+    if (after.role !== before.role || after.status !== before.status) await announce(tx, ctx.tenantId, 'a', [after.id as number]);
   },
 };
 
