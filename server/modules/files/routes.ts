@@ -12,6 +12,7 @@ import { createHash } from 'node:crypto';
 import { pipeline, Transform } from 'node:stream';
 import { z } from 'zod';
 import { createdJsonSchema, DomainError, PREVIEW_TYPES } from '../../../domain/index';
+import { hasDeceptiveCharacter } from '../../../domain/text';
 import { withTenant, type Database } from '../../db/client';
 import { files } from '../../db/schema/index';
 import { ctxOf, rowSchemaOf } from '../crud/routes';
@@ -160,6 +161,12 @@ export const fileRoutes: FastifyPluginAsyncZod<{ database: Database; store: File
           if (part.fieldname !== FILE_FIELD) {
             part.file.resume();
             throw unknownField(part.fieldname);
+          }
+          // Controls are dropped from the name (cleanFileName); a direction override is refused:
+          // `invoice‮fdp.exe` would show as a PDF.
+          if (hasDeceptiveCharacter(cleanFileName(part.filename ?? ''))) {
+            part.file.resume();
+            throw new DomainError('validation', 'The file name holds direction-changing characters.', { name: 'invalid-format' });
           }
           stored = await storeFile(part, ctx.tenantId);
         }

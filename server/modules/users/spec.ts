@@ -12,6 +12,7 @@ import type { Tx } from '../../db/client';
 import { teachers, users } from '../../db/schema/index';
 import { hashPassword } from '../auth/passwords';
 import { revokeUserSessions } from '../auth/sessions';
+import { refuseLookAlikeUsername } from '../auth/usernames';
 import { announce } from '../notifications/create';
 import type { Ctx, ResourceSpec } from '../crud/spec';
 
@@ -37,6 +38,10 @@ export const userAccounts: ResourceSpec = {
   // argon2 takes tens of milliseconds and must not hold locks.
   secrets: { password: { column: 'password_hash', prepare: (password) => hashPassword(String(password)) } },
   deactivates: true,
+  async beforeWrite({ tx, ctx, input, before }) {
+    if (typeof input.username === 'string') await refuseLookAlikeUsername(tx, ctx.tenantId, input.username, before ? Number(before.id) : undefined);
+    return undefined;
+  },
   async afterWrite({ tx, ctx, input, before, after }) {
     if (!before) return;
     // The one changing their own password keeps the session they did it from.
@@ -51,7 +56,9 @@ export const userAccounts: ResourceSpec = {
 export const usersSpec: ResourceSpec = {
   ...userAccounts,
   postUpdates: true,
-  async beforeWrite({ tx, ctx, input, before }) {
+  async beforeWrite(args) {
+    const { tx, ctx, input, before } = args;
+    await userAccounts.beforeWrite?.(args);
     const { actor } = ctx;
     const role = input.role;
     if (!before) {
