@@ -41,7 +41,7 @@ import { usersSpec } from './modules/users/spec';
 import { authPlugin } from './plugins/auth';
 import { clientPlugin } from './plugins/client';
 import { limitConnectionsPerAddress, serverTimeouts } from './plugins/connections';
-import { errorsPlugin } from './plugins/errors';
+import { errorsPlugin, frameworkErrors } from './plugins/errors';
 import { openapiPlugin } from './plugins/openapi';
 import { securityPlugin } from './plugins/security';
 import { tenancyPlugin } from './plugins/tenancy';
@@ -72,6 +72,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     routerOptions: { maxParamLength: 200 },
     // Time limits on headers and bodies, and answers in the API's format to what the parser refuses.
     ...serverTimeouts(config.connections),
+    frameworkErrors,
   });
 
   // An empty body sent as application/json (some clients do that on DELETE) means "no body".

@@ -46,13 +46,15 @@ describe.each(DATABASE_KINDS)('reserved object keys in queries on %s', (kind) =>
         fc.tuple(reserved, fc.constantFrom(...SUFFIXES)).map(([r, s]) => r + s),
         fc.constantFrom(...LIST_PARAMS, ...(documented.length ? documented : LIST_PARAMS)),
       );
-    const value = fc.oneof(reserved, fc.tuple(reserved, fc.constantFrom(' asc', ' desc', ',id', '.id', '')).map(([r, s]) => r + s), fc.constantFrom('1', '0', 'asc'));
-    const request = fc
-      .integer({ min: 0, max: 10_000 })
-      .chain((i) => {
-        const get = gets[i % gets.length]!;
-        return fc.tuple(fc.constant(get.path), fc.array(fc.tuple(name(get.names), value), { minLength: 1, maxLength: 4 }));
-      });
+    const value = fc.oneof(
+      reserved,
+      fc.tuple(reserved, fc.constantFrom(' asc', ' desc', ',id', '.id', '')).map(([r, s]) => r + s),
+      fc.constantFrom('1', '0', 'asc'),
+    );
+    const request = fc.integer({ min: 0, max: 10_000 }).chain((i) => {
+      const get = gets[i % gets.length]!;
+      return fc.tuple(fc.constant(get.path), fc.array(fc.tuple(name(get.names), value), { minLength: 1, maxLength: 4 }));
+    });
     await fc.assert(
       fc.asyncProperty(request, async ([path, params]) => {
         const query = params.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
