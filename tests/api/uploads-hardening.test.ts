@@ -1,7 +1,10 @@
 // Uploads as a careless or hostile client sends them: the folder as a form field, unknown
 // fields, bad boundaries, a body cut off or trickling in, and too many connections from one
 // address. Every answer is a 4xx with an error code, and nothing refused is left stored.
-import { readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import S3rver from 's3rver';
+import { openFileStore } from '../../server/modules/files/storage';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -171,5 +174,63 @@ describe.each(DATABASE_KINDS)('upload hardening on %s', (kind) => {
     // Once they are gone the address is welcome again.
     const res = await fetch(`http://127.0.0.1:${port}/healthz`);
     expect(res.status).toBe(200);
+  });
+});
+
+describe.each(DATABASE_KINDS)('upload hardening on an S3-compatible store on %s', (kind) => {
+  let t: TestApp;
+  let admin: string;
+  let tenantId: number;
+  let port: number;
+  let s3: S3rver;
+  const directory = mkdtempSync(join(tmpdir(), 'frontis-s3-hardening-'));
+
+  beforeAll(async () => {
+    s3 = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory, configureBuckets: [{ name: 'frontis-hardening' }] });
+    const { port: s3port } = await s3.run();
+    t = await startApp(kind, {
+      connections: { headersTimeoutSeconds: 2, requestTimeoutSeconds: 2, maxPerAddress: 0 },
+      s3: {
+        bucket: 'frontis-hardening',
+        endpoint: `http://127.0.0.1:${s3port}`,
+        region: 'us-east-1',
+        accessKeyId: 'S3RVER',
+        secretAccessKey: 'S3RVER',
+        forcePathStyle: true,
+      },
+    });
+    admin = (await t.signIn(t.root.username, t.root.password)).token;
+    tenantId = (json(await t.request({ url: '/api/tenants?slug=demo', token: admin })).data as { id: number }[])[0]!.id;
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    port = (t.app.server.address() as { port: number }).port;
+  });
+  afterAll(async () => {
+    await t?.close();
+    await s3?.close();
+    rmSync(directory, { recursive: true, force: true });
+  });
+
+  const objects = () => openFileStore(t.config).keys(tenantId);
+  const head = `POST /api/files HTTP/1.1\r\nHost: demo.localhost\r\nx-tenant-id: demo\r\nx-client-type: api\r\n`;
+
+  it('a trickling upload is cut with 408 and a client gone mid-upload leaves no object in the bucket', async () => {
+    const before = (await objects()).length;
+    const slow = rawRequest(
+      port,
+      `${head}authorization: Bearer ${admin}\r\ncontent-type: multipart/form-data; boundary=${BOUNDARY}\r\ncontent-length: 100000\r\n\r\n${fileHead()}the first bytes`,
+    );
+    const trickle = setInterval(() => slow.socket.writable && slow.socket.write('.'), 300);
+    const got = await slow.answer;
+    clearInterval(trickle);
+    expect(got).toMatch(/^HTTP\/1\.1 408/);
+
+    const gone = rawRequest(
+      port,
+      `${head}authorization: Bearer ${admin}\r\ncontent-type: multipart/form-data; boundary=${BOUNDARY}\r\ncontent-length: 100000\r\n\r\n${fileHead()}${'x'.repeat(20_000)}`,
+    );
+    setTimeout(() => gone.socket.destroy(), 300);
+    await gone.answer;
+    await expect.poll(async () => (await objects()).length, { timeout: 10_000 }).toBe(before);
+    expect(json(await t.request({ url: '/api/files', token: admin })).total).toBe(0);
   });
 });
