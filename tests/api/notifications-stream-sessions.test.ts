@@ -57,6 +57,14 @@ describe.each(DATABASE_KINDS)('notification streams and sessions on %s', (kind) 
     kept.close();
   });
 
+  it('a ROOT’s stream (it has no notifications of its own) ends at its sign-out too', async () => {
+    const token = (await t.signIn(t.root.username, t.root.password, w.tenant)).token;
+    const stream = await openStream(base, w.tenant, token);
+    expect((await stream.next()).data).toMatchObject({ unread: 0, latest: null });
+    expectStatus(await t.request({ method: 'POST', url: '/sign-out', tenant: w.tenant, token, body: {} }), 204);
+    expect(await endOf(stream)).toBe('ended');
+  });
+
   it('holds at most NOTIFICATION_STREAMS_PER_USER streams of a user: the oldest closes, the newest hear the news', async () => {
     const token = await teacherSession();
     const oldest = await openStream(base, w.tenant, token);

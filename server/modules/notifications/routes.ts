@@ -227,11 +227,14 @@ export const notificationRoutes: FastifyPluginAsyncZod<{ database: Database; bus
       raw.on('close', finish);
       open.add(finish);
       raw.write('retry: 3000\n\n');
-      if (actor.kind === 'root') return speak({ unread: 0, latest: null });
-      unregister = hub.add({ tenantId: tenant.id, userId: actor.id, sessionId: actor.sessionId, deliver: speak, finish });
+      const userId = actor.kind === 'root' ? null : actor.id;
+      unregister = hub.add({ tenantId: tenant.id, userId, sessionId: actor.sessionId, deliver: speak, finish });
+      // Gone before it was registered: take it back out at once.
+      if (ended) return unregister();
+      if (userId === null) return speak({ unread: 0, latest: null });
       // The first state is read for this stream alone; later ones come from the hub's shared reads.
       try {
-        speak(await hub.stateOf(tenant.id, actor.id));
+        speak(await hub.stateOf(tenant.id, userId));
       } catch (error) {
         request.log.warn({ err: error }, 'notification stream could not read');
         finish();

@@ -21,7 +21,8 @@ export interface StreamState {
 
 export interface Stream {
   tenantId: number;
-  userId: number;
+  /** null for a ROOT: no notifications of its own, but its stream still ends with its session. */
+  userId: number | null;
   sessionId: number;
   deliver(state: StreamState): void;
   /** Ends the stream (idempotent). */
@@ -113,22 +114,31 @@ export function startStreamHub(
 
   return {
     add(stream) {
-      const key = keyOf(stream.tenantId, stream.userId);
-      let set = byUser.get(key);
-      if (!set) byUser.set(key, (set = new Set()));
-      // The oldest go first; finishing one unregisters it.
-      while (set.size >= opts.maxPerUser) set.values().next().value!.finish();
-      set.add(stream);
+      const key = stream.userId === null ? null : keyOf(stream.tenantId, stream.userId);
+      let set: Set<Stream> | undefined;
+      if (key !== null) {
+        // The oldest go first; finishing one unregisters it (and may drop the user's set).
+        for (let held = byUser.get(key); held && held.size >= opts.maxPerUser; held = byUser.get(key)) {
+          const oldest = held.values().next().value!;
+          held.delete(oldest);
+          if (!held.size) byUser.delete(key);
+          oldest.finish();
+        }
+        set = byUser.get(key);
+        if (!set) byUser.set(key, (set = new Set()));
+        set.add(stream);
+      }
       total++;
       const sessionKey = keyOf(stream.tenantId, stream.sessionId);
       let sessionSet = bySession.get(sessionKey);
       if (!sessionSet) bySession.set(sessionKey, (sessionSet = new Set()));
       sessionSet.add(stream);
       return () => {
-        sessionSet.delete(stream);
+        if (!sessionSet.delete(stream)) return;
         if (!sessionSet.size && bySession.get(sessionKey) === sessionSet) bySession.delete(sessionKey);
-        if (!set.delete(stream)) return;
         total--;
+        if (key === null || !set) return;
+        set.delete(stream);
         if (!set.size && byUser.get(key) === set) byUser.delete(key);
       };
     },
