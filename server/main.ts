@@ -11,7 +11,7 @@ import { migrate, openDatabase } from './db/client';
 import { acquireDataLock, DataDirLockedError, type DataLock } from './db/data-lock';
 import { isDatabaseUnavailable } from './db/unavailable';
 import { removePartialBackups, scheduleBackups } from './jobs/backup';
-import { checkFilesFolder, FilesFolderNotSharedError } from './modules/files/shared-folder';
+import { checkFilesFolder, FilesFolderNotSharedError, removePartialUploads } from './modules/files/shared-folder';
 import { scheduleCleanup } from './jobs/cleanup';
 import { scheduleNotifications } from './jobs/notifications';
 
@@ -46,7 +46,10 @@ async function main() {
   await migrate(database);
   await checkFilesFolder(database, config);
   // A backup cut short by a kill is never a backup: nothing half-written survives a start.
-  if (lock) await removePartialBackups(config.dataDir);
+  if (lock) {
+    await removePartialBackups(config.dataDir);
+    await removePartialUploads(config.dataDir);
+  }
   const { demoLogins } = await bootstrap(database, config);
   const app = await buildApp({ database, config });
 

@@ -55,14 +55,18 @@ describe.skipIf(!DATABASE_KINDS.includes('pglite'))('a server process on pglite'
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('starts over a lock naming a reused process id, and removes a backup left half-written', async () => {
+  it('starts over a lock naming a reused process id, and removes a backup and an upload left half-written', async () => {
     other = otherProgram();
     mkdirSync(join(dir, 'backups'), { recursive: true });
     writeFileSync(lockFile(dir), `${other.pid}\nthe Frontis server\n1\n`);
     const partial = join(dir, 'backups', 'frontis-20260101T000000Z.tar.gz.partial');
     writeFileSync(partial, '');
+    mkdirSync(join(dir, 'files', '1'), { recursive: true });
+    const upload = join(dir, 'files', '1', '0b6f2c1e-7d4a-4f7e-9a53-2f1f4b8e9c10.partial');
+    writeFileSync(upload, 'half a file');
     server = await startFrontis({ DATA_DIR: dir });
     expect(existsSync(partial)).toBe(false);
+    expect(existsSync(upload)).toBe(false);
     const res = await fetch(`${server.base}/healthz`);
     expect(res.status).toBe(200);
   });

@@ -10,7 +10,7 @@
  * S3 (every process sees the bucket).
  */
 import { randomBytes } from 'node:crypto';
-import { access, mkdir, rm, writeFile } from 'node:fs/promises';
+import { access, mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import type { Config } from '../../config';
@@ -51,4 +51,28 @@ export async function checkFilesFolder(database: Database, config: Config): Prom
   await rm(join(folder, markerName(mine)), { force: true });
   const [row] = await db.select({ value: serverSecrets.value }).from(serverSecrets).where(eq(serverSecrets.name, NAME));
   if (!row || !(await exists(join(folder, markerName(row.value))))) throw new FilesFolderNotSharedError(folder);
+}
+
+/**
+ * Removes the `.partial` files of uploads a killed process was writing (DATA_DIR/files/<tenant>/).
+ * Only where this process is the folder's one writer (PGlite: it holds the data lock); with
+ * several processes another may be writing one right now.
+ */
+export async function removePartialUploads(dataDir: string): Promise<number> {
+  const folder = join(dataDir, 'files');
+  let removed = 0;
+  let tenants: string[];
+  try {
+    tenants = await readdir(folder);
+  } catch {
+    return 0;
+  }
+  for (const tenant of tenants.filter((n) => /^\d+$/.test(n))) {
+    for (const name of await readdir(join(folder, tenant)).catch(() => [] as string[])) {
+      if (!name.endsWith('.partial')) continue;
+      await rm(join(folder, tenant, name), { force: true });
+      removed++;
+    }
+  }
+  return removed;
 }
