@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { customFieldDef } from './custom-fields';
-import { type FieldDef, isReservedKey, type ResourceDef, SIDEBAR_GROUPS } from './fields';
+import { type FieldDef, hasVisibleCharacter, isReservedKey, type ResourceDef, SIDEBAR_GROUPS } from './fields';
 import { labelKey } from './references';
+import { hasDeceptiveCharacter } from './text';
 import { RESOURCES } from './resources/index';
 
 // Custom entities: record types a centre's ROOT defines at run time. A definition is data
@@ -153,8 +154,9 @@ const text = (max: number) =>
     .trim()
     .min(1)
     .max(max)
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
-    .refine((v) => !/[\u0000-\u001f\u007f]/.test(v), { params: { code: 'invalid-format' } });
+    // No controls or direction overrides, and something to see (not zero-width characters only).
+    .refine((v) => !hasDeceptiveCharacter(v), { params: { code: 'invalid-format' }, abort: true })
+    .refine(hasVisibleCharacter, { params: { code: 'required' } });
 
 const FieldInput = z.strictObject({
   key: z
@@ -229,7 +231,13 @@ const definitionShape = {
   name_en: text(100),
   name_plural_el: text(100),
   name_plural_en: text(100),
-  description: z.string().trim().max(1000).nullable().optional(),
+  description: z
+    .string()
+    .trim()
+    .max(1000)
+    .refine((v) => !hasDeceptiveCharacter(v, true), { params: { code: 'invalid-format' } })
+    .nullable()
+    .optional(),
   icon: z.enum(CUSTOM_ENTITY_ICONS).nullable().optional(),
   group: z.enum(SIDEBAR_GROUPS).nullable().optional(),
   fields: entityFieldsSchema,

@@ -20,6 +20,7 @@ export const ERROR_CODES = [
   'stale',
   'in-use',
   'too-large',
+  'timeout',
   'internal',
   'unavailable',
 ] as const;
@@ -151,6 +152,7 @@ const DEFAULT_MESSAGES: Record<ErrorCode, string> = {
   stale: 'Someone else changed this record. Reload it and try again.',
   'in-use': 'This is in use and cannot be changed this way.',
   'too-large': 'The request is too large.',
+  timeout: 'The request took too long to arrive.',
   internal: 'Something went wrong on our side.',
   unavailable: 'The service is briefly unavailable. Please try again in a few seconds.',
 };
@@ -171,6 +173,7 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   stale: 409,
   'in-use': 409,
   'too-large': 413,
+  timeout: 408,
   internal: 500,
   unavailable: 503,
 };

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DomainError, type FieldErrors, zodIssuesToFields } from './errors';
 import type { Area } from './access';
 import { labelKey, type ReferenceLabel } from './references';
+import { hasDeceptiveCharacter } from './text';
 
 // The field-type registry: a resource declares its fields once;
 // the server's validation and list-query whitelist and the client's columns and inputs are
@@ -180,11 +181,8 @@ export const isReservedKey = (key: string) => RESERVED_KEYS.has(key.toLowerCase(
  * and logs. Multi-line text may hold tabs and line breaks.
  */
 export function hasControlCharacter(value: string, multiLine = false): boolean {
-  for (let i = 0; i < value.length; i++) {
-    const c = value.charCodeAt(i);
-    if ((c < 0x20 || c === 0x7f) && !(multiLine && (c === 0x09 || c === 0x0a || c === 0x0d))) return true;
-  }
-  return false;
+  // Also C1 controls and bidirectional overrides: see domain/text.ts.
+  return hasDeceptiveCharacter(value, multiLine);
 }
 /**
  * Characters that show nothing: spaces, format characters (zero-width space and joiners,

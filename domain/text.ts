@@ -68,3 +68,28 @@ export function sortKey(value: string): string {
   }
   return out;
 }
+
+/**
+ * Characters that make text say something other than what it shows: C0 and C1 controls and
+ * DEL (multi-line text keeps tabs and line breaks), the bidirectional embeddings, overrides and
+ * isolates (U+202A–U+202E, U+2066–U+2069: `invoice‮fdp.exe` shows as a PDF), and in one-line
+ * text also the direction marks (U+200E, U+200F, U+061C), which a name never needs.
+ */
+export function hasDeceptiveCharacter(value: string, multiLine = false): boolean {
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c < 0x20) {
+      if (multiLine && (c === 0x09 || c === 0x0a || c === 0x0d)) continue;
+      return true;
+    }
+    if (c >= 0x7f && c <= 0x9f) return true;
+    if ((c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069)) return true;
+    if (!multiLine && (c === 0x200e || c === 0x200f || c === 0x061c)) return true;
+  }
+  return false;
+}
+
+/** Removes what hasDeceptiveCharacter refuses in one-line text (a file name taken as sent). */
+export const withoutDeceptiveCharacters = (value: string) =>
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters removed
+  value.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/g, '');

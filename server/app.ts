@@ -40,7 +40,8 @@ import { tenantRoutes } from './modules/tenants/spec';
 import { usersSpec } from './modules/users/spec';
 import { authPlugin } from './plugins/auth';
 import { clientPlugin } from './plugins/client';
-import { errorsPlugin } from './plugins/errors';
+import { limitConnectionsPerAddress, serverTimeouts } from './plugins/connections';
+import { errorsPlugin, frameworkErrors } from './plugins/errors';
 import { openapiPlugin } from './plugins/openapi';
 import { securityPlugin } from './plugins/security';
 import { tenancyPlugin } from './plugins/tenancy';
@@ -76,19 +77,9 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     bodyLimit: JSON_BODY_LIMIT,
     genReqId: () => randomUUID(),
     routerOptions: { maxParamLength: 200 },
-    // Requests Node's HTTP parser refuses (raw non-ASCII in the URL, oversized headers…) still
-    // get an answer in the API's error format.
-    clientErrorHandler: (error, socket) => {
-      if (!socket.writable) return;
-      const tooLarge = (error as { code?: string }).code === 'HPE_HEADER_OVERFLOW';
-      const body = JSON.stringify({
-        error: tooLarge ? { code: 'too-large', message: 'The request headers are too large.' } : { code: 'validation', message: 'The request is malformed.' },
-      });
-      socket.end(
-        `HTTP/1.1 ${tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\n` +
-          `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-      );
-    },
+    // Time limits on headers and bodies, and answers in the API's format to what the parser refuses.
+    ...serverTimeouts(config.connections),
+    frameworkErrors,
   });
 
   // An empty body sent as application/json (some clients do that on DELETE) means "no body".
@@ -98,6 +89,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     if (typeof body === 'string' && body.trim() === '') return done(null, undefined);
     parseJson(request, body as string, done);
   });
+
+  limitConnectionsPerAddress(app.server, config.connections);
 
   const jwtKey = await loadJwtKey(database);
   app.decorate('frontis', { database, config, jwtKey });
@@ -175,7 +168,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     mailer?.close();
     await bus.close();
   });
-  await app.register(notificationRoutes, { prefix: '/api/notifications', database, bus });
+  await app.register(notificationRoutes, { prefix: '/api/notifications', database, bus, streamsPerUser: config.streamsPerUser });
   await app.register(runtimeResourceRoutes, { prefix: '/api/resources', database });
   // Record types the centre defines at run time, and their records.
   await app.register(definitionRoutes, { prefix: '/api/custom-entities', database });

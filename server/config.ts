@@ -17,8 +17,21 @@ export interface Config {
   accessTtlSeconds: number;
   refreshTtlSeconds: number;
   loginRateLimit: { perUser: number; perAddress: number; windowSeconds: number };
+  /** Open notification streams one user may hold (NOTIFICATION_STREAMS_PER_USER, default 8): a new one closes the oldest. */
+  streamsPerUser: number;
+  /** Slow and numerous clients (server/plugins/connections.ts). */
+  connections: {
+    /** Request headers must arrive within this (HEADERS_TIMEOUT_SECONDS, default 20). */
+    headersTimeoutSeconds: number;
+    /** A whole request, body included, must arrive within this, or it is cut and answered 408 (REQUEST_TIMEOUT_SECONDS, default 300: a 25 MB upload at 1 Mbit/s). */
+    requestTimeoutSeconds: number;
+    /** Connections one address may hold at once; 0 = no bound (MAX_CONNECTIONS_PER_ADDRESS, default 200; 0 by default behind TRUST_PROXY, where every connection comes from the proxy). */
+    maxPerAddress: number;
+  };
   /** An S3-compatible bucket for uploaded files; without it they live under DATA_DIR/files. */
   s3?: S3Config;
+  /** FILES_SHARED=1: DATA_DIR/files is a folder every process shares (skips the start-up check of server/modules/files/shared-folder.ts). */
+  filesShared: boolean;
   /** smtp(s)://user:pass@host:port: e-mail copies of notifications for users who ask for them. */
   smtpUrl?: string;
   /** The sender of those e-mails. */
@@ -84,12 +97,19 @@ export function loadConfig(env: Env = process.env): Config {
       perAddress: int(env, 'LOGIN_RATE_PER_ADDRESS', 50, 1),
       windowSeconds: int(env, 'LOGIN_RATE_WINDOW_SECONDS', 900, 1),
     },
+    streamsPerUser: int(env, 'NOTIFICATION_STREAMS_PER_USER', 8, 1),
+    connections: {
+      headersTimeoutSeconds: int(env, 'HEADERS_TIMEOUT_SECONDS', 20, 1),
+      requestTimeoutSeconds: int(env, 'REQUEST_TIMEOUT_SECONDS', 300, 1),
+      maxPerAddress: int(env, 'MAX_CONNECTIONS_PER_ADDRESS', flag(env, 'TRUST_PROXY', false) ? 0 : 200),
+    },
     smtpUrl: text(env, 'SMTP_URL'),
     mailFrom: text(env, 'MAIL_FROM') ?? 'Frontis <no-reply@frontis.invalid>',
     publicUrl: text(env, 'PUBLIC_URL'),
     dbCounts: flag(env, 'DB_COUNTS', false),
     sentryDsn: text(env, 'SENTRY_DSN') ?? text(env, 'VITE_SENTRY_DSN'),
     s3: s3Config(env),
+    filesShared: flag(env, 'FILES_SHARED', false),
   };
 }
 

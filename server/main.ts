@@ -11,7 +11,8 @@ import { openDatabase } from './db/client';
 import { migrate } from './db/migrate';
 import { acquireDataLock, DataDirLockedError, type DataLock } from './db/data-lock';
 import { isDatabaseUnavailable } from './db/unavailable';
-import { scheduleBackups } from './jobs/backup';
+import { removePartialBackups, scheduleBackups } from './jobs/backup';
+import { checkFilesFolder, FilesFolderNotSharedError, removePartialUploads } from './modules/files/shared-folder';
 import { scheduleCleanup } from './jobs/cleanup';
 import { scheduleNotifications } from './jobs/notifications';
 
@@ -44,6 +45,12 @@ async function main() {
     onConnectionError: (error) => console.warn(`database connection lost: ${error.message}`),
   });
   await migrate(database);
+  await checkFilesFolder(database, config);
+  // A backup cut short by a kill is never a backup: nothing half-written survives a start.
+  if (lock) {
+    await removePartialBackups(config.dataDir);
+    await removePartialUploads(config.dataDir);
+  }
   const { demoLogins } = await bootstrap(database, config);
   const app = await buildApp({ database, config });
 
@@ -80,6 +87,6 @@ async function main() {
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof DataDirLockedError ? error.message : error);
+  console.error(error instanceof DataDirLockedError || error instanceof FilesFolderNotSharedError ? error.message : error);
   process.exit(1);
 });

@@ -3,7 +3,9 @@
  * only one process may have open: a second server, or a restore swapping the files under a
  * running server, corrupts them. Whoever uses DATA_DIR holds DATA_DIR/frontis.lock, a file
  * created exclusively that names its process; a lock whose process is gone (kill -9, power
- * cut) is taken over.
+ * cut) is taken over. The file also records when that process started (Linux: field 22 of
+ * /proc/<pid>/stat), so a lock naming a process id since reused by another program (after a
+ * reboot, say) is known to be stale and taken over too.
  */
 import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
@@ -34,20 +36,50 @@ function alive(pid: number): boolean {
   }
 }
 
-function readHolder(file: string): { pid: number; holder: string } | null {
+/**
+ * When process pid started, in clock ticks since boot (field 22 of /proc/<pid>/stat), or null
+ * where /proc is not there (macOS, Windows: the process id alone decides, as before).
+ */
+export function processStart(pid: number): string | null {
   try {
-    const [pid, holder] = readFileSync(file, 'utf8').split('\n');
-    const n = Number(pid);
-    return Number.isSafeInteger(n) && n > 0 ? { pid: n, holder: holder || 'a Frontis process' } : null;
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name (field 2) is in parentheses and may hold spaces: count after its end.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return fields[19] ?? null;
   } catch {
     return null;
   }
 }
 
+interface Holder {
+  pid: number;
+  holder: string;
+  /** The holder's start time as processStart gave it; '' when unknown. */
+  started: string;
+}
+
+function readHolder(file: string): Holder | null {
+  try {
+    const [pid, holder, started] = readFileSync(file, 'utf8').split('\n');
+    const n = Number(pid);
+    return Number.isSafeInteger(n) && n > 0 ? { pid: n, holder: holder || 'a Frontis process', started: started ?? '' } : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The process named by the lock is still the one that wrote it. */
+function stillHolding(found: Holder): boolean {
+  if (!alive(found.pid)) return false;
+  if (!found.started) return true;
+  const now = processStart(found.pid);
+  return now === null || now === found.started;
+}
+
 /** Who holds the lock of dataDir, if a live process other than this one does. */
 export function lockHolder(dataDir: string): { pid: number; holder: string } | null {
   const found = readHolder(lockFile(dataDir));
-  return found && found.pid !== process.pid && alive(found.pid) ? found : null;
+  return found && found.pid !== process.pid && stillHolding(found) ? { pid: found.pid, holder: found.holder } : null;
 }
 
 /**
@@ -60,7 +92,7 @@ export function acquireDataLock(dataDir: string, holder: string): DataLock {
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
       const fd = openSync(file, 'wx');
-      writeSync(fd, `${process.pid}\n${holder}\n`);
+      writeSync(fd, `${process.pid}\n${holder}\n${processStart(process.pid) ?? ''}\n`);
       closeSync(fd);
       let released = false;
       return {

@@ -28,8 +28,13 @@ export async function backupNow(database: Database, dataDir: string): Promise<st
   const dump = await database.pglite.dumpDataDir('gzip');
   const file = join(dir, `frontis-${stamp(new Date())}.tar.gz`);
   // Write beside, then rename: a crash mid-write never leaves a truncated "latest" backup.
-  await writeFile(`${file}.partial`, Buffer.from(await dump.arrayBuffer()));
-  await rename(`${file}.partial`, file);
+  try {
+    await writeFile(`${file}.partial`, Buffer.from(await dump.arrayBuffer()));
+    await rename(`${file}.partial`, file);
+  } catch (error) {
+    await rm(`${file}.partial`, { force: true });
+    throw error;
+  }
   await pruneBackups(dir);
   return file;
 }
@@ -51,6 +56,21 @@ async function msUntilDue(dataDir: string): Promise<number> {
   } catch {
     return 60_000;
   }
+}
+
+/**
+ * Removes the `.partial` files a killed process left mid-write (only this process writes
+ * backups of this data directory: it holds the data lock). Returns the names removed.
+ */
+export async function removePartialBackups(dataDir: string): Promise<string[]> {
+  let names: string[];
+  try {
+    names = (await readdir(backupDir(dataDir))).filter((n) => n.endsWith('.partial'));
+  } catch {
+    return [];
+  }
+  for (const name of names) await rm(join(backupDir(dataDir), name), { force: true });
+  return names;
 }
 
 /** Starts the daily job; returns a stop function (called on shutdown). */

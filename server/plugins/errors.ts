@@ -86,3 +86,17 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
     return sendError(reply, new DomainError('internal', `Something went wrong on our side (request ${request.id}).`));
   });
 });
+
+/**
+ * What Fastify's router refuses before any route or hook runs (a path segment longer than the
+ * router allows, a path that is not valid percent-encoding), in the API's error format too.
+ */
+export function frameworkErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    return reply
+      .code(414)
+      .type('application/json; charset=utf-8')
+      .send({ error: { code: 'too-large', message: 'The URL is too long.' } });
+  }
+  return sendError(reply, new DomainError('validation', 'The URL is not valid.', { _: 'invalid-format' }));
+}

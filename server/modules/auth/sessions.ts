@@ -8,6 +8,7 @@ import { platform, tenantStatements, withTenant, type Database, type Tx } from '
 import { refreshTokens, rootUsers, sessions, tenants, users } from '../../db/schema/index';
 import type { Actor } from '../../context';
 import { hashToken, newPublicId, newRefreshToken } from './tokens';
+import { announce } from '../notifications/create';
 
 export type Owner = { kind: 'user' | 'root'; id: number };
 
@@ -55,12 +56,24 @@ export async function issueRefreshToken(tx: Tx, tenantId: number, sessionId: num
   return token;
 }
 
-/** Ends the tenant's open sessions that meet every condition given. */
-const revokeOpen = (tx: Tx, tenantId: number, reason: string, ...conditions: (SQL | undefined)[]) =>
-  tx
+/**
+ * Ends the tenant's open sessions that meet every condition given, and tells every process
+ * (at commit) so the notification streams those sessions opened end within moments.
+ */
+async function revokeOpen(tx: Tx, tenantId: number, reason: string, ...conditions: (SQL | undefined)[]): Promise<void> {
+  const ended = await tx
     .update(sessions)
     .set({ revokedAt: new Date(), revokedReason: reason })
-    .where(and(eq(sessions.tenantId, tenantId), isNull(sessions.revokedAt), ...conditions));
+    .where(and(eq(sessions.tenantId, tenantId), isNull(sessions.revokedAt), ...conditions))
+    .returning({ id: sessions.id });
+  if (ended.length)
+    await announce(
+      tx,
+      tenantId,
+      's',
+      ended.map((r) => r.id),
+    );
+}
 
 export async function revokeSession(tx: Tx, tenantId: number, sessionId: number, reason: string): Promise<void> {
   await revokeOpen(tx, tenantId, reason, eq(sessions.id, sessionId));

@@ -58,7 +58,12 @@ function verifyKeyOf(key: Uint8Array): Promise<CryptoKey> {
 export async function verifyAccessToken(key: Uint8Array, token: string): Promise<VerifyResult> {
   if (token.length > 4096) return { ok: false, reason: 'invalid' };
   try {
-    const { payload } = await jwtVerify(token, await verifyKeyOf(key), { algorithms: ['HS256'], issuer: ISSUER });
+    const { payload } = await jwtVerify(token, await verifyKeyOf(key), {
+      algorithms: ['HS256'],
+      issuer: ISSUER,
+      // jose checks `exp` only when present: a token without one would never expire.
+      requiredClaims: ['exp', 'iat'],
+    });
     const claims = asClaims(payload);
     return claims ? { ok: true, claims } : { ok: false, reason: 'invalid' };
   } catch (error) {

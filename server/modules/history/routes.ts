@@ -55,6 +55,17 @@ const Entry = {
   },
 };
 
+/**
+ * The permission area of an entity name. Own keys only: a name such as `constructor` or
+ * `__proto__` must read as unknown, not as something inherited from Object.prototype.
+ */
+function areaOf(entity: string): Area | undefined {
+  if (Object.hasOwn(RESOURCE_AREA, entity)) return RESOURCE_AREA[entity];
+  if (Object.hasOwn(EXTRA_AREAS, entity)) return EXTRA_AREAS[entity];
+  // A custom entity's records keep their history as `custom:<slug>`.
+  return /^custom:[a-z][a-z0-9-]{1,39}$/.test(entity) ? 'customEntityRecords' : undefined;
+}
+
 export const historyRoutes: FastifyPluginAsyncZod<{ database: Database; registry: Registry }> = async (app, { database, registry }) => {
   app.get(
     '',
@@ -69,9 +80,7 @@ export const historyRoutes: FastifyPluginAsyncZod<{ database: Database; registry
     },
     async (request, reply) => {
       const { query } = request;
-      // A custom entity's records keep their history as `custom:<slug>`.
-      const area =
-        RESOURCE_AREA[query.entity] ?? EXTRA_AREAS[query.entity] ?? (/^custom:[a-z][a-z0-9-]{1,39}$/.test(query.entity) ? 'customEntityRecords' : undefined);
+      const area = areaOf(query.entity);
       if (!area) throw new DomainError('validation', 'Unknown entity.', { entity: 'invalid-option' });
       const actor = actorOf(request);
       if (!can(actor.role, area, 'read')) throw new DomainError('forbidden');

@@ -16,6 +16,10 @@ export interface NotificationBus {
   subscribe(tenantId: number, userId: number, listener: Listener): () => void;
   /** Calls `listener` with the centre whenever any of its users' notifications change. */
   onAny(listener: (tenantId: number) => void): () => void;
+  /** Calls `listener` with every wake heard (news, ended sessions, changed accounts). */
+  onWake(listener: (wake: Wake) => void): () => void;
+  /** Calls `listener` after the connection came back: wakes sent meanwhile were not heard. */
+  onResync(listener: () => void): () => void;
   close(): Promise<void>;
 }
 
@@ -23,6 +27,8 @@ export async function startBus(database: Database, log: { warn(msg: string): voi
   const listeners = new Map<string, Set<Listener>>();
   const keyOf = (tenantId: number, userId: number) => `${tenantId}:${userId}`;
   const anyListeners = new Set<(tenantId: number) => void>();
+  const wakeListeners = new Set<(wake: Wake) => void>();
+  const resyncListeners = new Set<() => void>();
 
   const deliver = (payload: string) => {
     let wake: Wake;
@@ -32,7 +38,8 @@ export async function startBus(database: Database, log: { warn(msg: string): voi
       return;
     }
     for (const userId of wake.u ?? []) for (const listener of listeners.get(keyOf(wake.t, userId)) ?? []) listener();
-    for (const listener of anyListeners) listener(wake.t);
+    for (const listener of wakeListeners) listener(wake);
+    if (wake.u?.length) for (const listener of anyListeners) listener(wake.t);
   };
 
   let closed = false;
@@ -70,7 +77,10 @@ export async function startBus(database: Database, log: { warn(msg: string): voi
         await next.query(`listen ${NOTIFY_CHANNEL}`);
         pause = 500;
         // What happened while the connection was down was not heard: every stream re-reads.
-        if (connectedOnce) for (const set of listeners.values()) for (const listener of set) listener();
+        if (connectedOnce) {
+          for (const set of listeners.values()) for (const listener of set) listener();
+          for (const listener of resyncListeners) listener();
+        }
         connectedOnce = true;
       } catch (error) {
         again(error as Error);
@@ -98,10 +108,20 @@ export async function startBus(database: Database, log: { warn(msg: string): voi
       anyListeners.add(listener);
       return () => anyListeners.delete(listener);
     },
+    onWake(listener) {
+      wakeListeners.add(listener);
+      return () => wakeListeners.delete(listener);
+    },
+    onResync(listener) {
+      resyncListeners.add(listener);
+      return () => resyncListeners.delete(listener);
+    },
     async close() {
       closed = true;
       listeners.clear();
       anyListeners.clear();
+      wakeListeners.clear();
+      resyncListeners.clear();
       await stop();
     },
   };

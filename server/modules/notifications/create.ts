@@ -30,20 +30,31 @@ export const teacherAccount = (tenantId: number, teacherId: number | null | unde
   sql`select t.user_id as id from teachers t join users u on u.tenant_id = t.tenant_id and u.id = t.user_id
       where t.tenant_id = ${tenantId} and t.id = ${teacherId ?? 0} and t.deleted_at is null and u.status = 'ACTIVE'`;
 
-/** What a stream listens for: which users of which centre have news (a new one, or a count that changed). */
+/**
+ * What the streams listen for, in one centre: users with news (a new notification, or a count
+ * that changed), sessions that ended, accounts whose role or status changed.
+ */
 export interface Wake {
   t: number;
-  u: number[];
+  u?: number[];
+  /** Sessions revoked (sign-out, revocation, password change, deactivation): their streams end. */
+  s?: number[];
+  /** Accounts whose role or status changed: their streams end and reconnect as what they now are. */
+  a?: number[];
+}
+
+/** Sends one wake per slice: a NOTIFY payload holds under 8,000 bytes. */
+export async function announce(q: Queryable, tenantId: number, field: 'u' | 's' | 'a', ids: number[]): Promise<void> {
+  const unique = [...new Set(ids)];
+  for (let i = 0; i < unique.length; i += 500) {
+    const payload: Wake = { t: tenantId, [field]: unique.slice(i, i + 500) };
+    await q.execute(sql`select pg_notify(${NOTIFY_CHANNEL}, ${JSON.stringify(payload)})`);
+  }
 }
 
 /** Tells every process's streams that these users' notifications changed (at commit). */
 export async function wake(q: Queryable, tenantId: number, userIds: number[]): Promise<void> {
-  const unique = [...new Set(userIds)];
-  // A NOTIFY payload holds under 8,000 bytes: a large batch goes in several.
-  for (let i = 0; i < unique.length; i += 500) {
-    const payload: Wake = { t: tenantId, u: unique.slice(i, i + 500) };
-    await q.execute(sql`select pg_notify(${NOTIFY_CHANNEL}, ${JSON.stringify(payload)})`);
-  }
+  await announce(q, tenantId, 'u', userIds);
 }
 
 /** Inserts the notifications; answers the recipients that got a new one. */

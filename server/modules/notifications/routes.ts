@@ -17,6 +17,7 @@ import { pagedQuery, pageOf } from '../../engine/list-query';
 import { IdParams, iso } from '../../engine/params';
 import type { NotificationBus } from './bus';
 import { wake } from './create';
+import { startStreamHub, type StreamState } from './streams';
 import { readerLanguage, renderNotification } from './text';
 
 const Query = pagedQuery({ unread: z.enum(['true', 'false']).optional() });
@@ -61,14 +62,19 @@ export async function unreadCount(tx: Tx, tenantId: number, userId: number): Pro
 /** How often an idle stream says it is alive, so proxies and browsers keep it open. */
 const HEARTBEAT_MS = 25_000;
 
-export const notificationRoutes: FastifyPluginAsyncZod<{ database: Database; bus: NotificationBus }> = async (app, { database, bus }) => {
+export const notificationRoutes: FastifyPluginAsyncZod<{ database: Database; bus: NotificationBus; streamsPerUser: number }> = async (
+  app,
+  { database, bus, streamsPerUser },
+) => {
   const tag = { tags: ['notifications'] };
   const read = { area: 'notifications', action: 'read' } as const;
   const write = { area: 'notifications', action: 'update' } as const;
   // Open streams end before the server closes (preClose): closing waits for every busy connection.
   const open = new Set<() => void>();
+  const hub = startStreamHub(database, bus, { maxPerUser: streamsPerUser, log: app.log });
   app.addHook('preClose', async () => {
     for (const finish of [...open]) finish();
+    hub.close();
   });
 
   app.get(
@@ -174,7 +180,7 @@ export const notificationRoutes: FastifyPluginAsyncZod<{ database: Database; bus
       schema: {
         ...tag,
         summary:
-          'Server-sent events: `unread` with `{unread, latest}` at once and whenever my notifications change. Ends when the access token expires; reconnect with a fresh one.',
+          "Server-sent events: `unread` with `{unread, latest}` at once and whenever my notifications change. Ends when the access token expires or the session ends (sign-out, revocation, password change, role or status change), and the oldest of a user's streams ends beyond NOTIFICATION_STREAMS_PER_USER; reconnect with a fresh token.",
       },
     },
     async (request, reply) => {
@@ -195,57 +201,44 @@ export const notificationRoutes: FastifyPluginAsyncZod<{ database: Database; bus
       let ended = false;
       let spoken = false;
       let lastId = 0;
-      const send = async () => {
+      const speak = (state: StreamState) => {
         if (ended) return;
-        const state =
-          actor.kind === 'root'
-            ? { unread: 0, latest: null }
-            : await withTenant(database, tenant.id, async (tx) => {
-                const [latest] = await tx.select().from(notifications).where(mine(tenant.id, actor)).orderBy(desc(notifications.id)).limit(1);
-                return { unread: await unreadCount(tx, tenant.id, actor.id), latest: latest ? present(latest, language) : null };
-              });
-        if (ended) return;
+        const latest = state.latest ? present(state.latest, language) : null;
         // `fresh`: the latest one is new since this stream last spoke (a toast is due).
-        const fresh = spoken && !!state.latest && state.latest.id > lastId && !state.latest.read;
+        const fresh = spoken && !!latest && latest.id > lastId && !latest.read;
         spoken = true;
-        lastId = Math.max(lastId, state.latest?.id ?? 0);
-        raw.write(`event: unread\ndata: ${JSON.stringify({ ...state, fresh })}\n\n`);
+        lastId = Math.max(lastId, latest?.id ?? 0);
+        raw.write(`event: unread\ndata: ${JSON.stringify({ unread: state.unread, latest, fresh })}\n\n`);
       };
-      // Changes arriving while one is being read coalesce into one more read.
-      let busy: Promise<void> | null = null;
-      let again = false;
-      const changed = () => {
-        if (busy) {
-          again = true;
-          return;
-        }
-        busy = send()
-          .catch((error: unknown) => request.log.warn({ err: error }, 'notification stream could not read'))
-          .finally(() => {
-            busy = null;
-            if (again) {
-              again = false;
-              changed();
-            }
-          });
-      };
-      const unsubscribe = actor.kind === 'root' ? () => {} : bus.subscribe(tenant.id, actor.id, changed);
       const heartbeat = setInterval(() => raw.write(': alive\n\n'), HEARTBEAT_MS);
+      let unregister = () => {};
       const finish = () => {
         if (ended) return;
         ended = true;
         open.delete(finish);
-        unsubscribe();
+        unregister();
         clearInterval(heartbeat);
         clearTimeout(expiry);
         raw.end();
       };
-      // The session was checked when the stream opened; it lasts as long as the token that opened it.
+      // The session was checked when the stream opened; it lasts as long as the token that opened
+      // it, and ends sooner when the session does (the hub hears of it from every process).
       const expiry = setTimeout(finish, Math.max(1000, exp * 1000 - Date.now()));
       raw.on('close', finish);
       open.add(finish);
       raw.write('retry: 3000\n\n');
-      changed();
+      const userId = actor.kind === 'root' ? null : actor.id;
+      unregister = hub.add({ tenantId: tenant.id, userId, sessionId: actor.sessionId, deliver: speak, finish });
+      // Gone before it was registered: take it back out at once.
+      if (ended) return unregister();
+      if (userId === null) return speak({ unread: 0, latest: null });
+      // The first state is read for this stream alone; later ones come from the hub's shared reads.
+      try {
+        speak(await hub.stateOf(tenant.id, userId));
+      } catch (error) {
+        request.log.warn({ err: error }, 'notification stream could not read');
+        finish();
+      }
     },
   );
 };

@@ -12,6 +12,8 @@ import type { Tx } from '../../db/client';
 import { teachers, users } from '../../db/schema/index';
 import { hashPassword } from '../auth/passwords';
 import { revokeUserSessions } from '../auth/sessions';
+import { refuseLookAlikeUsername } from '../auth/usernames';
+import { announce } from '../notifications/create';
 import type { Ctx, ResourceSpec } from '../../engine/spec';
 
 const isSelf = (actor: Actor | null, id: number): actor is Actor => actor?.kind === 'user' && actor.id === id;
@@ -36,19 +38,27 @@ export const userAccounts: ResourceSpec = {
   // argon2 takes tens of milliseconds and must not hold locks.
   secrets: { password: { column: 'password_hash', prepare: (password) => hashPassword(String(password)) } },
   deactivates: true,
+  async beforeWrite({ tx, ctx, input, before }) {
+    if (typeof input.username === 'string') await refuseLookAlikeUsername(tx, ctx.tenantId, input.username, before ? Number(before.id) : undefined);
+    return undefined;
+  },
   async afterWrite({ tx, ctx, input, before, after }) {
     if (!before) return;
     // The one changing their own password keeps the session they did it from.
     if ('password' in input)
       await revokeUserSessions(tx, ctx.tenantId, after.id, 'password-changed', isSelf(ctx.actor, after.id) ? ctx.actor.sessionId : undefined);
     if (after.status === 'INACTIVE' && before.status !== 'INACTIVE') await revokeUserSessions(tx, ctx.tenantId, after.id, 'deactivated');
+    // Open notification streams hold the role they opened with: they end and reconnect as what the account now is.
+    if (after.role !== before.role || after.status !== before.status) await announce(tx, ctx.tenantId, 'a', [after.id as number]);
   },
 };
 
 export const usersSpec: ResourceSpec = {
   ...userAccounts,
   postUpdates: true,
-  async beforeWrite({ tx, ctx, input, before }) {
+  async beforeWrite(args) {
+    const { tx, ctx, input, before } = args;
+    await userAccounts.beforeWrite?.(args);
     const { actor } = ctx;
     const role = input.role;
     if (!before) {

@@ -14,7 +14,7 @@ import { ModeDrawer } from '../../engine/mode-drawer';
 import { errorText, usesText } from '../../providers/errors';
 import { toProviderError } from '../../providers/dataProvider';
 import { fetchBlob } from '../../providers/transfer';
-import { FilePreview, saveFile, type Preview } from './preview';
+import { FilePreview, isolate, saveFile, type Preview } from './preview';
 import { UploadList, useUploads } from './uploads';
 import './files.css';
 
@@ -138,7 +138,7 @@ export default function FileManagementPage() {
   const deleteFile = async (file: StoredFile) => {
     try {
       await deleteRow({ resource: FILES.name, id: file.id, successNotification: false, errorNotification: false });
-      message.success(t('files.fileDeleted', { name: file.name }));
+      message.success(t('files.fileDeleted', { name: isolate(file.name) }));
       refresh();
     } catch (error) {
       modal.error({ title: t('directory.deleteFailed'), content: errorText(error) });
@@ -150,7 +150,7 @@ export default function FileManagementPage() {
       const data = await fetchBlob(`/api/files/${file.id}/content`, { inline: 1 });
       setPreview({ name: file.name, type: file.mime_type, url: URL.createObjectURL(data) });
     } catch (error) {
-      modal.error({ title: file.name, content: errorText(error) });
+      modal.error({ title: <bdi>{file.name}</bdi>, content: errorText(error) });
     }
   };
 
@@ -236,7 +236,16 @@ export default function FileManagementPage() {
                 <Breadcrumb
                   items={[
                     { title: <Link to={{ search: '' }}>{t('files.root')}</Link> },
-                    ...path.map((f) => ({ title: f === current ? f.name : <Link to={{ search: `?folder=${f.id}` }}>{f.name}</Link> })),
+                    ...path.map((f) => ({
+                      title:
+                        f === current ? (
+                          <bdi>{f.name}</bdi>
+                        ) : (
+                          <Link to={{ search: `?folder=${f.id}` }}>
+                            <bdi>{f.name}</bdi>
+                          </Link>
+                        ),
+                    })),
                   ]}
                 />
                 {current && (
@@ -276,9 +285,10 @@ export default function FileManagementPage() {
                         type="link"
                         size="small"
                         style={{ padding: 0 }}
-                        onClick={() => void saveFile(file).catch((e: unknown) => void modal.error({ title: file.name, content: errorText(e) }))}
+                        onClick={() => void saveFile(file).catch((e: unknown) => void modal.error({ title: <bdi>{file.name}</bdi>, content: errorText(e) }))}
                       >
-                        {file.name}
+                        {/* A name's own direction stays inside it: `invoice‮fdp.exe` cannot pass for a PDF. */}
+                        <bdi>{file.name}</bdi>
                       </Button>
                     ),
                   },
@@ -302,7 +312,7 @@ export default function FileManagementPage() {
                           icon={<DownloadOutlined />}
                           title={t('files.download')}
                           aria-label={`${t('files.download')} ${file.name}`}
-                          onClick={() => void saveFile(file).catch((e: unknown) => void modal.error({ title: file.name, content: errorText(e) }))}
+                          onClick={() => void saveFile(file).catch((e: unknown) => void modal.error({ title: <bdi>{file.name}</bdi>, content: errorText(e) }))}
                         />
                         {PREVIEW_TYPES.includes(file.mime_type) && (
                           <Button

@@ -11,6 +11,9 @@ export interface Preview {
  * Saves a file under its own name. The API wants the client's headers, so the bytes come
  * through the app's HTTP client and are handed to the browser as a download.
  */
+/** A name inside a sentence, isolated (U+2068…U+2069) so its direction cannot reorder the sentence. */
+export const isolate = (name: string) => `\u2068${name}\u2069`;
+
 export async function saveFile(file: { id: number; name: string }) {
   const url = URL.createObjectURL(await fetchBlob(`/api/files/${file.id}/content`));
   const a = document.createElement('a');
@@ -32,7 +35,7 @@ export function FilePreview({ preview, onClose }: { preview: Preview | null; onC
     onClose();
   };
   return (
-    <Modal open={preview !== null} title={preview?.name} onCancel={close} footer={null} width="min(90vw, 960px)" destroyOnHidden>
+    <Modal open={preview !== null} title={preview ? <bdi>{preview.name}</bdi> : null} onCancel={close} footer={null} width="min(90vw, 960px)" destroyOnHidden>
       {preview?.type === 'application/pdf' ? (
         <object data={preview.url} type="application/pdf" style={{ width: '100%', height: '75vh' }} aria-label={preview.name} />
       ) : preview ? (

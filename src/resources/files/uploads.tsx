@@ -1,3 +1,4 @@
+import { isolate } from './preview';
 import { CloseOutlined } from '@ant-design/icons';
 import { Button, List, Progress, Typography } from 'antd';
 import { useCallback, useRef, useState } from 'react';
@@ -65,7 +66,7 @@ export function useUploads(onUploaded: () => void) {
             if (controller.signal.aborted) update(key, { status: 'cancelled' });
             else {
               const apiError = toApiError(error);
-              update(key, { status: 'failed', error: apiError.code === 'too-large' ? t('files.tooLarge', { name: file.name }) : errorText(apiError) });
+              update(key, { status: 'failed', error: apiError.code === 'too-large' ? t('files.tooLarge', { name: isolate(file.name) }) : errorText(apiError) });
             }
           }
         });
@@ -115,7 +116,10 @@ export function UploadList({ uploads }: { uploads: ReturnType<typeof useUploads>
           }
         >
           <div style={{ width: '100%' }}>
-            <Typography.Text ellipsis>{u.name}</Typography.Text> <Typography.Text type="secondary">· {statusText[u.status]}</Typography.Text>
+            <Typography.Text ellipsis>
+              <bdi>{u.name}</bdi>
+            </Typography.Text>{' '}
+            <Typography.Text type="secondary">· {statusText[u.status]}</Typography.Text>
             <Progress
               percent={u.percent}
               size="small"
