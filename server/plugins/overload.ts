@@ -56,11 +56,19 @@ export const overloadPlugin = fp(async (app: FastifyInstance, { config, pool }: 
 
   // Measurement only (no limits of its own): the refusal is ours, in the API's error format.
   await app.register(underPressure, { sampleInterval: config.sampleIntervalMs });
+  // Starting (loading modules, building routes) holds the loop for longer than a sample: the
+  // delay counts only from two samples after the app is ready, not against the first requests.
+  let measuredFrom = Number.POSITIVE_INFINITY;
+  app.addHook('onReady', async () => {
+    measuredFrom = Date.now() + 2 * config.sampleIntervalMs;
+  });
 
   /** Why this request cannot be served in time, if it cannot. */
   const pressure = (): OverloadCause | undefined => {
     if (config.maxInFlight > 0 && inFlight >= config.maxInFlight) return 'in-flight';
-    if (config.maxEventLoopDelayMs > 0 && app.memoryUsage().eventLoopDelay > config.maxEventLoopDelayMs) return 'event-loop-delay';
+    if (config.maxEventLoopDelayMs > 0 && Date.now() >= measuredFrom && app.memoryUsage().eventLoopDelay > config.maxEventLoopDelayMs) {
+      return 'event-loop-delay';
+    }
     if (pool && config.maxPoolWaiting > 0 && pool.waitingCount >= config.maxPoolWaiting) return 'pool-waiting';
     return undefined;
   };
