@@ -48,7 +48,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export function ensurePackages(log: (line: string) => void) {
   const missing = PACKAGES.filter((name) => {
     try {
-      return !execFileSync('dpkg-query', ['-W', '-f', '${Status}', name]).toString().includes('install ok installed');
+      return !execFileSync('dpkg-query', ['-W', '-f', '$' + '{Status}', name])
+        .toString()
+        .includes('install ok installed');
     } catch {
       return true;
     }
@@ -128,7 +130,19 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
     rmSync(dir, { recursive: true, force: true });
   };
 
-  const asPostgres = (args: string[]) => ['-u', 'postgres', '--', 'env', `PATH=${PG_BIN}:/usr/bin:/bin`, 'pg_autoctl', ...args];
+  // pg_autoctl keeps its state under XDG directories keyed by PGDATA: ours, removed with the rest.
+  const asPostgres = (args: string[]) => [
+    '-u',
+    'postgres',
+    '--',
+    'env',
+    `PATH=${PG_BIN}:/usr/bin:/bin`,
+    `XDG_CONFIG_HOME=${join(dir, 'xdg', 'config')}`,
+    `XDG_DATA_HOME=${join(dir, 'xdg', 'data')}`,
+    `XDG_RUNTIME_DIR=${join(dir, 'xdg', 'run')}`,
+    'pg_autoctl',
+    ...args,
+  ];
   const waitFor = async (what: string, check: () => Promise<boolean>, ms: number) => {
     const deadline = Date.now() + ms;
     while (Date.now() < deadline) {
@@ -149,7 +163,10 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
   const monitorQuery = <T extends pg.QueryResultRow>(text: string) => query<T>(ports.monitor, 'pg_auto_failover', text, 'autoctl_node');
 
   const primary = async () => {
-    const rows = await monitorQuery<{ nodename: string; nodeport: number }>("select nodename, nodeport from pgautofailover.get_primary('default', 0)");
+    // The node that reports, and is asked to be, a writable state (a dead primary's last report stays "primary", its goal changes).
+    const rows = await monitorQuery<{ nodename: string; nodeport: number }>(
+      "select nodename, nodeport from pgautofailover.node where reportedstate = goalstate and goalstate in ('primary', 'wait_primary', 'single')",
+    );
     const port = rows[0]?.nodeport;
     return port ? { name: `node${ports.nodes.indexOf(port) + 1}`, port } : undefined;
   };
@@ -210,15 +227,24 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
         120_000,
       );
     }
-    await waitFor(
-      'a primary with a synchronous standby',
-      async () =>
-        (await primary())?.name !== undefined &&
-        (await query((await primary())!.port, 'postgres', "select 1 from pg_stat_replication where sync_state in ('sync','quorum')")).length > 0,
-      60_000,
-    );
+    const replication = async () => {
+      const now = await primary();
+      if (!now) return undefined;
+      const rows = await query<{ state: string; sync_state: string; names: string }>(
+        now.port,
+        'postgres',
+        "select state, sync_state, current_setting('synchronous_standby_names') as names from pg_stat_replication",
+      );
+      return { now, rows };
+    };
+    const synchronous = async () => !!(await replication())?.rows.some((r) => r.state === 'streaming' && r.sync_state !== 'async');
+    await waitFor('a primary with a synchronous standby', synchronous, 120_000).catch(async (error: Error) => {
+      log(`replication seen: ${JSON.stringify(await replication().catch((e: Error) => e.message))}`);
+      throw error;
+    });
     const first = (await primary())!;
-    log(`primary ${first.name}; synchronous standby streaming`);
+    const seen = (await replication())!.rows[0]!;
+    log(`primary ${first.name}; standby ${seen.state}, ${seen.sync_state} (synchronous_standby_names = ${seen.names})`);
 
     const targets = (port: number) => ({
       frontis: `host=127.0.0.1 port=${port} dbname=frontis user=postgres`,

@@ -20,6 +20,7 @@ const BEFORE_KILL_MS = 5000;
 const AFTER_RECOVERY_MS = 5000;
 const TEACHER_PASSWORD = 'teacher-password-1';
 
+// biome-ignore lint/suspicious/noExplicitAny: answers of our own API, read field by field
 type Row = Record<string, any>;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
