@@ -8,7 +8,8 @@
  * Three things are watched, each with its setting (server/config.ts; 0 turns one off):
  *  - requests in flight in this process (OVERLOAD_MAX_IN_FLIGHT): the bound of the queue;
  *  - the event loop's mean delay over the last sample (OVERLOAD_MAX_EVENT_LOOP_DELAY_MS), by
- *    as @fastify/under-pressure samples it: a process whose CPU is saturated answers everything late;
+ *    as @fastify/under-pressure samples it, while other requests are in flight: a process whose
+ *    CPU is saturated answers everything late;
  *  - requests waiting for a PostgreSQL pool connection (OVERLOAD_MAX_POOL_WAITING): the
  *    database is the bottleneck and a new request would only wait in the pool's queue.
  * `/healthz` is never refused (a load balancer must tell "busy" from "down"), and an open
@@ -66,7 +67,9 @@ export const overloadPlugin = fp(async (app: FastifyInstance, { config, pool }: 
   /** Why this request cannot be served in time, if it cannot. */
   const pressure = (): OverloadCause | undefined => {
     if (config.maxInFlight > 0 && inFlight >= config.maxInFlight) return 'in-flight';
-    if (config.maxEventLoopDelayMs > 0 && Date.now() >= measuredFrom && app.memoryUsage().eventLoopDelay > config.maxEventLoopDelayMs) {
+    // A late loop with nothing else in flight was one long request (a large import on PGlite),
+    // not overload: the next request of that same client is served.
+    if (config.maxEventLoopDelayMs > 0 && inFlight > 0 && Date.now() >= measuredFrom && app.memoryUsage().eventLoopDelay > config.maxEventLoopDelayMs) {
       return 'event-loop-delay';
     }
     if (pool && config.maxPoolWaiting > 0 && pool.waitingCount >= config.maxPoolWaiting) return 'pool-waiting';

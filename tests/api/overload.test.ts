@@ -12,6 +12,27 @@ import { DATABASE_KINDS, startApp, type TestApp } from './harness';
 const defaults = loadConfig({}).overload;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** A signed-in write whose body never finishes arriving: it stays in flight until the socket goes. */
+async function holdOne(t: TestApp, token: string): Promise<Socket> {
+  const { port } = t.app.server.address() as AddressInfo;
+  // The previous request may still be leaving the count (its connection's close comes just
+  // after its answer): a held request refused at once is tried again.
+  for (let attempt = 0; attempt < 10; attempt++) {
+    const socket = connect(port, '127.0.0.1');
+    let answered = false;
+    socket.on('data', () => (answered = true));
+    await new Promise<void>((resolve) => socket.once('connect', resolve));
+    socket.write(
+      'POST /api/subjects HTTP/1.1\r\nHost: demo.localhost\r\nx-tenant-id: demo\r\nx-client-type: api\r\n' +
+        `authorization: Bearer ${token}\r\ncontent-type: application/json\r\ncontent-length: 200\r\n\r\n{"name":`,
+    );
+    await sleep(100);
+    if (!answered) return socket;
+    socket.destroy();
+  }
+  throw new Error('the held request was answered every time');
+}
+
 describe.each(DATABASE_KINDS)('overload shedding on %s', (kind) => {
   let t: TestApp;
   let base: string;
@@ -29,34 +50,13 @@ describe.each(DATABASE_KINDS)('overload shedding on %s', (kind) => {
     await t?.close();
   });
 
-  /** A signed-in write whose body never finishes arriving: it stays in flight until the socket goes. */
-  const holdOne = async (): Promise<Socket> => {
-    const { port } = t.app.server.address() as AddressInfo;
-    // The previous request may still be leaving the count (its connection's close comes just
-    // after its answer): a held request refused at once is tried again.
-    for (let attempt = 0; attempt < 10; attempt++) {
-      const socket = connect(port, '127.0.0.1');
-      let answered = false;
-      socket.on('data', () => (answered = true));
-      await new Promise<void>((resolve) => socket.once('connect', resolve));
-      socket.write(
-        'POST /api/subjects HTTP/1.1\r\nHost: demo.localhost\r\nx-tenant-id: demo\r\nx-client-type: api\r\n' +
-          `authorization: Bearer ${token}\r\ncontent-type: application/json\r\ncontent-length: 200\r\n\r\n{"name":`,
-      );
-      await sleep(100);
-      if (!answered) return socket;
-      socket.destroy();
-    }
-    throw new Error('the held request was answered every time');
-  };
-
   it('under its limit every request is served, one after another (each leaves the count when answered)', async () => {
     for (let i = 0; i < 12; i++) expect((await get('/api/subjects')).status).toBe(200);
     for (let i = 0; i < 12; i++) expect((await t.request({ url: '/api/subjects', token })).statusCode).toBe(200);
   });
 
   it('beyond it: 503 unavailable at once with Retry-After and reason overloaded; /healthz still answers; served again when the held one ends', async () => {
-    const held = await holdOne();
+    const held = await holdOne(t, token);
     try {
       let refused: Response | undefined;
       // The held request is counted as soon as its headers are read: a few tries at most.
@@ -94,26 +94,50 @@ describe.each(DATABASE_KINDS)('a blocked event loop on %s', (kind) => {
   beforeAll(async () => {
     t = await startApp(kind, { overload: { ...defaults, maxEventLoopDelayMs: 30, sampleIntervalMs: 50 } });
     token = (await t.signIn(t.root.username, t.root.password)).token;
+    await t.app.listen({ host: '127.0.0.1', port: 0 });
   });
   afterAll(async () => {
     await t?.close();
   });
 
-  it('refuses requests while the last sample says the loop was late, and serves them again once it is not', async () => {
-    let refused: { statusCode: number; headers: Record<string, unknown>; body: string } | undefined;
-    // The loop is kept busy (60 ms of work every millisecond) while requests come.
+  /** Keeps the loop busy (60 ms of work every millisecond) while fn runs. */
+  const busyLoop = async <T>(fn: () => Promise<T>): Promise<T> => {
     const busy = setInterval(() => {
       const until = Date.now() + 60;
       while (Date.now() < until) {}
     }, 1);
     try {
-      for (let i = 0; i < 10 && !refused; i++) {
-        await sleep(100);
-        const res = await t.request({ url: '/api/subjects', token });
-        if (res.statusCode === 503) refused = res;
-      }
+      return await fn();
     } finally {
       clearInterval(busy);
+    }
+  };
+
+  it('a late loop with nothing else in flight refuses nothing (one client’s long requests are not overload)', async () => {
+    const statuses = await busyLoop(async () => {
+      const seen: number[] = [];
+      for (let i = 0; i < 5; i++) {
+        await sleep(100);
+        seen.push((await t.request({ url: '/api/subjects', token })).statusCode);
+      }
+      return seen;
+    });
+    expect(statuses).toEqual([200, 200, 200, 200, 200]);
+  });
+
+  it('with other requests in flight, refuses requests while the last sample says the loop was late, and serves them again once it is not', async () => {
+    const held = await holdOne(t, token);
+    let refused: { statusCode: number; headers: Record<string, unknown>; body: string } | undefined;
+    try {
+      await busyLoop(async () => {
+        for (let i = 0; i < 10 && !refused; i++) {
+          await sleep(100);
+          const res = await t.request({ url: '/api/subjects', token });
+          if (res.statusCode === 503) refused = res;
+        }
+      });
+    } finally {
+      held.destroy();
     }
     expect(refused?.statusCode).toBe(503);
     expect(refused!.headers['retry-after']).toBe(String(defaults.retryAfterSeconds));
