@@ -113,7 +113,7 @@ export function loadConfig(env: Env = process.env): Config {
     sentryDsn: text(env, 'SENTRY_DSN') ?? text(env, 'VITE_SENTRY_DSN'),
     s3: s3Config(env),
     overload: {
-      maxInFlight: int(env, 'OVERLOAD_MAX_IN_FLIGHT', 64),
+      maxInFlight: int(env, 'OVERLOAD_MAX_IN_FLIGHT', 32),
       maxEventLoopDelayMs: int(env, 'OVERLOAD_MAX_EVENT_LOOP_DELAY_MS', 200),
       sampleIntervalMs: int(env, 'OVERLOAD_SAMPLE_INTERVAL_MS', 500, 10),
       maxPoolWaiting: int(env, 'OVERLOAD_MAX_POOL_WAITING', 32),
