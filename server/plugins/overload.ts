@@ -87,25 +87,28 @@ export const overloadPlugin = fp(async (app: FastifyInstance, { config, pool }: 
     }
     inFlight++;
     let counted = true;
-    const release = () => {
+    const leave = () => {
       if (!counted) return;
       counted = false;
       inFlight--;
     };
-    releases.set(request, release);
+    releases.set(request, leave);
     // The connection closing covers a client gone before its answer (onResponse does not run then).
-    reply.raw.once('close', release);
+    reply.raw.once('close', leave);
     done();
   });
-  const release = (request: FastifyRequest, _reply: FastifyReply, done: () => void) => {
-    releases.get(request)?.();
+  const release = (request: FastifyRequest) => releases.get(request)?.();
+  app.addHook('onResponse', (request, _reply, done) => {
+    release(request);
     done();
-  };
-  app.addHook('onResponse', release);
-  app.addHook('onRequestAbort', (request, done) => release(request, undefined as never, done));
+  });
+  app.addHook('onRequestAbort', (request, done) => {
+    release(request);
+    done();
+  });
   // A stream past its checks waits for news from then on, not for this process: no longer in flight.
-  app.addHook('preHandler', (request, reply, done) => {
-    if (STREAMS.has(pathOf(request.url))) return release(request, reply, done);
+  app.addHook('preHandler', (request, _reply, done) => {
+    if (STREAMS.has(pathOf(request.url))) release(request);
     done();
   });
 });
