@@ -25,7 +25,8 @@
  * Options: --only pglite|postgres, --students N, --seconds N, --series N, --browser false,
  * --rate N (open-loop rate, instead of 800 / 300), --part entities (only the custom records
  * beside the students list), --part money (only the money screens), --money false, --explain
- * (plans of the contracts list).
+ * (plans of the contracts list), --part overload (the students list offered beyond saturation:
+ * bench/overload.ts).
  */
 import autocannon from 'autocannon';
 import { request as httpRequest, Agent } from 'node:http';
@@ -36,6 +37,7 @@ import { timeSignInToWeek, timeStarts } from './client';
 import { benchEntities } from './entities';
 import { BENCH_WEEK, seedLessons, timeSeriesCreation, timeWeekAfterChange, WEEK_ANSWER_LIMIT_KB, weekAnswerSize } from './lessons';
 import { benchMoney } from './money';
+import { benchOverload } from './overload';
 import { spawnSeededServer, startSeededServer, type ServerProcess } from './server';
 
 const { values: args } = parseArgs({
@@ -211,6 +213,16 @@ async function benchInProcess(kind: Kind) {
 
 async function benchKind(kind: Kind) {
   if (args.part === 'entities' || args.part === 'money') return;
+  if (args.part === 'overload') {
+    const server = await spawnSeededServer(kind, STUDENTS);
+    try {
+      // As many clients on both engines: the closed loop must find the server's limit, not the clients'.
+      await benchOverload(server, LIST_URL, SECONDS, 50);
+    } finally {
+      await server.close();
+    }
+    return;
+  }
   const browser = kind === 'pglite' && args.browser !== 'false';
   const server = await spawnSeededServer(kind, STUDENTS, { serveClient: browser });
   const { address, headers, seedSeconds } = server;
@@ -263,7 +275,7 @@ async function benchKind(kind: Kind) {
   }
 }
 
-if (args.part !== 'money') {
+if (args.part !== 'money' && args.part !== 'overload') {
   const starts = await timeStarts();
   console.log(
     `\nstart to a healthy /healthz (embedded database): compiled ${starts.compiledFresh.toFixed(0)} ms on a new data directory, ${starts.compiledRestart.toFixed(0)} ms on a restart; through tsx ${starts.tsxRestart.toFixed(0)} ms on a restart`,
@@ -274,5 +286,5 @@ const kinds = (args.only ? [args.only] : ['pglite', 'postgres']) as Kind[];
 for (const kind of kinds) {
   console.log(`\n${kind}: ${STUDENTS} students, ${SECONDS} s per run`);
   await benchKind(kind);
-  await benchInProcess(kind);
+  if (args.part !== 'overload') await benchInProcess(kind);
 }

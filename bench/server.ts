@@ -43,6 +43,8 @@ export async function startSeededServer(
     databaseUrl: scratch?.url,
     loginRateLimit: { perUser: 1000, perAddress: 100_000, windowSeconds: 900 },
     dbCounts: opts.dbCounts ?? false,
+    // OVERLOAD_* from the environment: the overload bench compares the shedder on and off.
+    overload: loadConfig(process.env).overload,
   };
   const dataDir = kind === 'pglite' ? mkdtempSync(join(tmpdir(), 'frontis-bench-')) : undefined;
   const database = await openDatabase({ url: scratch?.url, dataDir, maxConnections: 20 });

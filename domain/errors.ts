@@ -83,6 +83,8 @@ export const ERROR_REASONS = [
   'own-status',
   'teacher-deleted',
   'concurrent-change',
+  // unavailable
+  'overloaded',
   // in-use
   'used-by',
   'has-replacement',

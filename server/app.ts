@@ -43,6 +43,7 @@ import { clientPlugin } from './plugins/client';
 import { limitConnectionsPerAddress, serverTimeouts } from './plugins/connections';
 import { errorsPlugin, frameworkErrors } from './plugins/errors';
 import { openapiPlugin } from './plugins/openapi';
+import { overloadPlugin } from './plugins/overload';
 import { securityPlugin } from './plugins/security';
 import { tenancyPlugin } from './plugins/tenancy';
 
@@ -111,6 +112,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   }
 
   await app.register(errorsPlugin);
+  // Refusals come first, before any other work is spent on a request the process cannot serve in time.
+  await app.register(overloadPlugin, { config: config.overload, pool: database.pool });
   // Answers above 1 KB are compressed for clients that accept it (brotli at a fast setting, or
   // gzip). An answer a route already encoded itself (the calendar's week) is sent as it is;
   // files (uploads, backups) are not recompressed, and request bodies are taken as sent.

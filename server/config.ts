@@ -42,6 +42,28 @@ export interface Config {
   dbCounts: boolean;
   /** Optional Sentry DSN host that the client reports to; only widens the CSP connect-src. */
   sentryDsn?: string;
+  /** When to refuse requests at once rather than queue them (server/plugins/overload.ts). */
+  overload: OverloadConfig;
+  /**
+   * A direct PostgreSQL URL (not through PgBouncer in transaction mode) for what needs a
+   * session of its own: LISTEN for the notification bus and the migrations' advisory lock.
+   * Defaults to DATABASE_URL.
+   */
+  databaseDirectUrl?: string;
+}
+
+/** The shedder's limits; 0 turns a check off. */
+export interface OverloadConfig {
+  /** Requests this process works on at once; beyond, 503 at once. */
+  maxInFlight: number;
+  /** The event loop's mean delay (ms) over the last sample beyond which requests are refused. */
+  maxEventLoopDelayMs: number;
+  /** How often the event loop delay is sampled (ms). */
+  sampleIntervalMs: number;
+  /** Requests waiting for a PostgreSQL pool connection beyond which new ones are refused. */
+  maxPoolWaiting: number;
+  /** Retry-After of a refusal, in seconds. */
+  retryAfterSeconds: number;
 }
 
 export interface S3Config {
@@ -110,6 +132,14 @@ export function loadConfig(env: Env = process.env): Config {
     sentryDsn: text(env, 'SENTRY_DSN') ?? text(env, 'VITE_SENTRY_DSN'),
     s3: s3Config(env),
     filesShared: flag(env, 'FILES_SHARED', false),
+    overload: {
+      maxInFlight: int(env, 'OVERLOAD_MAX_IN_FLIGHT', 32),
+      maxEventLoopDelayMs: int(env, 'OVERLOAD_MAX_EVENT_LOOP_DELAY_MS', 200),
+      sampleIntervalMs: int(env, 'OVERLOAD_SAMPLE_INTERVAL_MS', 500, 10),
+      maxPoolWaiting: int(env, 'OVERLOAD_MAX_POOL_WAITING', 32),
+      retryAfterSeconds: int(env, 'OVERLOAD_RETRY_AFTER_SECONDS', 1, 1),
+    },
+    databaseDirectUrl: text(env, 'DATABASE_DIRECT_URL'),
   };
 }
 

@@ -42,6 +42,7 @@ async function main() {
   const database = await openDatabase({
     url: config.databaseUrl,
     dataDir: config.dataDir,
+    directUrl: config.databaseDirectUrl,
     onConnectionError: (error) => console.warn(`database connection lost: ${error.message}`),
   });
   await migrate(database);

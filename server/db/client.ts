@@ -33,12 +33,16 @@ export interface Database {
   pglite?: PGlite;
   /** Set in PostgreSQL mode (migrations take a dedicated connection for the advisory lock). */
   pool?: pg.Pool;
+  /** PostgreSQL: a URL past any transaction-mode pooler, for sessions of their own (LISTEN, the migration lock). */
+  directUrl?: string;
   close(): Promise<void>;
 }
 
 export interface OpenOptions {
   /** postgres://… : use a PostgreSQL server. */
   url?: string;
+  /** A direct URL for session-level work when `url` goes through PgBouncer in transaction mode; defaults to `url`. */
+  directUrl?: string;
   /** DATA_DIR: PGlite keeps its files in DATA_DIR/pgdata. Omit both for in-memory PGlite. */
   dataDir?: string;
   /** Pool size for PostgreSQL. */
@@ -195,7 +199,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   if (opts.url) {
     const pool = resilientPool({ ...opts, url: opts.url });
     const db = drizzlePg({ client: pool, schema }) as unknown as Db;
-    return { kind: 'postgres', db, pool, close: () => pool.end() };
+    return { kind: 'postgres', db, pool, directUrl: opts.directUrl ?? opts.url, close: () => pool.end() };
   }
   const settings = { ...PGLITE_SETTINGS, ...(opts.dataDir ? {} : IN_MEMORY_SETTINGS) };
   const startParams = [...PGlite.defaultStartParams, ...Object.entries(settings).flatMap(([name, value]) => ['-c', `${name}=${value}`])];

@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -26,7 +27,11 @@ export async function migrate(database: Database): Promise<void> {
     return;
   }
   if (!database.pool) throw new Error('PostgreSQL database without pool');
-  const client = await database.pool.connect();
+  // The lock is the session's: through PgBouncer in transaction mode the unlock could reach
+  // another server connection and leave the lock held. A direct URL gets a session of its own.
+  const direct = database.directUrl ? new pg.Client({ connectionString: database.directUrl, connectionTimeoutMillis: 5000 }) : undefined;
+  if (direct) await direct.connect();
+  const client = direct ?? (await database.pool.connect());
   try {
     await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
     try {
@@ -37,6 +42,7 @@ export async function migrate(database: Database): Promise<void> {
       await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
     }
   } finally {
-    client.release();
+    if (direct) await direct.end();
+    else (client as pg.PoolClient).release();
   }
 }

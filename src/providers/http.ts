@@ -143,7 +143,47 @@ export interface HttpOptions {
   locks?: Locks | null;
   /** The tenant slug; defaults to the first label of location.hostname. */
   tenant?: () => string;
+  /** Waits before a call refused as busy is sent again (tests record the pauses); a timer by default. */
+  wait?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
+
+/** A 503 with Retry-After is tried again at most this many times… */
+export const BUSY_RETRIES = 2;
+/** …after the pause the server asks for, capped, plus up to this much at random so refused clients do not all come back at once. */
+export const BUSY_WAIT_MAX_MS = 10_000;
+export const BUSY_JITTER_MS = 250;
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * The pause before a refused call goes again, or undefined when it must not: only a 503 that
+ * names a Retry-After; a read always, a write only when the server says it refused before
+ * doing anything (reason `overloaded`: server/plugins/overload.ts answers before any hook or
+ * handler ran). Any other 503 of a write (the database lost mid-request) may have been
+ * committed, so it goes to the caller.
+ */
+export function busyPause(
+  method: string,
+  status: number,
+  headers: Record<string, string>,
+  body: ApiErrorBody | undefined,
+  random = Math.random,
+): number | undefined {
+  if (status !== 503) return undefined;
+  const seconds = Number(headers['retry-after']);
+  if (!Number.isFinite(seconds) || seconds < 0) return undefined;
+  const refusedBeforeWork = (body?.error as { details?: { reason?: string } } | undefined)?.details?.reason === 'overloaded';
+  if (!SAFE_METHODS.has(method.toUpperCase()) && !refusedBeforeWork) return undefined;
+  return Math.min(seconds * 1000, BUSY_WAIT_MAX_MS) + Math.floor(random() * BUSY_JITTER_MS);
+}
+
+const timerWait = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
 
 export interface HttpClient {
   http: Http;
@@ -190,6 +230,7 @@ export function createHttpClient(options: HttpOptions = {}): HttpClient {
   // One refresh at a time for this page; every 401 arriving meanwhile waits for it.
   let refreshing: Promise<void> | null = null;
   const baseURL = options.baseURL ?? '';
+  const wait = options.wait ?? timerWait;
 
   const endSession = () => {
     session.reset();
@@ -227,6 +268,7 @@ export function createHttpClient(options: HttpOptions = {}): HttpClient {
     config: RequestConfig,
     startedExp: number | undefined,
     retried: boolean,
+    busyTries = 0,
   ): Promise<HttpResponse<T>> => {
     const headers: Record<string, string> = { accept: 'application/json, text/plain, */*' };
     const raw = body === undefined || isRawBody(body);
@@ -265,6 +307,11 @@ export function createHttpClient(options: HttpOptions = {}): HttpClient {
       data,
       answer.headers,
     );
+    const pause = busyTries < BUSY_RETRIES ? busyPause(method, status, answer.headers, envelope) : undefined;
+    if (pause !== undefined && !config.signal?.aborted) {
+      await wait(pause, config.signal);
+      if (!config.signal?.aborted) return attempt<T>(method, url, body, config, startedExp, retried, busyTries + 1);
+    }
     if (NO_REFRESH.includes(pathOf(url))) throw apiError;
 
     if (status === 401) {

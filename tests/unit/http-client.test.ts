@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { generateFilter, stringify } from '../../src/providers/dataProvider';
-import { ApiError, createHttpClient, type Locks } from '../../src/providers/http';
+import { ApiError, BUSY_JITTER_MS, BUSY_RETRIES, BUSY_WAIT_MAX_MS, createHttpClient, type Locks } from '../../src/providers/http';
 import { createSession, memoryStore, type KeyValueStore } from '../../src/providers/session';
 
 // A real HTTP server standing in for the API: /api/* answers 401 until a refresh happened.
@@ -274,5 +274,108 @@ describe("the data provider's list parameters", () => {
         { field: 'class_id', operator: 'in', value: [1, 2] },
       ]),
     ).toEqual({ q: 'μαρ', status: 'ACTIVE', role_ne: 'ADMIN', date_gte: '2026-11-01', date_lte: '2026-11-30', last_name_like: 'Πα', class_id: [1, 2] });
+  });
+});
+
+describe('http client under a busy server (503 with Retry-After)', () => {
+  let server: Server;
+  let url: string;
+  /** Calls seen per path; each path answers 503 its first `busy` times, then 200. */
+  let calls: Record<string, number>;
+
+  beforeEach(async () => {
+    calls = {};
+    server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        const [, , busyTimes, reason, retryAfter] = (req.url ?? '').split('/');
+        const seen = (calls[req.url!] = (calls[req.url!] ?? 0) + 1);
+        if (seen <= Number(busyTimes)) {
+          res.writeHead(503, { 'content-type': 'application/json', ...(retryAfter === 'none' ? {} : { 'retry-after': retryAfter ?? '2' }) });
+          const details = reason === 'overloaded' ? { reason, retry_after: 2 } : { retry_after: 2 };
+          return res.end(JSON.stringify({ error: { code: 'unavailable', message: 'busy', details } }));
+        }
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ data: { method: req.method, seen } }));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterEach(async () => {
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  const client = (pauses: number[]) =>
+    createHttpClient({
+      baseURL: url,
+      session: signedIn(memoryStore()),
+      navigate: () => {},
+      locks: null,
+      tenant: () => 'demo',
+      wait: async (ms) => {
+        pauses.push(ms);
+      },
+    }).http;
+
+  it('a read refused as busy is sent again after the pause the server asks for, and succeeds', async () => {
+    const pauses: number[] = [];
+    const answer = await client(pauses).get<{ data: { seen: number } }>('/busy/2/db/2');
+    expect(answer.status).toBe(200);
+    expect(answer.data.data.seen).toBe(3);
+    expect(pauses).toHaveLength(2);
+    for (const ms of pauses) {
+      expect(ms).toBeGreaterThanOrEqual(2000);
+      expect(ms).toBeLessThan(2000 + BUSY_JITTER_MS);
+    }
+  });
+
+  it('gives up after the bounded number of tries and hands the 503 to the caller', async () => {
+    const pauses: number[] = [];
+    const error = (await client(pauses)
+      .get('/busy/9/overloaded/1')
+      .catch((e: unknown) => e)) as ApiError;
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error.statusCode).toBe(503);
+    expect(error.code).toBe('unavailable');
+    expect(calls['/busy/9/overloaded/1']).toBe(1 + BUSY_RETRIES);
+    expect(pauses).toHaveLength(BUSY_RETRIES);
+  });
+
+  it('a write is sent again only when the server refused it before doing anything (reason overloaded)', async () => {
+    const pauses: number[] = [];
+    const http = client(pauses);
+    const shed = await http.post<{ data: { method: string; seen: number } }>('/busy/1/overloaded/1', { amount: 1000 });
+    expect(shed.data.data).toEqual({ method: 'POST', seen: 2 });
+    // A 503 of a write for another cause (the database lost mid-request) may have been committed.
+    const lost = (await http.post('/busy/1/db/1', { amount: 1000 }).catch((e: unknown) => e)) as ApiError;
+    expect(lost.statusCode).toBe(503);
+    expect(calls['/busy/1/db/1']).toBe(1);
+    expect(pauses).toHaveLength(1);
+  });
+
+  it('a 503 without Retry-After, a huge Retry-After and a cancelled call', async () => {
+    const pauses: number[] = [];
+    const http = client(pauses);
+    const bare = (await http.get('/busy/1/overloaded/none').catch((e: unknown) => e)) as ApiError;
+    expect(bare.statusCode).toBe(503);
+    expect(calls['/busy/1/overloaded/none']).toBe(1);
+    await http.get('/busy/1/overloaded/3600');
+    expect(pauses).toEqual([expect.any(Number)]);
+    expect(pauses[0]).toBeLessThanOrEqual(BUSY_WAIT_MAX_MS + BUSY_JITTER_MS);
+    expect(pauses[0]).toBeGreaterThanOrEqual(BUSY_WAIT_MAX_MS);
+
+    const controller = new AbortController();
+    const cancelling = createHttpClient({
+      baseURL: url,
+      session: signedIn(memoryStore()),
+      navigate: () => {},
+      locks: null,
+      tenant: () => 'demo',
+      wait: async () => controller.abort(),
+    }).http;
+    const cancelled = (await cancelling.get('/busy/1/overloaded/1', { signal: controller.signal }).catch((e: unknown) => e)) as ApiError;
+    expect(cancelled.statusCode).toBe(503);
+    expect(calls['/busy/1/overloaded/1']).toBe(1);
   });
 });

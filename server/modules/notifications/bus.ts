@@ -58,7 +58,8 @@ export async function startBus(database: Database, log: { warn(msg: string): voi
     let connectedOnce = false;
     const connect = async () => {
       if (closed) return;
-      const next = new pg.Client({ connectionString: options.connectionString, connectionTimeoutMillis: 5000, keepAlive: true });
+      // LISTEN needs a session of its own: past PgBouncer in transaction mode when there is one.
+      const next = new pg.Client({ connectionString: database.directUrl ?? options.connectionString, connectionTimeoutMillis: 5000, keepAlive: true });
       const again = (error: Error) => {
         if (closed || client !== next) return;
         log.warn(`notification listener lost its connection: ${error.message}`);

@@ -1,0 +1,154 @@
+// Overload is shed, not queued (server/plugins/overload.ts): beyond its limits a process
+// answers at once 503 `unavailable` with Retry-After and details.reason `overloaded`; /healthz
+// is never refused; under its limits nothing changes. The limits are made tiny through the
+// settings so that one held request (a body that never finishes) or one blocked event loop is
+// "too much".
+import { connect, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../server/config';
+import { DATABASE_KINDS, startApp, type TestApp } from './harness';
+
+const defaults = loadConfig({}).overload;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A signed-in write whose body never finishes arriving: it stays in flight until the socket goes. */
+async function holdOne(t: TestApp, token: string): Promise<Socket> {
+  const { port } = t.app.server.address() as AddressInfo;
+  // The previous request may still be leaving the count (its connection's close comes just
+  // after its answer): a held request refused at once is tried again.
+  for (let attempt = 0; attempt < 10; attempt++) {
+    const socket = connect(port, '127.0.0.1');
+    let answered = false;
+    socket.on('data', () => (answered = true));
+    await new Promise<void>((resolve) => socket.once('connect', resolve));
+    socket.write(
+      'POST /api/subjects HTTP/1.1\r\nHost: demo.localhost\r\nx-tenant-id: demo\r\nx-client-type: api\r\n' +
+        `authorization: Bearer ${token}\r\ncontent-type: application/json\r\ncontent-length: 200\r\n\r\n{"name":`,
+    );
+    await sleep(100);
+    if (!answered) return socket;
+    socket.destroy();
+  }
+  throw new Error('the held request was answered every time');
+}
+
+describe.each(DATABASE_KINDS)('overload shedding on %s', (kind) => {
+  let t: TestApp;
+  let base: string;
+  let token: string;
+
+  const get = (path: string) => fetch(`${base}${path}`, { headers: { 'x-tenant-id': 'demo', 'x-client-type': 'api', authorization: `Bearer ${token}` } });
+
+  beforeAll(async () => {
+    t = await startApp(kind, { overload: { ...defaults, maxInFlight: 1, maxEventLoopDelayMs: 0, retryAfterSeconds: 3 } });
+    token = (await t.signIn(t.root.username, t.root.password)).token;
+    await t.app.listen({ host: '127.0.0.1', port: 0 });
+    base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('under its limit every request is served, one after another (each leaves the count when answered)', async () => {
+    for (let i = 0; i < 12; i++) expect((await get('/api/subjects')).status).toBe(200);
+    for (let i = 0; i < 12; i++) expect((await t.request({ url: '/api/subjects', token })).statusCode).toBe(200);
+  });
+
+  it('beyond it: 503 unavailable at once with Retry-After and reason overloaded; /healthz still answers; served again when the held one ends', async () => {
+    const held = await holdOne(t, token);
+    try {
+      let refused: Response | undefined;
+      // The held request is counted as soon as its headers are read: a few tries at most.
+      for (let i = 0; i < 50 && !refused; i++) {
+        const res = await get('/api/subjects');
+        if (res.status === 503) refused = res;
+        else await sleep(20);
+      }
+      expect(refused?.status).toBe(503);
+      expect(refused!.headers.get('retry-after')).toBe('3');
+      const body = (await refused!.json()) as { error: { code: string; message: string; details?: { reason?: string; retry_after?: number } } };
+      expect(body.error.code).toBe('unavailable');
+      expect(body.error.details).toEqual({ reason: 'overloaded', retry_after: 3 });
+      expect(body.error.message).toMatch(/busy/);
+
+      const health = await fetch(`${base}/healthz`);
+      expect(health.status).toBe(200);
+      expect(await health.json()).toEqual({ status: 'ok' });
+    } finally {
+      held.destroy();
+    }
+    let status = 0;
+    for (let i = 0; i < 50 && status !== 200; i++) {
+      status = (await get('/api/subjects')).status;
+      if (status !== 200) await sleep(20);
+    }
+    expect(status).toBe(200);
+  });
+});
+
+describe.each(DATABASE_KINDS)('a blocked event loop on %s', (kind) => {
+  let t: TestApp;
+  let token: string;
+
+  beforeAll(async () => {
+    t = await startApp(kind, { overload: { ...defaults, maxEventLoopDelayMs: 30, sampleIntervalMs: 50 } });
+    token = (await t.signIn(t.root.username, t.root.password)).token;
+    await t.app.listen({ host: '127.0.0.1', port: 0 });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  /** Keeps the loop busy (60 ms of work every millisecond) while fn runs. */
+  const busyLoop = async <T>(fn: () => Promise<T>): Promise<T> => {
+    const busy = setInterval(() => {
+      const until = Date.now() + 60;
+      while (Date.now() < until) {}
+    }, 1);
+    try {
+      return await fn();
+    } finally {
+      clearInterval(busy);
+    }
+  };
+
+  it('a late loop with nothing else in flight refuses nothing (one client’s long requests are not overload)', async () => {
+    const statuses = await busyLoop(async () => {
+      const seen: number[] = [];
+      for (let i = 0; i < 5; i++) {
+        await sleep(100);
+        seen.push((await t.request({ url: '/api/subjects', token })).statusCode);
+      }
+      return seen;
+    });
+    expect(statuses).toEqual([200, 200, 200, 200, 200]);
+  });
+
+  it('with other requests in flight, refuses requests while the last sample says the loop was late, and serves them again once it is not', async () => {
+    const held = await holdOne(t, token);
+    let refused: { statusCode: number; headers: Record<string, unknown>; body: string } | undefined;
+    try {
+      await busyLoop(async () => {
+        for (let i = 0; i < 10 && !refused; i++) {
+          await sleep(100);
+          const res = await t.request({ url: '/api/subjects', token });
+          if (res.statusCode === 503) refused = res;
+        }
+      });
+    } finally {
+      held.destroy();
+    }
+    expect(refused?.statusCode).toBe(503);
+    expect(refused!.headers['retry-after']).toBe(String(defaults.retryAfterSeconds));
+    expect(JSON.parse(refused!.body).error).toMatchObject({ code: 'unavailable', details: { reason: 'overloaded' } });
+    expect((await t.request({ url: '/healthz', tenant: null, clientType: null })).statusCode).toBe(200);
+
+    let status = 0;
+    for (let i = 0; i < 20 && status !== 200; i++) {
+      await sleep(60);
+      status = (await t.request({ url: '/api/subjects', token })).statusCode;
+    }
+    expect(status).toBe(200);
+  });
+});
