@@ -25,11 +25,11 @@ describe.each(DATABASE_KINDS)('error details on %s', (kind) => {
     await t?.close();
   });
 
-  it('in-use counts what keeps a record, by resource, in numbers', async () => {
+  it('in-use counts what keeps a record, by resource and in all, in numbers', async () => {
     const cat = await make('class-categories', { name: 'Γυμνάσιο' });
     for (const name of ['Α΄ Γυμνασίου', 'Β΄ Γυμνασίου']) await make('classes', { name, category_id: cat.id });
     const body = expectError(await call('DELETE', `/api/class-categories/${cat.id}`), 409, 'in-use');
-    expect(body.error.details).toEqual({ reason: 'used-by', uses: { classes: 2 }, used_by: ['2 classes'] });
+    expect(body.error.details).toEqual({ reason: 'used-by', count: 2, uses: { classes: 2 }, used_by: ['2 classes'] });
   });
 
   it('a missing reference, a taken key and a deleted record say so by reason', async () => {
