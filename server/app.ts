@@ -33,7 +33,6 @@ import { startMailer } from './modules/notifications/mail';
 import { notificationRoutes } from './modules/notifications/routes';
 import { paymentRoutes } from './modules/payments/routes';
 import { buildServerRegistry } from './registry';
-import { studentImportRoutes } from './modules/students/import';
 import { runtimeResourceRoutes } from './modules/runtime-resources/routes';
 import { definitionRoutes } from './modules/custom-entities/definitions';
 import { tenantRoutes } from './modules/tenants/spec';
@@ -145,7 +144,6 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(mydataRoutes, { prefix: '/api/mydata', database, registry });
   // The centre's directory: every metadata-driven resource on the generic CRUD engine.
   for (const spec of registry.served) await app.register(crudRoutes, { prefix: `/api/${spec.def.name}`, database, registry, spec });
-  await app.register(async (students) => studentImportRoutes(students, database, registry));
   await app.register(lessonRoutes, { prefix: '/api/lessons', database, registry });
   await app.register(seriesRoutes, { prefix: '/api/recurring-lessons', database, registry });
   await app.register(async (feeds) => calendarFeedRoutes(feeds, database));

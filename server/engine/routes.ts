@@ -24,7 +24,7 @@ import {
   type JsonSchema,
 } from '../../domain/index';
 import { actorOf, tenantOf } from '../context';
-import { sql } from 'drizzle-orm';
+import { getTableName, sql } from 'drizzle-orm';
 import { platform, withPlatform, withTenant, withTenantReads, type Database, type Tx } from '../db/client';
 import { answerSchema } from './answers';
 import { formBody } from './body';
@@ -287,6 +287,8 @@ export const crudRoutes: FastifyPluginAsyncZod<CrudOptions> = async (app, { data
     noCreate: spec.createdElsewhere,
     postUpdates: spec.postUpdates,
     importable: spec.importable,
+    // The table's planner statistics after a large import (the owner's work, outside the tenant's transaction).
+    afterLargeImport: spec.imports?.analyze ? () => analyze(database, spec) : undefined,
     async prepare(body, action) {
       if (action === 'create' && !(spec.postUpdates && 'id' in body)) return { input: await prepareInput(spec, withDefaults(def, body), 'create') };
       const { id, version, ...fields } = body as Record<string, unknown> & { id?: number; version?: number };
@@ -295,6 +297,10 @@ export const crudRoutes: FastifyPluginAsyncZod<CrudOptions> = async (app, { data
     },
   });
 };
+
+async function analyze(database: Database, spec: ResourceSpec): Promise<void> {
+  await platform(database).execute(sql`analyze ${sql.identifier(getTableName(spec.table))}`);
+}
 
 const SlugParams = z.strictObject({ slug: z.string().min(1).max(60) });
 

@@ -7,7 +7,7 @@
 import type { SQL } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
-import type { FieldDef, ListQuery, ResourceDef } from '../../domain/index';
+import type { FieldDef, FieldErrors, ListQuery, ResourceDef } from '../../domain/index';
 import type { Actor } from '../context';
 import type { Tx } from '../db/client';
 
@@ -91,6 +91,8 @@ export interface ResourceSpec {
   createdElsewhere?: boolean;
   /** POST /import creates many rows at once, each as a create would (resources without secrets or prepare). */
   importable?: boolean;
+  /** What an import does beyond a create per row (students: custom fields, bulk inserts). */
+  imports?: ImportHooks;
   /** POST with an `id` updates that row, checking the version when one is given. */
   postUpdates?: boolean;
   /** DELETE keeps the row and sets its status INACTIVE, recorded as a delete. */
@@ -117,6 +119,26 @@ export interface ResourceSpec {
   remove?(tx: Tx, ctx: Ctx, before: Data, options: Record<string, unknown>, registry: Registry): Promise<void>;
   /** Final touches on a loaded row (labels that need hidden columns). */
   present?(data: Record<string, unknown>): void;
+}
+
+/** One import row's own check: the input as it will be stored, or the row's field errors. */
+export type ImportRowCheck = (input: Record<string, unknown>) => { ok: true; value: Record<string, unknown> } | { ok: false; fields: FieldErrors };
+
+export interface ImportHooks {
+  /**
+   * Loaded once per import (the centre's custom-field definitions): checks every row beside
+   * its body and references, its errors reported with theirs. With `bulk` it stands in for
+   * `beforeWrite`, which the rows then do not run.
+   */
+  check?(tx: Tx, ctx: Ctx): Promise<ImportRowCheck>;
+  /**
+   * Valid rows go in batches (one insert per batch, one per join table, one for the history)
+   * instead of a create each. Only for specs whose writes need no `beforeWrite` beyond
+   * `check`, no `afterWrite` and no secrets.
+   */
+  bulk?: boolean;
+  /** After an import of 500 rows or more, fresh planner statistics for the table (PGlite has no autovacuum). */
+  analyze?: boolean;
 }
 
 /** What a reference points to: where its ids live and how its label reads. */

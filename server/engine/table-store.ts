@@ -2,9 +2,10 @@
  * The table store: a built-in resource's rows in its own table (drizzle), read and written
  * through read.ts, list.ts and write.ts with the spec's hooks.
  */
-import { createSchema, type JsonSchema, zodIssuesToFields } from '../../domain/index';
+import { createSchema, type FieldErrors, type JsonSchema, zodIssuesToFields } from '../../domain/index';
 import type { Tx } from '../db/client';
 import { formBody } from './body';
+import { createMany } from './bulk';
 import { withDefaults } from './input';
 import { listRows } from './list';
 import { findRow } from './read';
@@ -48,13 +49,22 @@ async function importRows(
     spec,
     parsed.map((p) => p.input),
   );
+  // The spec's own check (students: custom fields), loaded once for every row.
+  const check = await spec.imports?.check?.(tx, ctx);
   const valid: Record<string, unknown>[] = [];
   parsed.forEach((p, i) => {
-    if (Object.keys(references[i]!).length) errors.push({ row: p.row, fields: references[i]! });
-    else valid.push(p.input);
+    const fields: FieldErrors = { ...references[i] };
+    let input = p.input;
+    const own = check?.(input);
+    if (own?.ok) input = own.value;
+    else if (own) Object.assign(fields, own.fields);
+    if (Object.keys(fields).length) errors.push({ row: p.row, fields });
+    else valid.push(input);
   });
   errors.sort((a, b) => a.row - b.row);
   if (errors.length && !options.skip_invalid) throw importRefused(errors);
-  if (!options.dry_run) for (const input of valid) await createRow(tx, registry, ctx, spec, input);
+  if (options.dry_run || !valid.length) return { created: valid.length, skipped: errors.length, errors };
+  if (spec.imports?.bulk) await createMany(tx, ctx, spec, valid);
+  else for (const input of valid) await createRow(tx, registry, ctx, spec, input);
   return { created: valid.length, skipped: errors.length, errors };
 }

@@ -1,6 +1,7 @@
 /**
  * Students: the plain fields, class and subject lists, custom_fields checked against the
- * tenant's definitions, and read-only summaries of the student's contracts.
+ * tenant's definitions, and read-only summaries of the student's contracts. The engine's
+ * import (POST /api/students/import) takes many at once, as a create would take each.
  * A student is deleted only while nothing references it; otherwise the answer is 409 in-use
  * and the user sets status INACTIVE instead.
  */
@@ -10,7 +11,7 @@ import { classStudents, students, studentSubjects } from '../../db/schema/index'
 import type { ResourceSpec } from '../../engine/spec';
 import { ofOwnClasses, ownOnly } from '../teachers/scope';
 import { loadDefinitions } from '../student-custom-fields/definitions';
-import { assertCustomValues, customListExtras } from './custom-values';
+import { assertCustomValues, checkCustomValues, customListExtras } from './custom-values';
 
 export const studentsSpec: ResourceSpec = {
   def: STUDENTS,
@@ -35,6 +36,20 @@ export const studentsSpec: ResourceSpec = {
   listSettings: {
     load: loadDefinitions,
     extras: (definitions) => customListExtras(definitions as Awaited<ReturnType<typeof loadDefinitions>>),
+  },
+  // POST /api/students/import (a CSV read by the client): custom_fields checked against the
+  // definitions loaded once, rows inserted in batches, fresh statistics after a large import.
+  importable: true,
+  imports: {
+    async check(tx, ctx) {
+      const definitions = await loadDefinitions(tx, ctx.tenantId);
+      return (input) => {
+        const custom = checkCustomValues(definitions, input.custom_fields);
+        return custom.ok ? { ok: true, value: { ...input, custom_fields: custom.value } } : custom;
+      };
+    },
+    bulk: true,
+    analyze: true,
   },
   async beforeWrite({ tx, ctx, input }) {
     // An update that does not send custom_fields keeps the stored ones untouched.
