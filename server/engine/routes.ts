@@ -241,7 +241,7 @@ export async function serveRecords(app: Parameters<FastifyPluginAsyncZod>[0], o:
         config: access('create'),
         schema: {
           tags,
-          summary: `Create many of ${o.title} at once (all or nothing unless skip_invalid)`,
+          summary: `Create many rows of ${o.title} at once (all or nothing unless skip_invalid)`,
           ...(o.params ? { params: o.params } : {}),
           response: { 200: answerSchema(ImportReportAnswer) },
         },
