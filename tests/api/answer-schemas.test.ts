@@ -17,7 +17,7 @@ import {
 import { expectStatus, json } from './api-helpers';
 import { examEntity } from './exam-entity';
 import { DATABASE_KINDS, startApp, type TestApp } from './harness';
-import { makeWorld, type World } from './lessons-helpers';
+import { lessonBody, makeWorld, type World } from './lessons-helpers';
 import { contractBody, created, makeMoneyWorld, paymentBody, type MoneyWorld } from './money-helpers';
 
 type Method = 'GET' | 'POST' | 'PATCH';
@@ -74,14 +74,10 @@ describe.each(DATABASE_KINDS)('non-CRUD answers parse with their domain schemas 
 
   it('a series create and change, and the calendar week that shows its lessons', async () => {
     const w = lessons;
+    // A series takes a lesson's fields without its date, plus how it repeats.
+    const { date: _date, ...lesson } = lessonBody(w, '2027-03-01');
     const body = {
-      start_time: '17:00',
-      end_time: '18:00',
-      teacher_id: w.teachers[0]!.row.id,
-      room_id: w.rooms[0]!.id,
-      class_id: w.classes[0]!.id,
-      subject_id: w.subjects[0]!.id,
-      lesson_type_id: w.lessonType.id,
+      ...lesson,
       repeat: 'WEEKLY',
       repeat_every: 1,
       weekdays: [1, 3],
