@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_KINDS } from './harness';
 import { openStream } from './notification-stream';
-import { type Answer, call, type FrontisProcess, ROOT, scratchDatabase, signIn, sleep, startFrontis } from './reliability/frontis-process';
+import { type Answer, call, type FrontisProcess, ROOT, scratchDatabase, signIn, sleep, startFrontis, within } from './reliability/frontis-process';
 
 type Row = Record<string, any>;
 const PASSWORD = 'teacher-password-1';
@@ -13,16 +13,6 @@ const ok = (res: Answer, status = 200): Row => {
   expect(res.status, JSON.stringify(res.body)).toBe(status);
   return res.body as Row;
 };
-
-/** `promise`, or a failure saying `what` when it takes longer than `ms`. */
-async function within<T>(ms: number, promise: Promise<T>, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    return await Promise.race([promise, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(what)), ms)))]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 describe.runIf(DATABASE_KINDS.includes('postgres'))('notifications across two server processes on one PostgreSQL', () => {
   let db: Awaited<ReturnType<typeof scratchDatabase>> | undefined;

@@ -103,6 +103,16 @@ export async function startFrontis(env: Record<string, string>, timeoutMs = 90_0
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** `promise`, or a failure saying `what` when it takes longer than `ms`. */
+export async function within<T>(ms: number, promise: Promise<T>, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([promise, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(what)), ms)))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export interface Answer {
   status: number;
   headers: Headers;
