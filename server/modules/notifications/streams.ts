@@ -149,8 +149,10 @@ export function startStreamHub(
     close() {
       stopWakes();
       stopResync();
-      for (const streams of [...byUser.values()]) for (const stream of [...streams]) stream.finish();
+      // Every stream is under its session (a ROOT's too, which has no user set).
+      for (const streams of [...bySession.values()]) for (const stream of [...streams]) stream.finish();
       byUser.clear();
+      bySession.clear();
     },
   };
 }
