@@ -5,7 +5,8 @@
  * handlers, the optimistic version check, the in-use answer, the import report and the
  * answer's shape are this file's and routes.ts's, once for both.
  */
-import { DomainError, type ErrorDetails, type FieldErrors, type JsonSchema } from '../../domain/index';
+import type { z } from 'zod';
+import { DomainError, type ErrorDetails, type ImportReportAnswer, type JsonSchema } from '../../domain/index';
 import type { Tx } from '../db/client';
 import type { Ctx, Data } from './spec';
 
@@ -18,12 +19,8 @@ export interface Page {
   totals?: Record<string, number>;
 }
 
-/** One import's outcome: rows created, rows skipped (skip_invalid), and each refused row's fields. */
-export interface ImportReport {
-  created: number;
-  skipped: number;
-  errors: { row: number; fields: FieldErrors }[];
-}
+/** One import's outcome: rows created, rows skipped (skip_invalid), and each refused row's fields (domain/answers/imports.ts). */
+export type ImportReport = z.infer<typeof ImportReportAnswer>;
 
 export interface ImportOptions {
   skip_invalid?: boolean;
