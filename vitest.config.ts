@@ -28,6 +28,9 @@ export default defineConfig({
           globalSetup: ['tests/e2e/global-setup.ts'],
           testTimeout: 90_000,
           hookTimeout: 180_000,
+          // One file at a time: the files share their server's data (global-setup.ts starts one
+          // server per worker, tests/e2e/server.ts picks a file's own; one worker today, since two
+          // browsers at once on two cores made timing-sensitive tests flaky).
           fileParallelism: false,
           sequence: { groupOrder: 2 },
         },

@@ -5,16 +5,19 @@
  *  - seeds one tenant with 10,000 students (and another tenant with 3,000, so isolation is
  *    part of the work) through the import API;
  *  - measures the students list (a page of 25 with a filter, a sort and the count): the
- *    round trips and statements one request costs (the server counts them), p50/p99 at a
- *    fixed rate of requests (open loop: 800/s on PostgreSQL, 300/s on PGlite, each request's
- *    latency counted from the moment it was due), and saturated throughput (autocannon,
- *    closed loop) against a bare Fastify route in the server's process running the minimal
- *    hand-written SQL for the same answer (one statement); prints each gap to its target;
+ *    round trips and statements one request costs (the server counts them), saturated
+ *    throughput (autocannon, closed loop) against a bare Fastify route in the server's process
+ *    running the minimal hand-written SQL for the same answer (one statement), then p50/p99 of
+ *    both offered open loop at 60% of the bare route's saturated rate (each request's latency
+ *    counted from the moment it was due); prints each gap to its target;
  *  - seeds a school year of about 50,000 lessons through the series API and measures the
  *    calendar's week the same way (the week is cached until the calendar changes; the bare
  *    route keeps it too and checks the session and the revision in one statement), the week
  *    right after a change, then the time to create one weekly series for a year;
  *  - reports the server's memory (RSS);
+ *  - seeds guardians, receipts and attendance marks (with the money behind them) and measures
+ *    their lists the same way, beside the students list, then the analytics range and the
+ *    account year one at a time and at 10 clients (bench/lists.ts);
  *  - on PGlite, times in Chromium how long a week of those lessons takes to render, and a first
  *    visit from "sign in" to the painted week;
  *  - then, with a server in the bench's own process (their seeding writes to its database
@@ -23,19 +26,23 @@
  *    beside the students list (bench/money.ts);
  *  - before all that, the compiled server from start to a healthy /healthz (bench/client.ts).
  * Options: --only pglite|postgres, --students N, --seconds N, --series N, --browser false,
- * --rate N (open-loop rate, instead of 800 / 300), --part entities (only the custom records
+ * --rate N (open-loop rate, instead of 60% of the bare route's), --part lists (the lists of
+ * bench/lists.ts and the reports only), --part entities (only the custom records
  * beside the students list), --part money (only the money screens), --money false, --explain
  * (plans of the contracts list), --part overload (the students list offered beyond saturation:
  * bench/overload.ts).
  */
 import autocannon from 'autocannon';
 import { request as httpRequest, Agent } from 'node:http';
+import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
 import { timeCalendarRender } from './calendar-render';
 import { timeSignInToWeek, timeStarts } from './client';
 import { benchEntities } from './entities';
+import { benchExport } from './export';
 import { BENCH_WEEK, seedLessons, timeSeriesCreation, timeWeekAfterChange, WEEK_ANSWER_LIMIT_KB, weekAnswerSize } from './lessons';
+import { LIST_URLS, REPORT_URLS } from './lists';
 import { benchMoney } from './money';
 import { benchOverload } from './overload';
 import { spawnSeededServer, startSeededServer, type ServerProcess } from './server';
@@ -54,6 +61,12 @@ const { values: args } = parseArgs({
     explain: { type: 'boolean', default: false },
   },
 });
+// Capacity is measured with the overload guard off (50 clients are more than it lets in at
+// once, and a loaded machine's event-loop delay would refuse more); --part overload measures
+// the guard itself. OVERLOAD_* set in the environment still win.
+if (args.part !== 'overload') {
+  for (const name of ['OVERLOAD_MAX_IN_FLIGHT', 'OVERLOAD_MAX_EVENT_LOOP_DELAY_MS', 'OVERLOAD_MAX_POOL_WAITING']) process.env[name] ??= '0';
+}
 const STUDENTS = Number(args.students);
 const SECONDS = Number(args.seconds);
 const SERIES = Number(args.series);
@@ -61,13 +74,17 @@ const WEEK_URL = `/api/lessons/calendar?from=${BENCH_WEEK.from}&to=${BENCH_WEEK.
 type Kind = 'pglite' | 'postgres';
 const LIST_URL = '/api/students?_start=0&_end=25&_sort=last_name,first_name&_order=asc,asc&status=ACTIVE';
 
-/** The targets: p99 at the offered rate, the ratio to the bare route, the students list's own floor. */
+/**
+ * The targets: throughput at least 85% of the bare route's saturated rate, p99 under 50 ms at
+ * 60% of that rate (offered open loop), at most two round trips; reports p99 under 250 ms one
+ * at a time and under 1 s at 10 clients.
+ */
 const TARGET = {
-  rate: { postgres: 800, pglite: 300 } as Record<Kind, number>,
   p99Ms: 50,
-  ratio: 0.7,
-  studentsRps: { postgres: 1000, pglite: 400 } as Record<Kind, number>,
+  ratio: 0.85,
+  openShare: 0.6,
   roundTrips: 2,
+  report: { aloneMs: 250, tenClientsMs: 1000 },
 };
 
 interface OpenLoop {
@@ -149,53 +166,120 @@ async function drained(url: string, headers: Record<string, string>) {
   }
 }
 
+/**
+ * Closed loop: requests per second answered 200 (a 503 refused at once by the overload guard is
+ * not served work, so it is counted apart, with the other failures).
+ */
 async function saturated(url: string, headers: Record<string, string>, connections: number) {
   const result = await autocannon({ url, headers, connections, duration: SECONDS });
-  return { rps: result.requests.average, errors: result.errors + result.timeouts + result.non2xx };
+  return { rps: result['2xx'] / SECONDS, errors: result.errors + result.timeouts + result.non2xx };
 }
 
 const gap = (ok: boolean, text: string) => (ok ? 'met' : `MISSED: ${text}`);
 
-/** One measured request of Frontis against its bare route: cost, latency at the offered rate, throughput. */
+/**
+ * One measured request of Frontis against its bare route: cost, saturated throughput of both,
+ * then both offered open loop at 60% of the bare route's saturated rate (or --rate).
+ */
 async function compare(label: string, kind: Kind, server: ServerProcess, url: string, bareUrl: string) {
   const { address, bareAddress, headers } = server;
   const probe = await fetch(address + url, { headers });
   if (!probe.ok) throw new Error(`${url} answered ${probe.status}: ${await probe.text()}`);
+  const total = probe.headers.get('x-total-count');
   await probe.arrayBuffer();
   const again = await fetch(address + url, { headers });
   await again.arrayBuffer();
   const roundTrips = Number(again.headers.get('x-db-round-trips'));
   const statements = Number(again.headers.get('x-db-statements'));
-  const rate = Number(args.rate ?? TARGET.rate[kind]);
+  const bareProbe = await fetch(bareAddress + bareUrl);
+  if (!bareProbe.ok) throw new Error(`bare ${bareUrl} answered ${bareProbe.status}`);
+  await bareProbe.arrayBuffer();
   const connections = kind === 'postgres' ? 50 : 10;
 
   await saturated(address + url, headers, connections); // warm-up
+  const frontis = await saturated(address + url, headers, connections);
+  const bare = await saturated(bareAddress + bareUrl, {}, connections);
+  const ratio = frontis.rps / bare.rps;
+  const rate = Number(args.rate ?? Math.max(1, Math.round(bare.rps * TARGET.openShare)));
+  await drained(address + url, headers);
   const open = await openLoop(address + url, headers, rate, SECONDS);
   await drained(address + url, headers);
   const bareOpen = await openLoop(bareAddress + bareUrl, {}, rate, SECONDS);
   await drained(bareAddress + bareUrl, {});
-  const frontis = await saturated(address + url, headers, connections);
-  const bare = await saturated(bareAddress + bareUrl, {}, connections);
-  const ratio = frontis.rps / bare.rps;
-  console.log(`  ${label}: ${roundTrips} round trips, ${statements} statements per request (bare route: 1 statement)`);
   console.log(
-    `    open loop ${rate}/s for ${SECONDS} s: Frontis p50 ${open.p50.toFixed(1)} ms, p99 ${open.p99.toFixed(1)} ms` +
+    `  ${label}${total ? ` (${total} rows match)` : ''}: ${roundTrips} round trips, ${statements} statements per request (bare route: 1 statement); load average ${loadavg()[0]!.toFixed(1)}`,
+  );
+  console.log(
+    `    saturated, ${connections} clients: Frontis ${frontis.rps.toFixed(0)} answers/s${frontis.errors ? ` (${frontis.errors} refused or failed)` : ''}, ` +
+      `bare route ${bare.rps.toFixed(0)} answers/s, ratio ${(ratio * 100).toFixed(0)}%`,
+  );
+  console.log(
+    `    open loop ${rate}/s (${args.rate ? '--rate' : `${TARGET.openShare * 100}% of the bare route's`}) for ${SECONDS} s: Frontis p50 ${open.p50.toFixed(1)} ms, p99 ${open.p99.toFixed(1)} ms` +
       `${open.errors ? ` (${open.errors} errors)` : ''}; bare route p50 ${bareOpen.p50.toFixed(1)} ms, p99 ${bareOpen.p99.toFixed(1)} ms`,
   );
-  console.log(
-    `    saturated, ${connections} clients: Frontis ${frontis.rps.toFixed(0)} req/s${frontis.errors ? ` (${frontis.errors} errors)` : ''}, ` +
-      `bare route ${bare.rps.toFixed(0)} req/s, ratio ${(ratio * 100).toFixed(0)}%`,
-  );
   const checks = [
-    `round trips ≤ ${TARGET.roundTrips} (${kind === 'pglite' ? 'in-process, not bounded' : gap(roundTrips <= TARGET.roundTrips, `${roundTrips - TARGET.roundTrips} too many`)})`,
-    `p99 < ${TARGET.p99Ms} ms at ${rate}/s (${gap(open.p99 < TARGET.p99Ms && !open.errors, `${(open.p99 - TARGET.p99Ms).toFixed(1)} ms over`)})`,
+    `round trips ≤ ${TARGET.roundTrips} (${gap(roundTrips <= TARGET.roundTrips, `${roundTrips - TARGET.roundTrips} too many`)})`,
     `ratio ≥ ${TARGET.ratio * 100}% (${gap(ratio >= TARGET.ratio, `${((TARGET.ratio - ratio) * 100).toFixed(0)} points short`)})`,
+    `p99 < ${TARGET.p99Ms} ms at ${rate}/s (${gap(open.p99 < TARGET.p99Ms && !open.errors, `${(open.p99 - TARGET.p99Ms).toFixed(1)} ms over`)})`,
   ];
-  if (label === 'students list') {
-    const floor = TARGET.studentsRps[kind];
-    checks.push(`≥ ${floor} req/s (${gap(frontis.rps >= floor, `${(floor - frontis.rps).toFixed(0)} req/s short`)})`);
-  }
   console.log(`    targets: ${checks.join('; ')}`);
+  return { label, ratio, p99: open.p99, rate, frontis: frontis.rps, bare: bare.rps };
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
+
+/** The reports one request at a time (count of them), then at 10 clients for the bench's seconds. */
+async function reports(server: ServerProcess) {
+  const { address, headers } = server;
+  const runs: Array<[string, string]> = [
+    ['analytics September to June', REPORT_URLS.analytics],
+    ['account year', REPORT_URLS.accountYear],
+  ];
+  for (const [label, url] of runs) {
+    const ms: number[] = [];
+    for (let k = 0; k < 30; k++) {
+      const t0 = performance.now();
+      const res = await fetch(address + url, { headers });
+      await res.arrayBuffer();
+      if (!res.ok) throw new Error(`${url} answered ${res.status}`);
+      ms.push(performance.now() - t0);
+    }
+    ms.sort((a, b) => a - b);
+    await autocannon({ url: address + url, headers, connections: 10, duration: Math.max(2, Math.round(SECONDS / 3)) }); // warm-up
+    const ten = await autocannon({ url: address + url, headers, connections: 10, duration: SECONDS });
+    const errors = ten.errors + ten.timeouts + ten.non2xx;
+    const alone = percentile(ms, 99);
+    console.log(
+      `  ${label}: one at a time (30) p50 ${percentile(ms, 50).toFixed(0)} ms, p99 ${alone.toFixed(0)} ms; ` +
+        `10 clients ${ten.requests.average.toFixed(0)} req/s, p50 ${ten.latency.p50} ms, p99 ${ten.latency.p99} ms${errors ? ` (${errors} errors)` : ''}; load average ${loadavg()[0]!.toFixed(1)}`,
+    );
+    console.log(
+      `    targets: p99 < ${TARGET.report.aloneMs} ms alone (${gap(alone < TARGET.report.aloneMs, `${(alone - TARGET.report.aloneMs).toFixed(0)} ms over`)}); ` +
+        `p99 < ${TARGET.report.tenClientsMs} ms at 10 clients (${gap(ten.latency.p99 < TARGET.report.tenClientsMs && !errors, `${(ten.latency.p99 - TARGET.report.tenClientsMs).toFixed(0)} ms over`)})`,
+    );
+  }
+}
+
+/** Guardians, receipts and attendance beside their bare routes (and the students list as the reference), then the reports. */
+async function lists(kind: Kind, server: ServerProcess) {
+  const seeded = await server.seedLists();
+  console.log(
+    `  seeded with bulk SQL in ${seeded.seconds.toFixed(1)} s: ${seeded.payments} payments, ${seeded.receipts} receipts, ${seeded.guardians} guardians, ` +
+      `${seeded.marks} attendance marks over ${seeded.lessons} lessons`,
+  );
+  const results = [
+    await compare('students list', kind, server, LIST_URL, '/students'),
+    await compare('guardians page (by name, counted, with their students)', kind, server, LIST_URLS.guardians, '/guardians'),
+    await compare("receipts (a month's, newest first, counted)", kind, server, LIST_URLS.receipts, '/receipts'),
+    await compare('attendance (absences, latest lesson first, counted)', kind, server, LIST_URLS.attendance, '/attendance'),
+  ];
+  console.log(`  lists against their bare routes (${kind}):`);
+  for (const r of results) {
+    console.log(
+      `    ${r.label.padEnd(58)} ${(r.ratio * 100).toFixed(0).padStart(3)}% (${r.frontis.toFixed(0)} / ${r.bare.toFixed(0)} req/s); p99 ${r.p99.toFixed(1)} ms at ${r.rate}/s`,
+    );
+  }
+  await reports(server);
 }
 
 /** Custom records and money: their seeding writes to the database, so the server runs in this process. */
@@ -206,6 +290,7 @@ async function benchInProcess(kind: Kind) {
     console.log(`  (server in the bench's process) seeded ${STUDENTS} + 3000 students in ${server.seedSeconds.toFixed(1)} s`);
     if (args.part !== 'money') await benchEntities(kind, server, SECONDS);
     if (args.part !== 'entities' && args.money !== 'false') await benchMoney(kind, server, { seconds: SECONDS, explain: args.explain });
+    if (!args.part) await benchExport(kind, server);
   } finally {
     await server.close();
   }
@@ -213,6 +298,16 @@ async function benchInProcess(kind: Kind) {
 
 async function benchKind(kind: Kind) {
   if (args.part === 'entities' || args.part === 'money') return;
+  if (args.part === 'lists') {
+    const server = await spawnSeededServer(kind, STUDENTS);
+    try {
+      console.log(`  seeded ${STUDENTS} + 3000 students in ${server.seedSeconds.toFixed(1)} s`);
+      await lists(kind, server);
+    } finally {
+      await server.close();
+    }
+    return;
+  }
   if (args.part === 'overload') {
     const server = await spawnSeededServer(kind, STUDENTS);
     try {
@@ -256,6 +351,7 @@ async function benchKind(kind: Kind) {
     console.log(
       `  creating a weekly series for the school year (${series.lessonsEach} lessons), ${series.count} in a row: p50 ${series.p50.toFixed(0)} ms, p99 ${series.p99.toFixed(0)} ms`,
     );
+    await lists(kind, server);
     if (browser) {
       const render = await timeCalendarRender(
         address.replace('127.0.0.1', 'demo.localhost'),
@@ -275,7 +371,7 @@ async function benchKind(kind: Kind) {
   }
 }
 
-if (args.part !== 'money' && args.part !== 'overload') {
+if (args.part !== 'money' && args.part !== 'overload' && args.part !== 'lists') {
   const starts = await timeStarts();
   console.log(
     `\nstart to a healthy /healthz (embedded database): compiled ${starts.compiledFresh.toFixed(0)} ms on a new data directory, ${starts.compiledRestart.toFixed(0)} ms on a restart; through tsx ${starts.tsxRestart.toFixed(0)} ms on a restart`,
@@ -286,5 +382,5 @@ const kinds = (args.only ? [args.only] : ['pglite', 'postgres']) as Kind[];
 for (const kind of kinds) {
   console.log(`\n${kind}: ${STUDENTS} students, ${SECONDS} s per run`);
   await benchKind(kind);
-  if (args.part !== 'overload') await benchInProcess(kind);
+  if (args.part !== 'overload' && args.part !== 'lists') await benchInProcess(kind);
 }

@@ -10,6 +10,7 @@ import { bootstrap } from '../server/bootstrap';
 import { loadConfig, type Config } from '../server/config';
 import { openDatabase, queryRows, type Database } from '../server/db/client';
 import { migrate } from '../server/db/migrate';
+import { bareListRoutes, seedLists, type ListsSeed } from './lists';
 import { seedStudents } from './seed';
 import { scratchDatabase } from './scratch';
 
@@ -97,7 +98,7 @@ const LIVE_SESSION = 'exists (select 1 from sessions where tenant_id = $1 and id
 const BARE_STUDENTS = `select case when ${LIVE_SESSION} then json_build_object(
   'data', coalesce((select json_agg(p) from (
     select s.id, s.version, s.created_at, s.updated_at, s.first_name, s.last_name, s.email, s.phone, s.birth_date, s.gender,
-      s.guardian_name, s.guardian_phone, s.status, s.inactive_reason, s.information, s.custom_fields,
+      s.status, s.inactive_reason, s.information, s.custom_fields,
       (select count(*)::int from contracts c where c.tenant_id = s.tenant_id and c.student_id = s.id) as contract_count,
       (select coalesce(json_agg(json_build_object('id', c.id, 'name', c.name) order by c.name), '[]') from class_students l
          join classes c on c.tenant_id = l.tenant_id and c.id = l.class_id where l.tenant_id = s.tenant_id and l.student_id = s.id) as classes,
@@ -131,6 +132,7 @@ async function startBareRoutes(database: Database, headers: Record<string, strin
     week = { revision: row!.revision, body: request.body as string };
     return { revision: week.revision };
   });
+  bareListRoutes(bare, run);
   bare.addContentTypeParser('text/plain', { parseAs: 'string' }, (_r, body, done) => done(null, body));
   bare.get('/week', async (_request, reply) => {
     const [row] = await run<{ live: boolean; revision: number }>(BARE_REVISION);
@@ -148,12 +150,14 @@ export interface ServerProcess {
   seedSeconds: number;
   /** vacuum analyze in the server's process (its database may be in its memory). */
   vacuum(): Promise<void>;
+  /** Seeds guardians, receipts, attendance marks and the money behind them (bench/lists.ts) in the server's process. */
+  seedLists(): Promise<ListsSeed>;
   /** The server's memory in MB: RSS, V8's heap, and memory outside it (PGlite's WebAssembly memory, buffers). */
   memoryMb(): Promise<{ rss: number; heap: number; external: number }>;
   close(): Promise<void>;
 }
 
-type Reply = { id: number; memory?: NodeJS.MemoryUsage; error?: string };
+type Reply = { id: number; memory?: NodeJS.MemoryUsage; seeded?: ListsSeed; error?: string };
 
 /**
  * startSeededServer in a process of its own, so that the load generator (this process) and
@@ -184,6 +188,7 @@ export async function spawnSeededServer(kind: 'pglite' | 'postgres', students: n
   return {
     ...info,
     vacuum: async () => void (await ask('vacuum')),
+    seedLists: async () => (await ask('seed-lists')).seeded!,
     memoryMb: async () => {
       const memory = (await ask('memory')).memory!;
       const mb = (n: number) => n / 1024 / 1024;
@@ -205,6 +210,7 @@ if (process.argv[2] === '--serve' && process.send) {
   process.on('message', async (message: { id: number; cmd: string }) => {
     try {
       if (message.cmd === 'vacuum') await queryRows(server.database.db, sql`vacuum analyze`);
+      if (message.cmd === 'seed-lists') return process.send!({ id: message.id, seeded: await seedLists(server.database) });
       if (message.cmd === 'close') {
         await bare.close();
         await server.close();

@@ -14,6 +14,10 @@ export type Area =
   | 'account'
   | 'expenses'
   | 'students'
+  | 'guardians'
+  | 'attendance'
+  | 'receipts'
+  | 'settings'
   | 'teachers'
   | 'contracts'
   | 'payments'
@@ -23,11 +27,16 @@ export type Area =
   | 'notes'
   | 'notifications'
   | 'mydata'
-  | 'customEntityRecords';
+  | 'customEntityRecords'
+  | 'personalData'
+  | 'portal';
 
 export type Action = 'list' | 'read' | 'create' | 'update' | 'delete';
 
 const ALL: readonly Role[] = ['ROOT', 'ADMIN', 'SECRETARY', 'TEACHER'];
+/** Every role, the families' GUARDIAN included: what each person has of her own. */
+const EVERYONE: readonly Role[] = [...ALL, 'GUARDIAN'];
+export const GUARDIAN_ONLY: readonly Role[] = ['GUARDIAN'];
 const STAFF: readonly Role[] = ['ROOT', 'ADMIN', 'SECRETARY'];
 export const MANAGERS: readonly Role[] = ['ROOT', 'ADMIN'];
 export const ROOT_ONLY: readonly Role[] = ['ROOT'];
@@ -55,6 +64,13 @@ export const PERMISSIONS: Record<Area, Grant> = {
   expenses: { read: MANAGERS, write: MANAGERS },
   // TEACHER reads the students of the classes she teaches (to pick them for a note).
   students: { read: ALL, write: STAFF, ownOnly: ['TEACHER'] },
+  // The families and the centre's fiscal documents are the office's.
+  guardians: { read: STAFF, write: STAFF },
+  receipts: { read: STAFF, write: STAFF },
+  // The centre's issuer details, myDATA credentials and reminder schedule.
+  settings: { read: MANAGERS, write: MANAGERS },
+  // A TEACHER reads and marks the attendance of her own lessons.
+  attendance: { read: ALL, write: ALL, ownOnly: ['TEACHER'] },
   // TEACHER reads her own teacher row (to name herself in a note).
   teachers: { read: ALL, write: STAFF, ownOnly: ['TEACHER'] },
   contracts: { read: STAFF, write: STAFF },
@@ -65,10 +81,15 @@ export const PERMISSIONS: Record<Area, Grant> = {
   // TEACHER reads the classes she teaches (her lessons name them).
   classes: { read: ALL, write: STAFF, ownOnly: ['TEACHER'] },
   notes: { read: ALL, write: ALL, ownOnly: ['TEACHER'] },
-  notifications: { read: ALL, write: ALL, ownOnly: ALL },
-  mydata: { read: ALL, write: ALL, ownOnly: ALL },
+  notifications: { read: EVERYONE, write: EVERYONE, ownOnly: EVERYONE },
+  mydata: { read: EVERYONE, write: EVERYONE, ownOnly: EVERYONE },
   // Records of custom entities: the office keeps them, TEACHER reads them.
   customEntityRecords: { read: ALL, write: STAFF },
+  // A person's whole data, its erasure and the whole centre's archive: the centre's managers.
+  personalData: { read: MANAGERS, write: MANAGERS },
+  // The families' portal (/api/portal): a GUARDIAN's own children, read in the database as
+  // her (row-level security keyed on her guardian id); staff areas above never name GUARDIAN.
+  portal: { read: GUARDIAN_ONLY, write: GUARDIAN_ONLY, ownOnly: GUARDIAN_ONLY },
 };
 
 export function can(role: Role, area: Area, action: Action): boolean {

@@ -1,6 +1,9 @@
 // The enumerations shared by server and client.
-export const ROLES = ['ROOT', 'ADMIN', 'SECRETARY', 'TEACHER'] as const;
+/** GUARDIAN is a family's sign-in to the portal (her own children only), never a staff user. */
+export const ROLES = ['ROOT', 'ADMIN', 'SECRETARY', 'TEACHER', 'GUARDIAN'] as const;
 export type Role = (typeof ROLES)[number];
+/** The roles that work in the centre (every role but GUARDIAN). */
+export const STAFF_ROLES = ['ROOT', 'ADMIN', 'SECRETARY', 'TEACHER'] as const satisfies readonly Role[];
 
 export const ACTIVE_STATES = ['ACTIVE', 'INACTIVE'] as const;
 export type ActiveState = (typeof ACTIVE_STATES)[number];
@@ -37,3 +40,29 @@ export type Language = (typeof LANGUAGES)[number];
 export const DEFAULT_LANGUAGE: Language = 'el';
 
 export const DEFAULT_TIME_ZONE = 'Europe/Athens';
+
+/** Who a guardian is to the student. */
+export const GUARDIAN_RELATIONS = ['MOTHER', 'FATHER', 'GUARDIAN', 'OTHER'] as const;
+export type GuardianRelation = (typeof GUARDIAN_RELATIONS)[number];
+
+/** A student's mark for one lesson. */
+export const ATTENDANCE_STATUSES = ['PRESENT', 'ABSENT', 'LATE', 'EXCUSED'] as const;
+export type AttendanceStatus = (typeof ATTENDANCE_STATUSES)[number];
+
+/** The attendance rate: present or late over all marks; null with none. */
+export function attendanceRate(counts: Record<AttendanceStatus, number>): number | null {
+  const total = counts.PRESENT + counts.ABSENT + counts.LATE + counts.EXCUSED;
+  return total ? (counts.PRESENT + counts.LATE) / total : null;
+}
+
+/** A contract runs (ACTIVE) until its end (COMPLETED) or until the student leaves (WITHDRAWN). */
+export const CONTRACT_STATUSES = ['ACTIVE', 'WITHDRAWN', 'COMPLETED'] as const;
+export type ContractStatus = (typeof CONTRACT_STATUSES)[number];
+
+/** A receipt (ΑΠΥ, myDATA 11.2) or the credit receipt that cancels one (11.4). */
+export const RECEIPT_KINDS = ['RECEIPT', 'CREDIT'] as const;
+export type ReceiptKind = (typeof RECEIPT_KINDS)[number];
+
+/** Issued; registered with myDATA (SENT) or refused by it (FAILED); cancelled by a credit receipt. */
+export const RECEIPT_STATUSES = ['ISSUED', 'SENT', 'FAILED', 'CANCELLED'] as const;
+export type ReceiptStatus = (typeof RECEIPT_STATUSES)[number];

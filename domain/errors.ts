@@ -23,6 +23,10 @@ export const ERROR_CODES = [
   'timeout',
   'internal',
   'unavailable',
+  // a portal invitation's link: unknown or replaced, past its 7 days, already used
+  'invitation-invalid',
+  'invitation-expired',
+  'invitation-used',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -46,6 +50,8 @@ export const FIELD_CODES = [
   // a reference given by name (an import) that names no record, or more than one
   'no-match',
   'ambiguous',
+  // portal access given to a guardian with no e-mail address to invite
+  'needs-email',
 ] as const;
 export type FieldCode = (typeof FIELD_CODES)[number];
 
@@ -83,6 +89,8 @@ export const ERROR_REASONS = [
   'own-status',
   'teacher-deleted',
   'concurrent-change',
+  'contract-not-active',
+  'contract-not-withdrawn',
   // unavailable
   'overloaded',
   // in-use
@@ -91,6 +99,15 @@ export const ERROR_REASONS = [
   'values-held',
   'values-would-not-fit',
   'records-held',
+  // conflict: receipts (a payment with a standing receipt; cancelling twice or a credit)
+  'receipt-issued-change',
+  'receipt-issued-delete',
+  'receipt-is-credit',
+  'receipt-cancelled',
+  // forbidden: a contract's reminders turned on or off by someone other than ADMIN
+  'reminders-admin-only',
+  // conflict: a guardian's e-mail address is already another account's username
+  'email-taken',
 ] as const;
 export type ErrorReason = (typeof ERROR_REASONS)[number];
 
@@ -121,6 +138,8 @@ export interface ErrorDetails {
   owed?: number;
   /** conflict of new contract terms: the lines (REGISTER or YYYY-MM) paid beyond them. */
   lines?: string[];
+  /** conflict of a payment with a receipt: the receipt's "<series>-<number>". */
+  receipt?: string;
   /** too-large of an upload: the largest file accepted, in bytes. */
   max_bytes?: number;
   /** validation of an import (`rows-invalid`): each refused row (0-based) with its field codes. */
@@ -157,6 +176,9 @@ const DEFAULT_MESSAGES: Record<ErrorCode, string> = {
   timeout: 'The request took too long to arrive.',
   internal: 'Something went wrong on our side.',
   unavailable: 'The service is briefly unavailable. Please try again in a few seconds.',
+  'invitation-invalid': 'This invitation link is not valid.',
+  'invitation-expired': 'This invitation link has expired.',
+  'invitation-used': 'This invitation link has already been used.',
 };
 
 export const ERROR_STATUS: Record<ErrorCode, number> = {
@@ -178,6 +200,9 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   timeout: 408,
   internal: 500,
   unavailable: 503,
+  'invitation-invalid': 404,
+  'invitation-expired': 410,
+  'invitation-used': 410,
 };
 
 /** An expected failure with a code; the server turns it into `{error: {...}}`. */

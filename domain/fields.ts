@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { DomainError, type FieldErrors, zodIssuesToFields } from './errors';
 import type { Area } from './access';
+import type { Role } from './enums';
 import { labelKey, type ReferenceLabel } from './references';
+import { isValidTaxId } from './tax-id';
 import { hasDeceptiveCharacter } from './text';
 
 // The field-type registry: a resource declares its fields once;
@@ -17,6 +19,7 @@ export const FIELD_TYPES = [
   'MULTIPLE_CHOICE',
   'EMAIL',
   'PHONE',
+  'TAX_ID',
   'PASSWORD',
   'USERNAME',
   'SLUG',
@@ -122,7 +125,7 @@ export interface ScreenDef {
 }
 
 /** Detail tabs a declaration may ask for; each lists rows of another resource pointing at this one. */
-export const DETAIL_TABS = ['lessons', 'recurring-lessons', 'contracts', 'payments'] as const;
+export const DETAIL_TABS = ['lessons', 'recurring-lessons', 'contracts', 'payments', 'guardians', 'attendance'] as const;
 export type DetailTab = (typeof DETAIL_TABS)[number];
 
 export interface ResourceDef {
@@ -133,6 +136,14 @@ export interface ResourceDef {
   defaultSort: readonly SortSpec[];
   /** Where its rows live: a tenant's table (row-level security) or the platform's (tenants). */
   scope?: 'tenant' | 'platform';
+  /**
+   * Roles that read only some fields of a row: role -> the declared fields it reads (a
+   * reference's label goes with its field). Such a role receives `id` and these fields and
+   * nothing else (no other field, computed or custom value, version or instants) in any
+   * answer, and may not filter or sort on any other field; `q` looks only in these fields.
+   * See docs/resources.md, "What a role reads".
+   */
+  narrowFor?: Partial<Record<Role, readonly string[]>>;
   /** How the web client shows it. */
   screen: ScreenDef;
 }
@@ -145,6 +156,60 @@ export type Declared<R extends ResourceDef> = Omit<R, 'fields'> & { fields: read
 
 /** Declares a resource: checked as a ResourceDef, its row type derivable with RowOf. */
 export const defineResource = <const R extends ResourceDef>(def: R): Declared<R> => def;
+
+/** The fields `role` reads of a row of `res`, or undefined when it reads them all (see ResourceDef.narrowFor). */
+export function readableFields(res: Pick<ResourceDef, 'narrowFor'>, role: Role | undefined): ReadonlySet<string> | undefined {
+  const names = role ? res.narrowFor?.[role] : undefined;
+  return names ? new Set(names) : undefined;
+}
+
+const narrowedDefs = new WeakMap<ResourceDef, Map<Role, ResourceDef>>();
+/** Declarations made by narrowedDef: of the system fields, their lists know only `id`. */
+const NARROWED = new WeakSet<ResourceDef>();
+
+/**
+ * The declaration as `role` reads it: only the fields it may read, sorted by default only on
+ * those (by `id` when none is left). Its list query refuses any other filter or sort name.
+ */
+export function narrowedDef<R extends ResourceDef>(res: R, role: Role | undefined): R {
+  const readable = readableFields(res, role);
+  if (!readable || !role) return res;
+  let byRole = narrowedDefs.get(res);
+  if (!byRole) narrowedDefs.set(res, (byRole = new Map()));
+  const hit = byRole.get(role);
+  if (hit) return hit as R;
+  const defaultSort = res.defaultSort.filter((s) => readable.has(s.field));
+  const narrowed = {
+    ...res,
+    fields: res.fields.filter((f) => readable.has(f.name)),
+    defaultSort: defaultSort.length ? defaultSort : [{ field: 'id', order: 'asc' as const }],
+  };
+  byRole.set(role, narrowed);
+  NARROWED.add(narrowed);
+  return narrowed;
+}
+
+/** The keys of a row `role` may receive: `id`, the readable fields and their labels; undefined when all. */
+export function readableKeys(res: ResourceDef, role: Role | undefined): ReadonlySet<string> | undefined {
+  const readable = readableFields(res, role);
+  if (!readable) return undefined;
+  const keys = new Set(['id']);
+  for (const f of res.fields) {
+    if (!readable.has(f.name)) continue;
+    keys.add(f.name);
+    if ((f.type === 'REFERENCE' || f.type === 'REFERENCES') && f.reference) keys.add(labelKey(f));
+  }
+  return keys;
+}
+
+/** The row as `role` may receive it (see readableKeys); the row itself when it reads everything. */
+export function narrowRow<T extends Record<string, unknown>>(res: ResourceDef, role: Role | undefined, row: T): T {
+  const keys = readableKeys(res, role);
+  if (!keys) return row;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(row)) if (keys.has(key)) out[key] = row[key];
+  return out as T;
+}
 
 interface FieldTypeSpec {
   value(def: FieldDef): z.ZodType;
@@ -236,6 +301,16 @@ export const FIELD_REGISTRY: Record<FieldType, FieldTypeSpec> = {
         .string()
         .trim()
         .regex(/^\+?[0-9 ().-]{5,20}$/),
+    ops: TEXTUAL,
+    filter: asText,
+  },
+  // A Greek tax number (ΑΦΜ): nine digits whose last is the check digit.
+  TAX_ID: {
+    value: () =>
+      z
+        .string()
+        .trim()
+        .refine(isValidTaxId, { params: { code: 'invalid-format' } }),
     ops: TEXTUAL,
     filter: asText,
   },
@@ -448,6 +523,7 @@ const ANSWER_TYPES: Record<FieldType, JsonSchema> = {
   USERNAME: STRING,
   EMAIL: STRING,
   PHONE: STRING,
+  TAX_ID: STRING,
   PASSWORD: STRING,
   SLUG: STRING,
   COLOR: STRING,
@@ -591,7 +667,8 @@ const single = (v: string | string[] | undefined) => (Array.isArray(v) ? v[v.len
  */
 export function parseListQuery(res: ResourceDef, raw: RawQuery, extraFilters: readonly FieldDef[] = []): ListQuery {
   const fields: FieldErrors = {};
-  const all = new Map([...SYSTEM_FIELDS, ...res.fields, ...extraFilters].map((f) => [f.name, f]));
+  const system = NARROWED.has(res) ? SYSTEM_FIELDS.filter((f) => f.name === 'id') : SYSTEM_FIELDS;
+  const all = new Map([...system, ...res.fields, ...extraFilters].map((f) => [f.name, f]));
 
   const int = (key: string, fallback: number) => {
     const v = single(raw[key]);

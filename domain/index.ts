@@ -12,3 +12,4 @@ export * from './money';
 export * from './calendar';
 export * from './notifications';
 export * from './answers/index';
+export * from './tax-id';

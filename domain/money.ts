@@ -49,7 +49,32 @@ export interface ContractTerms {
   register_cost: number;
   month_cost: number;
   with_receipt?: boolean;
+  /** 0-100, taken off each month's fee (0 when absent). */
+  discount_percent?: number;
+  /** ACTIVE (the default), WITHDRAWN or COMPLETED. */
+  status?: string;
+  /** The withdrawal's date: its month is the last one a WITHDRAWN contract owes. */
+  withdrawn_on?: string | null;
 }
+
+/** docs/rules.md, Contracts: a month's fee is month_cost less discount_percent, rounded to the cent. */
+export const monthFee = (terms: Pick<ContractTerms, 'month_cost' | 'discount_percent'>) =>
+  Math.round((terms.month_cost * (100 - (terms.discount_percent ?? 0))) / 100);
+
+/** The last month a contract owes: its end month, or the month of its withdrawal. */
+export function lastOwedMonth(terms: Pick<ContractTerms, 'end_date' | 'status' | 'withdrawn_on'>): string {
+  const end = monthOf(terms.end_date);
+  if (terms.status !== 'WITHDRAWN' || !terms.withdrawn_on) return end;
+  const withdrawn = monthOf(terms.withdrawn_on);
+  return withdrawn < end ? withdrawn : end;
+}
+
+/** The months a contract owes: its months up to the last owed one (a withdrawal's month included). */
+export const owedMonths = (terms: Pick<ContractTerms, 'start_date' | 'end_date' | 'status' | 'withdrawn_on'>) =>
+  monthsFromTo(monthOf(terms.start_date), lastOwedMonth(terms));
+
+/** A month is due from its first day: the months up to `today`'s (YYYY-MM-DD). */
+export const isDue = (month: string, today: string) => month <= monthOf(today);
 
 export interface PaymentLine {
   kind: PaymentKind;
@@ -68,7 +93,10 @@ export interface ContractFigures {
   total_paid: number;
   rest: number;
   is_register_paid: boolean;
+  /** Months owed and not paid: only the due ones when the figures are taken on a day. */
   unpaid_months: string[];
+  /** MONTHLY payments for months after a withdrawal: money to refund, not counted against what it owes. */
+  credit: number;
 }
 
 const sum = (payments: readonly PaymentLine[], keep: (p: PaymentLine) => boolean) => payments.reduce((n, p) => (keep(p) ? n + p.amount : n), 0);
@@ -81,21 +109,25 @@ export const paidForMonth = (payments: readonly PaymentLine[], month: string) =>
  * payment; rest = the difference. A month is paid once its MONTHLY payments reach month_cost,
  * the registration once REGISTER payments reach register_cost.
  */
-export function contractFigures(terms: ContractTerms, payments: readonly PaymentLine[]): ContractFigures {
-  const months = contractMonths(terms);
+export function contractFigures(terms: ContractTerms, payments: readonly PaymentLine[], today?: string): ContractFigures {
+  const months = owedMonths(terms);
+  const fee = monthFee(terms);
+  const last = lastOwedMonth(terms);
   const register_paid = sum(payments, (p) => p.kind === 'REGISTER');
   const extra_total = sum(payments, (p) => p.kind === 'EXTRA');
-  const total_cost = terms.register_cost + terms.month_cost * months.length + extra_total;
+  const total_cost = terms.register_cost + fee * months.length + extra_total;
   const total_paid = sum(payments, () => true);
+  const credit = sum(payments, (p) => p.kind === 'MONTHLY' && typeof p.month === 'string' && p.month > last);
   return {
     month_count: months.length,
     register_paid,
     extra_total,
     total_cost,
     total_paid,
-    rest: total_cost - total_paid,
+    rest: total_cost - (total_paid - credit),
     is_register_paid: register_paid >= terms.register_cost,
-    unpaid_months: months.filter((m) => paidForMonth(payments, m) < terms.month_cost),
+    unpaid_months: months.filter((m) => paidForMonth(payments, m) < fee && (today === undefined || isDue(m, today))),
+    credit,
   };
 }
 
@@ -107,8 +139,8 @@ export function contractFigures(terms: ContractTerms, payments: readonly Payment
 export function stillOwed(terms: ContractTerms, payments: readonly PaymentLine[], kind: PaymentKind, month?: string | null): number {
   if (kind === 'EXTRA') return Number.POSITIVE_INFINITY;
   if (kind === 'REGISTER') return Math.max(0, terms.register_cost - sum(payments, (p) => p.kind === 'REGISTER'));
-  if (!month || !contractMonths(terms).includes(month)) return 0;
-  return Math.max(0, terms.month_cost - paidForMonth(payments, month));
+  if (!month || !owedMonths(terms).includes(month)) return 0;
+  return Math.max(0, monthFee(terms) - paidForMonth(payments, month));
 }
 
 /** A line of a contract's status (answers/money.ts). */
@@ -126,9 +158,10 @@ export function contractLines(terms: ContractTerms, payments: readonly PaymentLi
       left: Math.max(0, terms.register_cost - registerPaid),
     },
   ];
-  for (const month of contractMonths(terms)) {
+  const fee = monthFee(terms);
+  for (const month of owedMonths(terms)) {
     const paid = paidForMonth(payments, month);
-    lines.push({ kind: 'MONTHLY', month, owed: terms.month_cost, paid, left: Math.max(0, terms.month_cost - paid) });
+    lines.push({ kind: 'MONTHLY', month, owed: fee, paid, left: Math.max(0, fee - paid) });
   }
   return lines;
 }
@@ -142,8 +175,11 @@ export function overpaidLines(terms: ContractTerms, payments: readonly PaymentLi
   const out: string[] = [];
   if (sum(payments, (p) => p.kind === 'REGISTER') > terms.register_cost) out.push('REGISTER');
   const paidMonths = new Set(payments.filter((p) => p.kind === 'MONTHLY' && p.month).map((p) => p.month as string));
+  // After a withdrawal, payments for the later months are credit to refund, not an excess.
+  const owed = new Set(owedMonths(terms));
+  const fee = monthFee(terms);
   for (const m of [...paidMonths].sort()) {
-    if (!months.has(m) || paidForMonth(payments, m) > terms.month_cost) out.push(m);
+    if (!months.has(m) || (owed.has(m) && paidForMonth(payments, m) > fee)) out.push(m);
   }
   return out;
 }
@@ -173,10 +209,10 @@ export function splitByReceipt(items: ReadonlyArray<{ amount: number; bill_numbe
   return split(w, wo);
 }
 
-/** docs/rules.md, Account, for one contract: month_cost in each month it covers, plus register_cost in its start month. */
+/** docs/rules.md, Account, for one contract: its fee in each month it owes, plus register_cost in its start month. */
 export function dueInMonth(terms: ContractTerms, month: string): number {
-  if (month < monthOf(terms.start_date) || month > monthOf(terms.end_date)) return 0;
-  return terms.month_cost + (month === monthOf(terms.start_date) ? terms.register_cost : 0);
+  if (month < monthOf(terms.start_date) || month > lastOwedMonth(terms)) return 0;
+  return monthFee(terms) + (month === monthOf(terms.start_date) ? terms.register_cost : 0);
 }
 
 /** docs/rules.md, Account: what the contracts owe for `month`, split by the contracts' with_receipt. */

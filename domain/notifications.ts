@@ -19,7 +19,21 @@ export const NOTIFICATION_KINDS = [
   'lesson-waiting',
   'lesson-still-waiting',
   'series-waiting',
+  // written before months were grouped (one per contract and month); still read and shown
   'month-unpaid',
+  // a month some contracts still owe after the 10th: one per centre and month
+  'months-unpaid',
+  // to ADMIN: AADE refused a receipt's myDATA document
+  'receipt-refused',
+  // a student marked absent (to ADMIN and SECRETARY)
+  'student-absent',
+  // a message to a family given up after its last attempt (to ADMIN)
+  'outbox-failed',
+  // to a guardian with a portal sign-in, beside the e-mail the family gets: her child marked
+  // absent, a reminder of unpaid months, a receipt issued to her
+  'child-absent',
+  'fees-due',
+  'receipt-issued',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
@@ -30,6 +44,12 @@ export const lessonLink = (lessonId: number) => `/?mode=view&lesson=${lessonId}`
 /** Where a notification about lessons that no longer exist leads: the calendar. */
 export const calendarLink = '/';
 export const contractLink = (contractId: number) => `/contracts/?mode=status&contract=${contractId}`;
+/** Where a guardian's notifications lead in the portal: her child's attendance, contracts, or her receipts. */
+export const portalAttendanceLink = (childId: number) => `/portal/attendance?child=${childId}`;
+export const portalContractsLink = (childId: number) => `/portal/contracts?child=${childId}`;
+export const portalReceiptsLink = '/portal/receipts';
+/** The contracts list filtered by a month still unpaid (YYYY-MM), as the list keeps its filters in the address. */
+export const unpaidListLink = (month: string) => `/contracts/?filters[0][field]=unpaid_month&filters[0][operator]=eq&filters[0][value]=${month}`;
 
 /** 2026-11-24 -> 24/11/2026; 2026-11 -> 11/2026. */
 export function displayDate(iso: string): string {

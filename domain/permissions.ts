@@ -14,6 +14,8 @@ const UNDECLARED_AREAS: Record<string, Area> = {
   notifications: 'notifications',
   mydata: 'mydata',
   'custom-entity-records': 'customEntityRecords',
+  receipts: 'receipts',
+  settings: 'settings',
 };
 
 /** Which area each API resource belongs to: a declaration's own area, so it is said once. */
@@ -59,4 +61,6 @@ export const MANAGEABLE_ROLES_BY: Record<Role, readonly Role[]> = {
   ADMIN: ['ADMIN', 'SECRETARY'],
   SECRETARY: [],
   TEACHER: [],
+  // a guardian's sign-in comes with her portal access, never through /api/users
+  GUARDIAN: [],
 };

@@ -16,10 +16,15 @@ import { countDatabaseWork, type DbCounts } from './db/counting';
 import { RETRY_AFTER_SECONDS } from './db/unavailable';
 import { accountRoutes } from './modules/account/routes';
 import { analyticsRoutes } from './modules/analytics/routes';
+import { exportsRoutes } from './modules/exports/routes';
+import { mydataDocumentRoutes } from './modules/mydata-send/routes';
 import { authRoutes } from './modules/auth/routes';
 import { contractRoutes } from './modules/contracts/routes';
 import { loadJwtKey } from './modules/auth/tokens';
 import { historyRoutes } from './modules/history/routes';
+import { personalDataRoutes } from './modules/personal-data/routes';
+import { portalAuthRoutes } from './modules/portal-auth/routes';
+import { archiveRoutes } from './modules/personal-data/archive';
 import { crudRoutes, customRecordRoutes } from './engine/routes';
 import { expenseRoutes } from './modules/expenses/routes';
 import { fileRoutes } from './modules/files/routes';
@@ -30,8 +35,13 @@ import { seriesRoutes } from './modules/lessons/series-routes';
 import { mydataRoutes } from './modules/mydata/routes';
 import { startBus } from './modules/notifications/bus';
 import { startMailer } from './modules/notifications/mail';
+import { startOutboxJob } from './jobs/outbox';
+import { attendanceRoutes } from './modules/attendance/routes';
 import { notificationRoutes } from './modules/notifications/routes';
+import { portalRoutes } from './modules/portal/routes';
 import { paymentRoutes } from './modules/payments/routes';
+import { receiptRoutes } from './modules/receipts/routes';
+import { settingsRoutes } from './modules/settings/routes';
 import { buildServerRegistry } from './registry';
 import { runtimeResourceRoutes } from './modules/runtime-resources/routes';
 import { definitionRoutes } from './modules/custom-entities/definitions';
@@ -139,6 +149,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   });
 
   await app.register(authRoutes, { database, config, jwtKey });
+  // The families' portal: invitations (public, on the centre's host) and the office's view of each guardian's access.
+  await app.register(portalAuthRoutes, { database, config });
   await app.register(crudRoutes, { prefix: '/api/users', database, registry, spec: usersSpec });
   await app.register(tenantRoutes, { prefix: '/api/tenants', database, registry });
   await app.register(mydataRoutes, { prefix: '/api/mydata', database, registry });
@@ -150,25 +162,37 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   // The centre's money: contracts and payments, expenses, the account and analytics.
   await app.register(contractRoutes, { prefix: '/api/contracts', database, registry });
   await app.register(paymentRoutes, { prefix: '/api/payments', database, registry });
+  await app.register(receiptRoutes, { prefix: '/api/receipts', database });
+  await app.register(settingsRoutes, { prefix: '/api/settings', database });
   await app.register(expenseRoutes, { database, registry });
   await app.register(accountRoutes, { prefix: '/api/account', database });
   await app.register(analyticsRoutes, { prefix: '/api/analytics', database });
+  await app.register(exportsRoutes, { prefix: '/api/exports', database });
+  await app.register(mydataDocumentRoutes, { prefix: '/api/receipts', database });
   // The centre's documents: folders and files are on the CRUD engine; uploads and content here.
+  const store = opts.store ?? openFileStore(config);
   await app.register(fileRoutes, {
     prefix: '/api/files',
     database,
     registry,
-    store: opts.store ?? openFileStore(config),
+    store,
     maxBytes: config.maxUploadMb * 1024 * 1024,
   });
+  await app.register(attendanceRoutes, { prefix: '/api', database, config });
   await app.register(historyRoutes, { prefix: '/api/history', database, registry });
+  await app.register(personalDataRoutes, { database });
+  await app.register(archiveRoutes, { database, registry, store });
   // Each process hears every process's new notifications (LISTEN/NOTIFY) and wakes its own streams.
   const bus = await startBus(database, app.log);
   const mailer = startMailer(database, config, bus, app.log);
+  // Messages to families (absence notices): delivered from the outbox by every process.
+  const outbox = startOutboxJob(database, config, bus, app.log);
   app.addHook('onClose', async () => {
     mailer?.close();
+    outbox?.close();
     await bus.close();
   });
+  await app.register(portalRoutes, { prefix: '/api/portal', database });
   await app.register(notificationRoutes, { prefix: '/api/notifications', database, bus, streamsPerUser: config.streamsPerUser });
   await app.register(runtimeResourceRoutes, { prefix: '/api/resources', database });
   // Record types the centre defines at run time, and their records.

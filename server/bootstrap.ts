@@ -11,6 +11,7 @@ import { ensureDemoDirectory } from './demo/directory';
 import { ensureDemoFiles } from './demo/files';
 import { ensureDemoLessons } from './demo/lessons';
 import { ensureDemoMoney } from './demo/money';
+import { ensureDemoAttendance } from './demo/attendance';
 import { rootUsers, tenants, users } from './db/schema/index';
 import { hashPassword } from './modules/auth/passwords';
 import { prepareInput } from './engine/input';
@@ -110,5 +111,7 @@ export async function bootstrap(database: Database, config: Config, registry: Re
   await ensureDemoLessons(database, registry, tenantId);
   await ensureDemoMoney(database, registry, tenantId);
   await ensureDemoFiles(database, registry, tenantId, config);
+  // After the demo's guardians: the absence notices go to their addresses.
+  await ensureDemoAttendance(database, registry, tenantId);
   return { demoLogins: [...staff, ...teachers] };
 }

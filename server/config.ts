@@ -50,6 +50,20 @@ export interface Config {
    * Defaults to DATABASE_URL.
    */
   databaseDirectUrl?: string;
+  /** Seconds an absence notice waits before it is sent, so a mark undone within them sends nothing (ABSENCE_GRACE_SECONDS, default 300). */
+  absenceGraceSeconds: number;
+  /** How often the outbox of messages to families is swept for due rows (OUTBOX_SWEEP_SECONDS, default 30). */
+  outboxSweepSeconds: number;
+  /** Sending attempts of one outbox message before it is given up (OUTBOX_MAX_ATTEMPTS, default 8). */
+  outboxMaxAttempts: number;
+  /** The base of AADE's myDATA REST API (MYDATA_URL; AADE's test endpoint by default): receipts are sent to `${mydataUrl}/SendInvoices`. */
+  mydataUrl: string;
+  /** How often each process sends the receipts due to myDATA (MYDATA_EVERY_SECONDS, default 30). */
+  mydataEverySeconds: number;
+  /** How often the in-app notifications of time (unpaid months, lessons still waiting) are computed (NOTIFICATIONS_EVERY_SECONDS, default 600). */
+  notificationsEverySeconds: number;
+  /** FRONTIS_TODAY (YYYY-MM-DD): every centre's date pretends to be this one (tests, demonstrations); what is due follows it. */
+  today?: string;
 }
 
 /** The shedder's limits; 0 turns a check off. */
@@ -129,6 +143,7 @@ export function loadConfig(env: Env = process.env): Config {
     mailFrom: text(env, 'MAIL_FROM') ?? 'Frontis <no-reply@frontis.invalid>',
     publicUrl: text(env, 'PUBLIC_URL'),
     dbCounts: flag(env, 'DB_COUNTS', false),
+    today: text(env, 'FRONTIS_TODAY'),
     sentryDsn: text(env, 'SENTRY_DSN') ?? text(env, 'VITE_SENTRY_DSN'),
     s3: s3Config(env),
     filesShared: flag(env, 'FILES_SHARED', false),
@@ -140,6 +155,12 @@ export function loadConfig(env: Env = process.env): Config {
       retryAfterSeconds: int(env, 'OVERLOAD_RETRY_AFTER_SECONDS', 1, 1),
     },
     databaseDirectUrl: text(env, 'DATABASE_DIRECT_URL'),
+    absenceGraceSeconds: int(env, 'ABSENCE_GRACE_SECONDS', 300),
+    outboxSweepSeconds: int(env, 'OUTBOX_SWEEP_SECONDS', 30, 1),
+    outboxMaxAttempts: int(env, 'OUTBOX_MAX_ATTEMPTS', 8, 1),
+    mydataUrl: (text(env, 'MYDATA_URL') ?? 'https://mydataapidev.aade.gr').replace(/\/+$/, ''),
+    mydataEverySeconds: int(env, 'MYDATA_EVERY_SECONDS', 30, 1),
+    notificationsEverySeconds: int(env, 'NOTIFICATIONS_EVERY_SECONDS', 600, 1),
   };
 }
 

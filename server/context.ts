@@ -29,7 +29,8 @@ export interface Actor {
 
 /**
  * 'public': no session needed (login, refresh, sign-out, health);
- * 'signed-in': any signed-in account (the handler narrows further);
+ * 'signed-in': any signed-in staff account (the handler narrows further); a GUARDIAN only
+ *   where the route also says `guardians: true` (her own session: /me);
  * {area, action}: can(role, area, action) from domain/permissions.ts must be true.
  */
 export type Access = 'public' | 'signed-in' | { area: Area; action: Action };
@@ -45,6 +46,8 @@ declare module 'fastify' {
   }
   interface FastifyContextConfig {
     access?: Access;
+    /** A 'signed-in' route a GUARDIAN may call too (every other one answers her 403). */
+    guardians?: boolean;
   }
   interface FastifyInstance {
     frontis: { database: Database; config: Config; jwtKey: Uint8Array };

@@ -14,7 +14,9 @@ import { isDatabaseUnavailable } from './db/unavailable';
 import { removePartialBackups, scheduleBackups } from './jobs/backup';
 import { checkFilesFolder, FilesFolderNotSharedError, removePartialUploads } from './modules/files/shared-folder';
 import { scheduleCleanup } from './jobs/cleanup';
+import { scheduleMydata } from './jobs/mydata';
 import { scheduleNotifications } from './jobs/notifications';
+import { scheduleReminders } from './jobs/reminders';
 
 /**
  * A database connection dying outside any request (an idle client, a job between queries)
@@ -43,6 +45,7 @@ async function main() {
     url: config.databaseUrl,
     dataDir: config.dataDir,
     directUrl: config.databaseDirectUrl,
+    today: config.today,
     onConnectionError: (error) => console.warn(`database connection lost: ${error.message}`),
   });
   await migrate(database);
@@ -60,7 +63,13 @@ async function main() {
     console.log(`\nDemo sign-in names (tenant "${config.defaultTenant}"):\n${lines.join('\n')}\n`);
   }
 
-  const stopJobs = [scheduleBackups(database, config.dataDir, app.log), scheduleCleanup(database, config, app.log), scheduleNotifications(database, app.log)];
+  const stopJobs = [
+    scheduleBackups(database, config.dataDir, app.log),
+    scheduleCleanup(database, config, app.log),
+    scheduleNotifications(database, app.log, config.notificationsEverySeconds * 1000),
+    scheduleMydata(database, config, app.log),
+    scheduleReminders(database, app.log),
+  ];
 
   let stopping = false;
   const stop = async (signal: string) => {

@@ -17,11 +17,12 @@ import { notesSpec } from './modules/notes/spec';
 import { paymentsSpec } from './modules/payments/spec';
 import { studentCustomFieldsSpec } from './modules/student-custom-fields/spec';
 import { studentsSpec } from './modules/students/spec';
+import { guardiansSpec } from './modules/guardians/spec';
 import { teachersSpec } from './modules/teachers/spec';
 import { usersSpec } from './modules/users/spec';
 
 /** Resources on the engine that differ from a plain one: their specs carry hooks. */
-const HOOKED_SPECS = [classesSpec, teachersSpec, studentsSpec, studentCustomFieldsSpec, notesSpec, foldersSpec, filesSpec];
+const HOOKED_SPECS = [classesSpec, teachersSpec, studentsSpec, guardiansSpec, studentCustomFieldsSpec, notesSpec, foldersSpec, filesSpec];
 
 /** Resources registered by their own modules (the calendar, series, money figures, users) on the same engine. */
 const OWN_ROUTE_SPECS = [lessonsSpec, recurringLessonsSpec, contractsSpec, paymentsSpec, expenseCategoriesSpec, expensesSpec, usersSpec];

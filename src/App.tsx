@@ -1,13 +1,13 @@
 import { Refine } from '@refinedev/core';
 import { App as AntdApp } from 'antd';
 import routerProvider, { DocumentTitleHandler } from '@refinedev/react-router';
-import { Suspense, useMemo, useState } from 'react';
+import { type ComponentType, Suspense, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Route, Routes } from 'react-router';
 import { FullPageSpin } from './components/full-page-spin';
 import { SessionNavigator } from './components/session-navigator';
 import { DetailTabsContext } from './engine/view/declared-tabs';
-import { lazyPage, lazyPart } from './lazy';
+import { type LazyPart, lazyPage, lazyPart } from './lazy';
 import { accessControlProvider } from './engine/access-control';
 import { authProvider } from './providers/authProvider';
 import { dataProvider } from './providers/dataProvider';
@@ -15,10 +15,14 @@ import { createI18nProvider, i18n } from './providers/i18nProvider';
 import { useNotificationProvider } from './providers/notificationProvider';
 import { MESSAGE_CONFIG, NOTIFICATION_CONFIG } from './providers/toasts';
 import { ToastBehaviour } from './components/toast-behaviour';
+import { onRecovery } from './providers/connectivity';
 import { createAppQueryClient } from './providers/query-client';
 import { refineResources } from './resources';
 import { DETAIL_TABS } from './resources/detail-tabs';
 import { CLIENT_SCREENS, PAGES, routeTable } from './routes';
+import type { Role } from '../domain/enums';
+import { canOpenRoute } from '../domain/permissions';
+import { routePath } from '../domain/resources/index';
 import { fetchRuntimeDeclarations, RUNTIME_ROUTE, RuntimeResourcesProvider, useRuntimeResourcesState } from './engine/runtime/runtime';
 import './locales/screens';
 
@@ -30,8 +34,42 @@ const NotFoundPage = lazyPage(() => import('./pages/not-found'));
 /** The generic screen of a declaration without a page of its own (or not found). */
 const GenericScreen = () => <ResourceRoute notFound={<NotFoundPage />} />;
 
-/** Fetches the layout and the home screen (the calendar), for the sign-in page to call ahead. */
-export const preloadHome = () => Promise.all([Shell.preload(), PAGES.calendar?.preload()]);
+const PAGE_OF_PATH = new Map(routeTable(CLIENT_SCREENS).map(({ path, page }) => [path, page]));
+
+/** The part that draws `pathname`: its page, or the generic screen (declarations, run-time screens, not found). */
+const partOf = (pathname: string) => {
+  const page = PAGE_OF_PATH.get(routePath(pathname));
+  return (page && PAGES[page]) || ResourceRoute;
+};
+
+/**
+ * Fetches the layout and the screen of `pathname` together: the sign-in page calls it for the
+ * home (the calendar) or the address it will lead to, and a page opened at an address calls
+ * it as soon as the app's code is there, instead of after the session check and the layout.
+ */
+export const preloadRoute = (pathname: string) => Promise.all([Shell.preload(), partOf(pathname).preload()]);
+
+/**
+ * Fetches (and evaluates) the code of every sidebar screen `role` may open, in the sidebar's
+ * order, one after another, each once `ready` resolves: a first click on a screen then draws
+ * it at once and sends its requests, instead of downloading its chunks first. Resolves true
+ * when all are there; stops at the first part that fails to arrive (an outage, or a deploy:
+ * its real use deals with that) and resolves false.
+ */
+export async function preloadScreens(role: Role, ready: () => Promise<void>): Promise<boolean> {
+  const parts = new Set<Pick<LazyPart<ComponentType>, 'preload' | 'loaded'>>();
+  for (const { screen } of CLIENT_SCREENS) {
+    if (screen.hidden || !canOpenRoute(role, routePath(screen.route))) continue;
+    parts.add(partOf(screen.route));
+  }
+  for (const part of parts) {
+    if (part.loaded()) continue;
+    await ready();
+    await part.preload();
+    if (!part.loaded()) return false;
+  }
+  return true;
+}
 
 /** One route per declared path: a page when the declaration names one, else the generic screen. */
 const ROUTES = routeTable(CLIENT_SCREENS).map(({ path, page }) => {
@@ -49,6 +87,8 @@ export default function App({ loadRuntime = fetchRuntimeDeclarations }: { loadRu
   const runtime = useRuntimeResourcesState(loadRuntime);
   const resources = useMemo(() => refineResources(CLIENT_SCREENS, runtime.declarations), [runtime.declarations]);
   const [queryClient] = useState(createAppQueryClient);
+  // After an outage, everything on screen is fetched again.
+  useEffect(() => onRecovery(() => void queryClient.invalidateQueries()), [queryClient]);
   return (
     <AntdApp notification={NOTIFICATION_CONFIG} message={MESSAGE_CONFIG}>
       <ToastBehaviour />

@@ -1,4 +1,5 @@
 import { type ComponentProps, type ComponentType, createElement, lazy, useState } from 'react';
+import { outageDelay, reportOutage, serverAnswers, sleep } from './providers/connectivity';
 
 const RELOADS_KEY = 'frontis.chunk-reloads';
 
@@ -21,9 +22,12 @@ export function reloadOnceFor(error: unknown): boolean {
   return true;
 }
 
-/** A part of the client loaded on demand; `preload()` fetches it ahead of its first use. */
+/**
+ * A part of the client loaded on demand; `preload()` fetches it ahead of its first use,
+ * `loaded()` says whether it is there (a failed preload leaves it out).
+ */
 // biome-ignore lint/suspicious/noExplicitAny: the props are the loaded component's own
-export type LazyPart<C extends ComponentType<any>> = ComponentType<ComponentProps<C>> & { preload(): Promise<void> };
+export type LazyPart<C extends ComponentType<any>> = ComponentType<ComponentProps<C>> & { preload(): Promise<void>; loaded(): boolean };
 
 /** React.lazy for a screen (no props), with the reload-once rule above. */
 export function lazyPage(load: () => Promise<{ default: ComponentType }>) {
@@ -45,15 +49,7 @@ export function lazyPart<C extends ComponentType<any>>(load: () => Promise<{ def
       loaded = module.default;
       return module;
     });
-  const Lazy = lazy(async () => {
-    try {
-      return await fetchPart();
-    } catch (error) {
-      // while the page reloads, render nothing rather than the error page
-      if (reloadOnceFor(error)) return new Promise<{ default: C }>(() => undefined);
-      throw error;
-    }
-  });
+  const Lazy = lazy(() => loadThroughOutages(fetchPart));
   // biome-ignore lint/correctness/noComponentHookFactories: like React.lazy, called once per part at module level
   function Part(props: ComponentProps<C>) {
     // Chosen once per mount: switching from the lazy wrapper to the component would remount it.
@@ -66,13 +62,36 @@ export function lazyPart<C extends ComponentType<any>>(load: () => Promise<{ def
       () => undefined,
       () => undefined,
     );
+  Part.loaded = () => loaded !== undefined;
   return Part;
 }
 
-// Vite reports a failed preload of a chunk's dependencies here.
+/**
+ * Loads a part; when that fails while the server does not answer (an outage, not a deploy),
+ * the screen waits (the shell's banner says the server can't be reached) and tries again with
+ * the back-off until it does. Only a failure while the server answers goes to the reload-once
+ * rule, so a reload never lands on the browser's own "can't be reached" page.
+ */
+export async function loadThroughOutages<M>(load: () => Promise<M>): Promise<M> {
+  for (let tries = 0; ; tries++) {
+    try {
+      return await load();
+    } catch (error) {
+      if (await serverAnswers()) {
+        // while the page reloads, render nothing rather than the error page
+        if (reloadOnceFor(error)) return new Promise<M>(() => undefined);
+        throw error;
+      }
+      reportOutage();
+      await sleep(outageDelay(tries));
+    }
+  }
+}
+
+// Vite reports a failed preload of a chunk's dependencies here. The import itself is then
+// tried (and, failing, handled by loadThroughOutages), so nothing is reloaded from here.
 if (typeof window !== 'undefined') {
   window.addEventListener('vite:preloadError', (event) => {
-    const payload = (event as Event & { payload?: unknown }).payload;
-    if (reloadOnceFor(payload ?? event)) event.preventDefault();
+    console.warn('Error preloading route!', (event as Event & { payload?: unknown }).payload ?? event);
   });
 }

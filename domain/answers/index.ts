@@ -3,3 +3,6 @@ export { dataOf, RecordRow } from './shape';
 export * from './money';
 export * from './lessons';
 export * from './imports';
+export * from './settings';
+export * from './portal';
+export * from './receipts';

@@ -26,9 +26,12 @@ export const AnalyticsMonthSchema = z.object({
   active_contracts: int,
   expected: int,
   collected: int,
+  /** expected - collected for a due month; 0 for a month not yet due. */
   outstanding: int,
-  /** collected / expected; null when nothing was expected. */
+  /** collected / expected; null when nothing was expected or the month is not yet due. */
   collection_rate: z.number().nullable(),
+  /** Whether the month is due (from its first day, in the centre's time zone). */
+  due: z.boolean(),
 });
 
 /** GET /api/analytics/contracts?from=YYYY-MM&to=YYYY-MM */
@@ -36,6 +39,8 @@ export const ContractAnalyticsAnswer = dataOf(
   z.object({
     from: month,
     to: month,
+    /** The last due month of the range (outstanding and rates count up to it); null when none is due yet. */
+    due_until: month.nullable(),
     months: z.array(AnalyticsMonthSchema),
     by_category: z.array(OutstandingSchema),
     by_class: z.array(OutstandingSchema),
@@ -65,5 +70,29 @@ export const ContractStatusAnswer = dataOf(
     total_cost: int,
     total_paid: int,
     rest: int,
+    /** Payments for months after a withdrawal: money to refund. */
+    credit: int,
   }),
 );
+
+/** A reminder of unpaid months written for a contract's payer (its e-mail in the outbox). */
+export const ContractReminderSchema = z.object({
+  id: int,
+  recipient: z.string(),
+  guardian_id: int.nullable(),
+  guardian_name: z.string().nullable(),
+  subject: z.string(),
+  body: z.string(),
+  /** The due unpaid months it named, and what they still owed (cents). */
+  months: z.array(month),
+  amount: int,
+  /** ISO instants: when it was written, sent (null until then), or cancelled. */
+  created_at: z.string(),
+  sent_at: z.string().nullable(),
+  cancelled_at: z.string().nullable(),
+  attempts: int,
+  last_error: z.string().nullable(),
+});
+
+/** GET /api/contracts/:id/reminders (ADMIN): the reminders written for the contract, newest first. */
+export const ContractRemindersAnswer = dataOf(z.array(ContractReminderSchema));

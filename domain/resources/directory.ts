@@ -70,7 +70,7 @@ export const CLASSES = defineResource({
     modes: ['create', 'update', 'view'],
     icon: 'read',
     listFields: ['name', 'category_id', 'subject_ids', 'student_ids'],
-    tabs: ['lessons', 'recurring-lessons'],
+    tabs: ['lessons', 'recurring-lessons', 'attendance'],
   },
 });
 

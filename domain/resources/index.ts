@@ -9,7 +9,7 @@ import { LESSONS, RECURRING_LESSONS } from './lessons';
 import * as moneyDeclarations from './money';
 import { CONTRACTS, EXPENSE_CATEGORIES, EXPENSES, PAYMENTS } from './money';
 import * as peopleDeclarations from './people';
-import { NOTES, STUDENT_CUSTOM_FIELDS, STUDENTS, TEACHERS } from './people';
+import { GUARDIANS, NOTES, STUDENT_CUSTOM_FIELDS, STUDENTS, TEACHERS } from './people';
 import * as tenantDeclarations from './tenants';
 import { TENANTS } from './tenants';
 import * as userDeclarations from './users';
@@ -27,6 +27,7 @@ export {
   EXPENSES,
   FILES,
   FOLDERS,
+  GUARDIANS,
   LESSON_TAGS,
   LESSON_TYPES,
   LESSONS,
@@ -78,11 +79,38 @@ export const NOTIFICATIONS_PAGE: PageDef = {
   screen: { order: 1010, route: '/notifications/', icon: 'bell', page: 'notifications' },
 };
 export const MYDATA_PAGE: PageDef = { name: 'mydata', area: 'mydata', screen: { order: 1020, route: '/mydata/', page: 'mydata', hidden: true } };
+/** The centre's receipts (fiscal documents): read, printed, cancelled by a credit receipt. */
+export const RECEIPTS_PAGE: PageDef = { name: 'receipts', area: 'receipts', screen: { order: 75, route: '/receipts/', icon: 'file-text', page: 'receipts' } };
+/** The centre's details as the issuer of its receipts, myDATA and reminders (under Settings). */
+export const CENTRE_SETTINGS_PAGE: PageDef = {
+  name: 'centre-settings',
+  area: 'settings',
+  screen: { order: 165, route: '/settings/centre/', icon: 'bank', page: 'centre-settings', group: 'settings', opensFor: 'writers' },
+};
+/**
+ * The families' portal: what a guardian opens (area `portal`, so only GUARDIAN), each child's
+ * lessons, marks, contracts and receipts, and her own details. Staff never see these entries.
+ */
+export const PORTAL_PAGES: readonly PageDef[] = [
+  { name: 'portal-home', area: 'portal', screen: { order: 1, route: '/portal/', icon: 'home', page: 'portal-home' } },
+  { name: 'portal-timetable', area: 'portal', screen: { order: 2, route: '/portal/timetable/', icon: 'calendar', page: 'portal-timetable' } },
+  { name: 'portal-attendance', area: 'portal', screen: { order: 3, route: '/portal/attendance/', icon: 'schedule', page: 'portal-attendance' } },
+  { name: 'portal-contracts', area: 'portal', screen: { order: 4, route: '/portal/contracts/', icon: 'euro', page: 'portal-contracts' } },
+  { name: 'portal-receipts', area: 'portal', screen: { order: 5, route: '/portal/receipts/', icon: 'file-text', page: 'portal-receipts' } },
+  { name: 'portal-details', area: 'portal', screen: { order: 1015, route: '/portal/details/', icon: 'idcard', page: 'portal-details' } },
+];
 
 /** Everything the client routes to, in sidebar order: each declaration's and page's `screen.order`. */
-export const SCREENS: readonly (ResourceDef | PageDef)[] = [CALENDAR_PAGE, ...Object.values(RESOURCES), ANALYTICS_PAGE, NOTIFICATIONS_PAGE, MYDATA_PAGE].sort(
-  (a, b) => place(a) - place(b),
-);
+export const SCREENS: readonly (ResourceDef | PageDef)[] = [
+  CALENDAR_PAGE,
+  ...Object.values(RESOURCES),
+  ANALYTICS_PAGE,
+  NOTIFICATIONS_PAGE,
+  MYDATA_PAGE,
+  RECEIPTS_PAGE,
+  CENTRE_SETTINGS_PAGE,
+  ...PORTAL_PAGES,
+].sort((a, b) => place(a) - place(b));
 
 /** The route's path without its query and trailing slash ('/' stays '/'). */
 export const routePath = (route: string) => route.split('?')[0]!.replace(/\/+$/, '') || '/';

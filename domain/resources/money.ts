@@ -1,4 +1,4 @@
-import { PAYMENT_KINDS, PAYMENT_METHODS } from '../enums';
+import { CONTRACT_STATUSES, PAYMENT_KINDS, PAYMENT_METHODS } from '../enums';
 import { defineResource, type FieldDef } from '../fields';
 
 // The centre's money: contracts (what a family agreed to pay), payments against them and the
@@ -22,10 +22,18 @@ export const CONTRACTS = defineResource({
     money('month_cost', { required: true }),
     { name: 'with_receipt', type: 'BOOLEAN', default: true, sortable: true, filterable: true },
     { name: 'notes', type: 'LONG_TEXT', max: 5000, searchable: true },
+    { name: 'payer_guardian_id', type: 'REFERENCE', reference: 'guardians', sortable: true, filterable: true },
+    { name: 'discount_percent', type: 'NUMBER', integer: true, min: 0, max: 100, default: 0, sortable: true, filterable: true },
+    { name: 'status', type: 'ENUM', options: CONTRACT_STATUSES, default: 'ACTIVE', readOnly: true, sortable: true, filterable: true },
+    { name: 'withdrawn_on', type: 'DATE', readOnly: true, sortable: true, filterable: true },
+    { name: 'withdrawal_reason', type: 'TEXT', max: 500, readOnly: true },
+    { name: 'reminders_enabled', type: 'BOOLEAN', default: true, filterable: true },
     figure('total_cost'),
     figure('total_paid'),
     figure('rest'),
     figure('extra_total'),
+    // Payments for months after a withdrawal: money to refund.
+    figure('credit'),
     { name: 'is_register_paid', type: 'BOOLEAN', readOnly: true, sortable: true, filterable: true },
   ],
   defaultSort: [
@@ -42,7 +50,7 @@ export const CONTRACTS = defineResource({
     icon: 'file-text',
     page: 'contracts',
     titleFields: ['start_date', 'end_date'],
-    listFields: ['student_id', 'category_id', 'start_date', 'end_date', 'month_cost', 'total_cost', 'total_paid', 'rest', 'is_register_paid'],
+    listFields: ['student_id', 'category_id', 'start_date', 'end_date', 'month_cost', 'total_cost', 'total_paid', 'rest', 'is_register_paid', 'status'],
   },
 });
 
@@ -57,7 +65,10 @@ export const PAYMENTS = defineResource({
     { name: 'month', type: 'TEXT', min: 7, max: 7, sortable: true, filterable: true },
     money('amount', { required: true, min: 1 }),
     method,
-    billNumber,
+    // A receipt is issued in the same transaction (rule 13); absent: the contract's with_receipt.
+    { name: 'with_receipt', type: 'BOOLEAN', sortable: true, filterable: true },
+    // The issued receipt's "<series>-<number>", never typed.
+    { ...billNumber, readOnly: true },
     { name: 'paid_on', type: 'DATE', required: true, sortable: true, filterable: true },
     { name: 'description', type: 'TEXT', max: 500, searchable: true },
     // The contract's student, for lists across contracts (no `reference`: it is not stored here).

@@ -1,4 +1,4 @@
-import { ACTIVE_STATES, CUSTOM_FIELD_TYPES, GENDERS } from '../enums';
+import { ACTIVE_STATES, CUSTOM_FIELD_TYPES, GENDERS, GUARDIAN_RELATIONS } from '../enums';
 import { defineResource, type FieldDef } from '../fields';
 
 const person: FieldDef[] = [
@@ -64,8 +64,7 @@ export const STUDENTS = defineResource({
   area: 'students',
   fields: [
     ...person,
-    { name: 'guardian_name', type: 'TEXT', max: 200, sortable: true, filterable: true, searchable: true },
-    { name: 'guardian_phone', type: 'PHONE', filterable: true, searchable: true },
+    { name: 'guardian_ids', type: 'REFERENCES', reference: 'guardians', filterable: true },
     { name: 'class_ids', type: 'REFERENCES', reference: 'classes', filterable: true },
     { name: 'subject_ids', type: 'REFERENCES', reference: 'subjects', filterable: true },
     { name: 'status', type: 'ENUM', options: ACTIVE_STATES, default: 'ACTIVE', sortable: true, filterable: true },
@@ -77,19 +76,55 @@ export const STUDENTS = defineResource({
     { name: 'last_contract_date', type: 'DATE', readOnly: true, sortable: true, filterable: true },
   ],
   defaultSort: byName,
+  // A TEACHER reads the first and last names of the students of her classes, and nothing else of them.
+  narrowFor: { TEACHER: personTitle },
   screen: {
     order: 40,
     route: '/students/',
     entity: 'student',
     modes: ['create', 'update', 'view'],
     icon: 'user',
-    // A TEACHER reads the students of her classes (to pick them in a note) but has no screen.
-    opensFor: 'writers',
+    // A TEACHER opens it too: the names of the students of her classes (narrowFor), nothing else.
     // custom fields, import from CSV, "mark inactive" when a delete is refused
     page: 'students',
     titleFields: personTitle,
-    listFields: ['last_name', 'first_name', 'phone', 'guardian_name', 'guardian_phone', 'class_ids', 'status', 'number_of_contracts'],
-    tabs: ['contracts', 'payments', 'lessons'],
+    listFields: ['last_name', 'first_name', 'phone', 'guardian_ids', 'class_ids', 'status', 'number_of_contracts'],
+    tabs: ['guardians', 'contracts', 'payments', 'lessons', 'attendance'],
+  },
+});
+
+/**
+ * A student's parent or guardian: siblings share one (guardian_ids / student_ids are one
+ * relation seen from either side). The payer of a contract and the one families' notices go to.
+ */
+export const GUARDIANS = defineResource({
+  name: 'guardians',
+  area: 'guardians',
+  fields: [
+    { name: 'first_name', type: 'TEXT', required: true, max: 100, sortable: true, filterable: true, searchable: true },
+    { name: 'last_name', type: 'TEXT', required: true, max: 100, sortable: true, filterable: true, searchable: true },
+    { name: 'relation', type: 'ENUM', options: GUARDIAN_RELATIONS, default: 'GUARDIAN', sortable: true, filterable: true },
+    { name: 'phone', type: 'PHONE', filterable: true, searchable: true },
+    { name: 'email', type: 'EMAIL', sortable: true, filterable: true, searchable: true },
+    { name: 'address', type: 'TEXT', max: 200 },
+    { name: 'city', type: 'TEXT', max: 100, sortable: true, filterable: true },
+    { name: 'postal_code', type: 'TEXT', max: 10, filterable: true },
+    { name: 'tax_id', type: 'TAX_ID', filterable: true, searchable: true },
+    { name: 'student_ids', type: 'REFERENCES', reference: 'students', filterable: true },
+    { name: 'notify', type: 'BOOLEAN', default: true, sortable: true, filterable: true },
+    { name: 'portal', type: 'BOOLEAN', default: false, sortable: true, filterable: true },
+  ],
+  defaultSort: byName,
+  screen: {
+    order: 45,
+    route: '/guardians/',
+    entity: 'guardian',
+    modes: ['create', 'update', 'view'],
+    icon: 'team',
+    // the person's data and its erasure, for managers
+    page: 'guardians',
+    titleFields: personTitle,
+    listFields: ['last_name', 'first_name', 'relation', 'phone', 'email', 'student_ids', 'notify', 'portal'],
   },
 });
 

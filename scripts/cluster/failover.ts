@@ -1,9 +1,10 @@
 /**
- * `npm run cluster:failover`: brings the cluster up (cluster.ts), keeps writing payments and
- * lessons through HAProxy from a few clients, kills the PostgreSQL primary (its keeper and its
- * server, SIGKILL) and reports:
- *  - acknowledged writes (201) and how many of them read back afterwards (none may be lost:
- *    the standby is synchronous, so a commit acknowledged was on both nodes);
+ * `npm run cluster:failover`: brings the cluster up (cluster.ts), keeps writing payments,
+ * lessons and attendance marks through HAProxy from a few clients, kills the PostgreSQL primary
+ * (its keeper and its server, SIGKILL) and reports:
+ *  - acknowledged writes (201, or 200 for a mark) and how many of them read back afterwards
+ *    (none may be lost: the standby is synchronous, so a commit acknowledged was on both nodes;
+ *    a mark is found when the lesson's roster shows that student with that status);
  *  - seconds from the kill until writes are answered again;
  *  - whether a teacher's notification stream opened before the kill heard the lessons written
  *    after it (the process's LISTEN connection re-opens by itself; a stream that ended is
@@ -19,6 +20,9 @@ const LOAD_LIMIT_MS = 120_000;
 const BEFORE_KILL_MS = 5000;
 const AFTER_RECOVERY_MS = 5000;
 const TEACHER_PASSWORD = 'teacher-password-1';
+/** Students of the class the written lessons are for: each lesson's roster, each marked once. */
+const ROSTER = 6;
+const MARKS = ['PRESENT', 'LATE', 'ABSENT', 'EXCUSED'] as const;
 
 // biome-ignore lint/suspicious/noExplicitAny: answers of our own API, read field by field
 type Row = Record<string, any>;
@@ -109,6 +113,12 @@ async function main() {
     const klass = (await must(base, 'POST', '/api/classes', office, { name: 'Α΄ Λυκείου' })).data as Row;
     const category = (await must(base, 'POST', '/api/contract-categories', office, { name: 'Ετήσιο' })).data as Row;
     const student = (await must(base, 'POST', '/api/students', office, { first_name: 'Νίκος', last_name: 'Δοκιμής', class_ids: [klass.id] })).data as Row;
+    const roster = [student.id as number];
+    for (let k = 1; k < ROSTER; k++) {
+      roster.push(
+        ((await must(base, 'POST', '/api/students', office, { first_name: 'Μαθητής', last_name: `Δοκιμής ${k}`, class_ids: [klass.id] })).data as Row).id,
+      );
+    }
     const contract = (
       await must(base, 'POST', '/api/contracts', office, {
         student_id: student.id,
@@ -124,6 +134,9 @@ async function main() {
     stream = watchStream(base, maria);
 
     const acked: { kind: 'payments' | 'lessons'; id: number }[] = [];
+    /** Marks acknowledged (200), and the (lesson, student) pairs still to mark, from lessons acknowledged. */
+    const marked: { lesson: number; student: number; status: string }[] = [];
+    const toMark: { lesson: number; student: number }[] = [];
     let failed = 0;
     let killedAt = 0;
     let firstFailureAt = 0;
@@ -131,12 +144,33 @@ async function main() {
     let n = 0;
     const started = Date.now();
     const months = ['2026-09', '2026-10', '2026-11', '2026-12', '2027-01', '2027-02', '2027-03', '2027-04', '2027-05', '2027-06'];
-    const day = (i: number) => new Date(Date.UTC(2027, 0, 1) + Math.floor(i / 8) * 86_400_000).toISOString().slice(0, 10);
+    const day = (i: number) => new Date(Date.UTC(2027, 0, 1) + Math.floor(i / 12) * 86_400_000).toISOString().slice(0, 10);
+    const acknowledged = () => {
+      if (killedAt && firstFailureAt && !recoveredAt) recoveredAt = Date.now();
+    };
+    const refused = async (res: { status: number; body: Row | null }) => {
+      failed++;
+      if (killedAt && !firstFailureAt) firstFailureAt = Date.now();
+      if (!killedAt) log(`write refused before the kill: ${res.status} ${JSON.stringify(res.body)}`);
+      await sleep(200);
+    };
     const writer = async () => {
       while (n < MAX_WRITES && Date.now() - started < LOAD_LIMIT_MS && !(recoveredAt && Date.now() - recoveredAt > AFTER_RECOVERY_MS)) {
         const i = n++;
-        const lesson = i % 2 === 1;
-        const hour = 8 + ((i >> 1) % 4) * 3;
+        // In turn a payment, a lesson of the class, an attendance mark on a lesson written before (a payment while none waits).
+        const pair = i % 3 === 2 ? toMark.shift() : undefined;
+        if (pair) {
+          const status = MARKS[i % MARKS.length]!;
+          const res = await call(base, 'PUT', `/api/lessons/${pair.lesson}/attendance`, office, { marks: [{ student_id: pair.student, status }] });
+          if (res.status === 200) {
+            marked.push({ ...pair, status });
+            acknowledged();
+          } else await refused(res);
+          continue;
+        }
+        const lesson = i % 3 === 1;
+        // Four lessons a day at 08, 11, 14 and 17, never overlapping for the teacher or the class.
+        const hour = 8 + (Math.floor(i / 3) % 4) * 3;
         const body = lesson
           ? {
               date: day(i),
@@ -144,6 +178,7 @@ async function main() {
               end_time: `${String(hour + 1).padStart(2, '0')}:00`,
               teacher_id: teacher.id,
               subject_id: subject.id,
+              class_id: klass.id,
             }
           : {
               contract_id: contract.id,
@@ -156,19 +191,16 @@ async function main() {
             };
         const res = await call(base, 'POST', lesson ? '/api/lessons' : '/api/payments', office, body);
         if (res.status === 201) {
-          acked.push({ kind: lesson ? 'lessons' : 'payments', id: (res.body!.data as Row).id as number });
-          if (killedAt && firstFailureAt && !recoveredAt) recoveredAt = Date.now();
-        } else {
-          failed++;
-          if (killedAt && !firstFailureAt) firstFailureAt = Date.now();
-          if (!killedAt) log(`write refused before the kill: ${res.status} ${JSON.stringify(res.body)}`);
-          await sleep(200);
-        }
+          const id = (res.body!.data as Row).id as number;
+          acked.push({ kind: lesson ? 'lessons' : 'payments', id });
+          if (lesson) for (const s of roster) toMark.push({ lesson: id, student: s });
+          acknowledged();
+        } else await refused(res);
       }
     };
     const writers = Array.from({ length: CLIENTS }, writer);
     await sleep(BEFORE_KILL_MS);
-    const beforeKill = acked.length;
+    const beforeKill = acked.length + marked.length;
     const eventsBeforeKill = stream.state.events;
     const killed = await cluster.killPrimary();
     killedAt = Date.now();
@@ -184,6 +216,19 @@ async function main() {
       if (res.status === 200) found++;
       else missing.push(`${kind}/${id} (${res.status})`);
     }
+    // Every acknowledged mark: the lesson's roster shows that student with that status.
+    let marksFound = 0;
+    const byLesson = new Map<number, typeof marked>();
+    for (const m of marked) byLesson.set(m.lesson, [...(byLesson.get(m.lesson) ?? []), m]);
+    for (const [lesson, marks] of byLesson) {
+      const res = await call(base, 'GET', `/api/lessons/${lesson}/attendance`, office);
+      const lines = ((res.body?.data as Row | undefined)?.students ?? []) as Row[];
+      for (const m of marks) {
+        const line = lines.find((l) => l.student_id === m.student);
+        if (line?.mark?.status === m.status) marksFound++;
+        else missing.push(`attendance ${lesson}/${m.student} (${res.status}, ${line?.mark?.status ?? 'no mark'})`);
+      }
+    }
     // One more lesson after everything: the stream must hear of it.
     const eventsBeforeLast = stream.state.events;
     await must(base, 'POST', '/api/lessons', office, {
@@ -198,9 +243,14 @@ async function main() {
 
     const seconds = (ms: number) => (ms / 1000).toFixed(1);
     console.log('\n=== failover result ===');
-    console.log(`writes offered: ${n}; acknowledged (201): ${acked.length} (${beforeKill} before the kill); refused or failed: ${failed}`);
+    const payments = acked.filter((a) => a.kind === 'payments').length;
+    const all = acked.length + marked.length;
     console.log(
-      `acknowledged writes read back afterwards: ${found} of ${acked.length}; lost: ${acked.length - found}${missing.length ? ` (${missing.slice(0, 10).join(', ')})` : ''}`,
+      `writes offered: ${n}; acknowledged: ${all} (${payments} payments, ${acked.length - payments} lessons, ${marked.length} attendance marks; ${beforeKill} before the kill); refused or failed: ${failed}`,
+    );
+    console.log(
+      `acknowledged writes read back afterwards: ${found + marksFound} of ${all} (marks ${marksFound} of ${marked.length}); lost: ${all - found - marksFound}` +
+        `${missing.length ? ` (${missing.slice(0, 10).join(', ')})` : ''}`,
     );
     console.log(`primary killed: ${killed}; new primary: ${newPrimary?.name ?? 'none'}`);
     console.log(
@@ -211,7 +261,7 @@ async function main() {
     console.log(
       `notification stream: ${eventsBeforeKill} events before the kill, ${stream.state.events} in all; re-opened ${stream.state.reopened} time(s); heard the lesson written after the failover: ${stream.state.events > eventsBeforeLast ? 'yes' : 'NO'}`,
     );
-    if (acked.length - found > 0 || !recoveredAt) process.exitCode = 1;
+    if (all - found - marksFound > 0 || !recoveredAt) process.exitCode = 1;
   } finally {
     stream?.close();
     await cluster.stop();

@@ -49,7 +49,18 @@ export interface OpenOptions {
   maxConnections?: number;
   /** Told when a PostgreSQL connection breaks (the request using it gets 503; the pool replaces it). */
   onConnectionError?: (error: Error) => void;
+  /** YYYY-MM-DD: the date every centre's "today" pretends to be (FRONTIS_TODAY; tests, demonstrations). */
+  today?: string;
+  /** In-memory PGlite only: start from this dump of a data directory (`dumpDataDir`) instead of an empty one. */
+  from?: Blob;
 }
+
+/** The connection setting that pretends the centres' date (read by the SQL function centre_today). */
+const todaySetting = (today: string | undefined): Record<string, string> => {
+  if (today === undefined) return {};
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(today)) throw new Error(`FRONTIS_TODAY must be YYYY-MM-DD, not ${today}`);
+  return { 'frontis.today': today };
+};
 
 /** How long a request waits for a connection before it is answered 503 rather than hanging. */
 const CONNECT_TIMEOUT_MS = 5000;
@@ -68,6 +79,7 @@ function resilientPool(opts: OpenOptions & { url: string }): pg.Pool {
     max: opts.maxConnections ?? 10,
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     keepAlive: true,
+    ...(opts.today === undefined ? {} : { options: `-c frontis.today=${todaySetting(opts.today)['frontis.today']}` }),
   });
   const report = (error: Error) => opts.onConnectionError?.(error);
   pool.on('error', report);
@@ -201,7 +213,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     const db = drizzlePg({ client: pool, schema }) as unknown as Db;
     return { kind: 'postgres', db, pool, directUrl: opts.directUrl ?? opts.url, close: () => pool.end() };
   }
-  const settings = { ...PGLITE_SETTINGS, ...(opts.dataDir ? {} : IN_MEMORY_SETTINGS) };
+  const settings = { ...PGLITE_SETTINGS, ...(opts.dataDir ? {} : IN_MEMORY_SETTINGS), ...todaySetting(opts.today) };
   const startParams = [...PGlite.defaultStartParams, ...Object.entries(settings).flatMap(([name, value]) => ['-c', `${name}=${value}`])];
   let pglite: PGlite;
   if (opts.dataDir) {
@@ -209,7 +221,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     mkdirSync(dir, { recursive: true });
     pglite = new PGlite(dir, { extensions: PGLITE_EXTENSIONS, startParams });
   } else {
-    pglite = new PGlite({ extensions: PGLITE_EXTENSIONS, startParams });
+    pglite = new PGlite({ extensions: PGLITE_EXTENSIONS, startParams, ...(opts.from ? { loadDataDir: opts.from } : {}) });
   }
   await pglite.waitReady;
   countPgliteQueries(pglite);
@@ -248,9 +260,32 @@ const tenantSettings = (tenantId: number) => `select set_config('role', 'frontis
 /** The single door to tenant data: fn runs in a transaction that sees only tenantId's rows. */
 export async function withTenant<T>(database: Database, tenantId: number, fn: (tx: Tx) => Promise<T>): Promise<T> {
   assertTenantId(tenantId);
-  if (database.pool) return pgTenantTransaction(database.pool, database.db, tenantId, fn);
+  if (database.pool) return pgTenantTransaction(database.pool, database.db, tenantSettings(tenantId), fn);
   return database.db.transaction(async (tx) => {
     await enterTenant(tx, tenantId);
+    return fn(tx);
+  });
+}
+
+/**
+ * The settings of a family transaction as literal SQL: role frontis_guardian, the centre and
+ * the guardian (both checked to be positive integers), local to the transaction.
+ */
+const familySettings = (tenantId: number, guardianId: number) =>
+  `select set_config('role', 'frontis_guardian', true), set_config('app.tenant_id', '${tenantId}', true), set_config('app.guardian_id', '${guardianId}', true)`;
+
+/**
+ * The door to one family's data (a guardian's portal requests): like withTenant(), but as role
+ * frontis_guardian with app.guardian_id set too, so row-level security (family-policies.ts)
+ * shows fn only this guardian's own row, her children and what hangs off them, whatever its
+ * queries forget to narrow.
+ */
+export async function withFamily<T>(database: Database, tenantId: number, guardianId: number, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  assertTenantId(tenantId);
+  if (!Number.isSafeInteger(guardianId) || guardianId <= 0) throw new Error(`invalid guardian id ${guardianId}`);
+  if (database.pool) return pgTenantTransaction(database.pool, database.db, familySettings(tenantId, guardianId), fn);
+  return database.db.transaction(async (tx) => {
+    await tx.execute(sql.raw(familySettings(tenantId, guardianId)));
     return fn(tx);
   });
 }
@@ -258,18 +293,18 @@ export async function withTenant<T>(database: Database, tenantId: number, fn: (t
 type DrizzleInternals = { session: { dialect: unknown; schema: unknown; options: unknown } };
 
 /**
- * withTenant on node-postgres: what drizzle's db.transaction() does, except that BEGIN and
+ * withTenant (and withFamily) on node-postgres: what drizzle's db.transaction() does, except that BEGIN and
  * the tenant settings travel as one simple-protocol message (one round trip instead of
  * two). The settings are transaction-local as before, so the pooled connection never keeps them.
  */
-async function pgTenantTransaction<T>(pool: pg.Pool, db: Db, tenantId: number, fn: (tx: Tx) => Promise<T>): Promise<T> {
+async function pgTenantTransaction<T>(pool: pg.Pool, db: Db, settings: string, fn: (tx: Tx) => Promise<T>): Promise<T> {
   const root = (db as unknown as DrizzleInternals).session;
   const client = await pool.connect();
   let broken: Error | undefined;
   try {
     const session = new NodePgSession(client, root.dialect as never, root.schema as never, root.options as never);
     const tx = new NodePgTransaction(root.dialect as never, session, root.schema as never) as unknown as Tx;
-    await client.query(`begin; ${tenantSettings(tenantId)}`);
+    await client.query(`begin; ${settings}`);
     try {
       const result = await fn(tx);
       await client.query('commit');

@@ -5,6 +5,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import type { Database } from './client';
+import { FAMILY_POLICIES } from './family-policies';
 import { TENANT_POLICIES } from './tenant-policies';
 
 export const MIGRATIONS_FOLDER = fileURLToPath(new URL('./migrations', import.meta.url));
@@ -16,7 +17,8 @@ const MIGRATION_LOCK_KEY = 7_345_112_001;
  * Applies pending migrations; a no-op when all are applied. On PostgreSQL several processes
  * may start at once, so the work is serialised by a session-level advisory lock held on one
  * dedicated connection, and the migrations run on that same connection. Row-level security
- * for every tenant table follows (tenant-policies.ts).
+ * for every tenant table follows (tenant-policies.ts), then the wall between families
+ * (family-policies.ts).
  */
 export async function migrate(database: Database): Promise<void> {
   if (database.kind === 'pglite') {
@@ -24,6 +26,7 @@ export async function migrate(database: Database): Promise<void> {
     const db = drizzlePglite({ client: database.pglite });
     await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
     await db.execute(TENANT_POLICIES);
+    await db.execute(FAMILY_POLICIES);
     return;
   }
   if (!database.pool) throw new Error('PostgreSQL database without pool');
@@ -38,6 +41,7 @@ export async function migrate(database: Database): Promise<void> {
       const db = drizzlePg({ client });
       await migratePg(db, { migrationsFolder: MIGRATIONS_FOLDER });
       await db.execute(TENANT_POLICIES);
+      await db.execute(FAMILY_POLICIES);
     } finally {
       await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
     }

@@ -129,12 +129,50 @@ export const DEMO_STUDENTS = 60;
 
 const phone = (i: number, prefix: string) => `+30 ${prefix} ${String(1_000_000 + ((i * 7919) % 9_000_000)).padStart(7, '0')}`;
 
+/** Five pairs of siblings: student i (i ≥ 30, every sixth) is the younger sibling of student i - 30. */
+const elderSibling = (i: number): number | undefined => (i >= 30 && (i - 30) % 6 === 0 ? i - 30 : undefined);
+const familyOf = (i: number) => elderSibling(i) ?? i;
+const surnameOf = (i: number) => SURNAMES[(familyOf(i) * 5 + Math.floor(familyOf(i) / 2)) % SURNAMES.length]!;
+const STREETS = ['Πατησίων', 'Αλεξάνδρας', 'Κηφισίας', 'Μεσογείων'];
+const CITIES: Array<[string, string]> = [
+  ['Αθήνα', '11257'],
+  ['Χαλάνδρι', '15231'],
+  ['Αγία Παρασκευή', '15341'],
+  ['Αμπελόκηποι', '11526'],
+];
+
+/** A tax number (ΑΦΜ) with a right check digit, from eight digits made of `n`. */
+function demoTaxId(n: number): string {
+  const digits = String(10_000_000 + ((n * 7_654_321) % 89_999_999)).slice(0, 8);
+  let sum = 0;
+  for (let k = 0; k < 8; k++) sum += Number(digits[k]) * 2 ** (8 - k);
+  return `${digits}${(sum % 11) % 10}`;
+}
+
+/** The guardian of family `j` (the elder sibling's index): a parent, some with e-mail, address and ΑΦΜ. */
+function guardian(j: number) {
+  const [male, female] = surnameOf(j);
+  const mother = (j % PARENTS.length) % 2 === 1;
+  const [city, postal] = CITIES[j % CITIES.length]!;
+  const full = j % 5 === 0;
+  return {
+    first_name: PARENTS[j % PARENTS.length]!,
+    last_name: mother ? female : male,
+    relation: mother ? 'MOTHER' : 'FATHER',
+    phone: phone(j + 101, `69${String((j + 3) % 10)}`),
+    email: j % 4 === 0 ? `parent${j + 1}@example.gr` : null,
+    address: full ? `${STREETS[j % STREETS.length]} ${10 + j}` : null,
+    city: full ? city : null,
+    postal_code: full ? postal : null,
+    tax_id: full ? demoTaxId(j + 1) : null,
+    notify: true,
+  };
+}
+
 function student(i: number, classIndex: number) {
   const girl = i % 2 === 1;
-  const [male, female] = SURNAMES[(i * 5 + Math.floor(i / 2)) % SURNAMES.length]!;
+  const [male, female] = surnameOf(i);
   const first = girl ? GIRLS[(i * 7) % GIRLS.length]! : BOYS[(i * 7) % BOYS.length]!;
-  const parent = PARENTS[i % PARENTS.length]!;
-  const parentFemale = (i % PARENTS.length) % 2 === 1;
   const [, , year] = CLASSES[classIndex]!;
   const month = String((i % 12) + 1).padStart(2, '0');
   const day = String((i % 27) + 1).padStart(2, '0');
@@ -145,8 +183,6 @@ function student(i: number, classIndex: number) {
     birth_date: `${year}-${month}-${day}`,
     phone: phone(i, `69${String(i % 10)}`),
     email: i % 3 === 0 ? `student${i + 1}@example.gr` : null,
-    guardian_name: `${parent} ${parentFemale ? female : male}`,
-    guardian_phone: phone(i + 101, `69${String((i + 3) % 10)}`),
     status: i % 17 === 16 ? 'INACTIVE' : 'ACTIVE',
     inactive_reason: i % 17 === 16 ? 'Διέκοψε για οικογενειακούς λόγους' : null,
     information: i % 9 === 0 ? 'Χρειάζεται επιπλέον βοήθεια στις ασκήσεις.' : null,
@@ -215,6 +251,12 @@ export async function ensureDemoDirectory(
       const row = await add(tx, ctx, studentsSpec, { ...student(i, c), subject_ids: ids(CLASSES[c]![3]).slice(0, 2 + (i % 2)) });
       classStudents[c]!.push(row.id);
       studentIds.push(row.id);
+    }
+    // every student has a guardian; siblings share theirs
+    for (let j = 0; j < DEMO_STUDENTS; j++) {
+      if (elderSibling(j) !== undefined) continue;
+      const children = studentIds.filter((_, i) => familyOf(i) === j);
+      await add(tx, ctx, specOf(registry, 'guardians'), { ...guardian(j), student_ids: children });
     }
     const classIds: number[] = [];
     for (const [c, [name, category, , names]] of CLASSES.entries()) {

@@ -6,7 +6,7 @@
  */
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { parseListQuery, type FieldDef, type FieldType, type ListQuery } from '../../domain/index';
+import { narrowedDef, parseListQuery, readableFields, type FieldDef, type FieldType, type ListQuery } from '../../domain/index';
 import { isDeepStrictEqual } from 'node:util';
 import { databaseOfReads, type Database, type Tx } from '../db/client';
 import { byCodePoint, sortKey } from '../db/schema/columns';
@@ -87,12 +87,16 @@ export async function listRows(tx: Tx, registry: Registry, ctx: Ctx, spec: Resou
 
 async function listPage(tx: Tx, registry: Registry, ctx: Ctx, spec: ResourceSpec, raw: RawQuery, extras: ListExtras | undefined): Promise<Page> {
   const cols = tableColumns(spec.table);
-  const query = parseListQuery(spec.def, raw, extras?.fields ?? []);
+  // A role that reads only some fields filters and sorts only on those (others are unknown names).
+  const role = ctx.actor?.role;
+  const readable = readableFields(spec.def, role);
+  const extraFields = (extras?.fields ?? []).filter((f) => !readable || readable.has(f.name));
+  const query = parseListQuery(narrowedDef(spec.def, role), raw, extraFields);
   const extraNames = new Set((extras?.fields ?? []).map((f) => f.name));
   const linkNames = new Set(Object.keys(spec.links ?? {}));
   const plain: ListQuery = { ...query, filters: query.filters.filter((f) => !extraNames.has(f.field) && !linkNames.has(f.field)) };
 
-  const where: SQL[] = [...baseWhere(spec, ctx), ...listWhere(spec.def, plain, filterColumns(spec), cols.search)];
+  const where: SQL[] = [...baseWhere(spec, ctx), ...listWhere(spec.def, plain, filterColumns(spec), readable ? narrowSearch(spec, readable) : cols.search)];
   for (const filter of query.filters) {
     const link = spec.links?.[filter.field];
     if (!link) continue;
@@ -121,6 +125,20 @@ async function listPage(tx: Tx, registry: Registry, ctx: Ctx, spec: ResourceSpec
     }),
   ]);
   return summed ? { data: rows, total: summed.count, totals: summed.totals } : { data: rows, total };
+}
+
+/**
+ * What `q` looks in for a role that reads only some fields: those of its searchable fields,
+ * folded as the stored search text is, so a hidden value (a phone number) never matches.
+ */
+function narrowSearch(spec: ResourceSpec, readable: ReadonlySet<string>): AnyPgColumn {
+  const columns = filterColumns(spec);
+  const parts = spec.def.fields
+    .filter((f) => f.searchable && f.type !== 'REFERENCES' && readable.has(f.name) && columns[f.name])
+    .map((f) => sql`coalesce(${columns[f.name]}::text, '')`);
+  const text = parts.length ? sql`lower(concat_ws(' ', ${sql.join(parts, sql`, `)}))` : sql`''`;
+  // list-query only places it inside SQL templates, where a column and an expression are alike.
+  return sortKey(text) as unknown as AnyPgColumn;
 }
 
 async function sumRows(tx: Tx, spec: ResourceSpec, where: SQL[], totals: Record<string, SQL>) {

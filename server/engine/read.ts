@@ -8,6 +8,7 @@
  */
 import { and, asc, Column, eq, getTableName, inArray, is, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { readableFields } from '../../domain/fields';
 import { labelKey, type ReferenceLabel } from '../../domain/references';
 import { sendsTogether, type Tx } from '../db/client';
 import { sortKey } from '../db/schema/columns';
@@ -167,20 +168,38 @@ function foldedLabels(registry: Registry, spec: ResourceSpec): FoldedLabels {
 const toLabel = (id: number, found: { name: string | null; deleted: boolean } | undefined): ReferenceLabel =>
   found?.deleted ? { id, name: null, deleted: true } : { id, name: found?.name ?? null };
 
+/**
+ * The rows of `target` whose names this caller may read in a label, where the caller's role
+ * reads only some of the target's fields (ResourceDef.narrowFor) and only some of its rows
+ * (its spec's scope: a TEACHER, the students of her classes). A label of any other row comes
+ * back without a name, as a missing row's would. Undefined: every row's label is named.
+ */
+export function labelScope(registry: Registry, ctx: Ctx | undefined, target: string): SQL | undefined {
+  const spec = registry.specs.get(target);
+  if (!spec || !ctx?.actor || !readableFields(spec.def, ctx.actor.role)) return undefined;
+  return spec.scope?.(ctx);
+}
+
+/** A label's name where the caller may read it (labelScope), else null. */
+export const scopedName = (label: SQL, scope: SQL | undefined): SQL => (scope ? sql`(case when ${scope} then ${label} end)` : label);
+
 /** Fills `x: {id, name}` beside each `x_id`, and `x_ids` + `xs: [...]` from the join tables. */
 async function attachLabels(tx: Tx, registry: Registry, ctx: Ctx, spec: ResourceSpec, rows: Data[], folded: Set<string>) {
   if (!rows.length) return;
   for (const field of spec.def.fields) {
-    if (folded.has(field.name)) continue;
     const target = field.reference ? registry.targets.get(field.reference) : undefined;
     if (!target) continue;
+    // Labels named only within the caller's scope are read here, not in the page's own statement.
+    const scope = labelScope(registry, ctx, field.reference!);
+    if (folded.has(field.name) && !scope) continue;
+    const name = scopedName(target.label, scope);
     const key = labelKey(field);
     if (field.type === 'REFERENCE') {
       const ids = [...new Set(rows.map((r) => r[field.name]).filter((v): v is number => typeof v === 'number'))];
       const found = new Map<number, { name: string | null; deleted: boolean }>();
       if (ids.length) {
         const labels = await tx
-          .select({ id: target.id, name: target.label, deleted: target.deletedAt ? sql<boolean>`(${target.deletedAt} is not null)` : sql<boolean>`false` })
+          .select({ id: target.id, name, deleted: target.deletedAt ? sql<boolean>`(${target.deletedAt} is not null)` : sql<boolean>`false` })
           .from(target.table as never)
           .where(and(eq(target.tenantId, ctx.tenantId), inArray(target.id, ids)));
         for (const l of labels as { id: number; name: string | null; deleted: boolean }[]) found.set(l.id, l);
@@ -196,7 +215,7 @@ async function attachLabels(tx: Tx, registry: Registry, ctx: Ctx, spec: Resource
         .select({
           owner: link.owner,
           id: link.other,
-          name: target.label,
+          name,
           deleted: target.deletedAt ? sql<boolean>`(${target.deletedAt} is not null)` : sql<boolean>`false`,
         })
         .from(link.table as never)

@@ -36,7 +36,11 @@ import { namedOnly, type ImportOptions, type OpenStore, type Page } from './stor
 import { tableStore } from './table-store';
 import { openValueStore } from './values/records';
 
-export const ctxOf = (request: FastifyRequest): Ctx => ({ tenantId: tenantOf(request).id, actor: actorOf(request) });
+export const ctxOf = (request: FastifyRequest): Ctx => ({
+  tenantId: tenantOf(request).id,
+  actor: actorOf(request),
+  origin: `${request.protocol}://${request.host}`,
+});
 
 /** The create body; with `postUpdates`, a body naming an `id` is that row's update instead. */
 function postBody(spec: ResourceSpec) {
@@ -182,7 +186,8 @@ export async function serveRecords(app: Parameters<FastifyPluginAsyncZod>[0], o:
           summary: o.postUpdates ? `Create one of ${o.title} (or update one when the body has an id)` : `Create one of ${o.title}`,
           ...(o.params ? { params: o.params } : {}),
           ...(o.bodies?.create ? { body: o.bodies.create } : {}),
-          response: { 200: o.answers.created, 201: o.answers.created },
+          // 201 for a create; 200 only where a body naming an id is an update instead.
+          response: o.postUpdates ? { 200: o.answers.created, 201: o.answers.created } : { 201: o.answers.created },
         },
       },
       async (request, reply) => {

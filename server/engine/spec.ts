@@ -15,6 +15,8 @@ import type { Tx } from '../db/client';
 export interface Ctx {
   tenantId: number;
   actor: Actor | null;
+  /** `<protocol>://<host>` the request came to, for links a write sends out (a portal invitation); absent outside a request. */
+  origin?: string;
 }
 
 /** A row as the API shows it: snake_case fields, labels beside references. */

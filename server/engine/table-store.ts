@@ -2,24 +2,36 @@
  * The table store: a built-in resource's rows in its own table (drizzle), read and written
  * through read.ts, list.ts and write.ts with the spec's hooks.
  */
-import { createSchema, type FieldErrors, type JsonSchema, zodIssuesToFields } from '../../domain/index';
+import { createSchema, narrowRow, readableFields, type FieldErrors, type JsonSchema, zodIssuesToFields } from '../../domain/index';
 import type { Tx } from '../db/client';
 import { formBody } from './body';
 import { createMany } from './bulk';
 import { withDefaults } from './input';
 import { listRows } from './list';
 import { findRow } from './read';
-import type { Ctx, Registry, ResourceSpec } from './spec';
+import type { Ctx, Data, Registry, ResourceSpec } from './spec';
 import { importRefused, type ImportReport, type RecordStore } from './store';
 import { checkReferences, createRow, deleteRow, updateRow } from './write';
 
 export function tableStore(tx: Tx, registry: Registry, ctx: Ctx, spec: ResourceSpec, row: JsonSchema): RecordStore {
+  // A role that reads only some fields receives only those, whatever the answer (ResourceDef.narrowFor).
+  const role = ctx.actor?.role;
+  const narrowed = readableFields(spec.def, role) !== undefined;
+  const narrow = <T extends Data>(data: T): T => (narrowed ? narrowRow(spec.def, role, data) : data);
   return {
     row,
-    list: (query) => listRows(tx, registry, ctx, spec, query),
-    find: (id) => findRow(tx, registry, ctx, spec, id),
-    create: (input) => createRow(tx, registry, ctx, spec, input),
-    update: (id, input, version) => updateRow(tx, registry, ctx, spec, id, input, version),
+    list: async (query) => {
+      const page = await listRows(tx, registry, ctx, spec, query);
+      if (!narrowed) return page;
+      // Sums are of values such a role does not read.
+      return { data: page.data.map(narrow), total: page.total };
+    },
+    find: async (id) => {
+      const found = await findRow(tx, registry, ctx, spec, id);
+      return found && narrow(found);
+    },
+    create: async (input) => narrow(await createRow(tx, registry, ctx, spec, input)),
+    update: async (id, input, version) => narrow(await updateRow(tx, registry, ctx, spec, id, input, version)),
     remove: (id, options) => deleteRow(tx, registry, ctx, spec, id, options),
     // Only resources with no slow preparation of their input (no secrets) import: each row is a create as POST makes it.
     importRows: spec.importable ? (rows, options) => importRows(tx, registry, ctx, spec, rows, options) : undefined,

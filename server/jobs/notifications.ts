@@ -1,8 +1,8 @@
 /**
  * The time-based notifications, computed from the data each run (so a restart or a day of
  * downtime is caught up at the next run, and nothing depends on a timer surviving):
- *  - a month of a contract still unpaid after the 10th (of the centre's time zone): once per
- *    contract, month and office user;
+ *  - a month still unpaid after the 10th (of the centre's time zone) by some contracts: once
+ *    per month and office user, naming how many contracts owe it and how much;
  *  - a lesson still waiting for a replacement when its day is near or past: once per lesson
  *    and office user.
  * Several processes may run it at once on one database: each notification carries a
@@ -11,35 +11,67 @@
  */
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import { CATCH_UP_MONTHS, STILL_WAITING_DAYS, UNPAID_AFTER_DAY } from '../../domain/index';
+import { CATCH_UP_MONTHS, displayDate, STILL_WAITING_DAYS, UNPAID_AFTER_DAY, unpaidListLink } from '../../domain/index';
+import { formatMoney } from '../../domain/money-format';
 import { platform, queryRows, withTenant, type Database, type Tx } from '../db/client';
 import { tenants } from '../db/schema/index';
-import { wake } from '../modules/notifications/create';
+import { notify, officeStaff, wake } from '../modules/notifications/create';
 
-const RUN_EVERY_MS = 10 * 60_000;
 const FIRST_RUN_MS = 5_000;
 
 const officeJoin = sql`join users u on u.tenant_id = x.tenant_id and u.status = 'ACTIVE' and u.role in ('ADMIN', 'SECRETARY')`;
 const mailWanted = sql`u.email_notifications and coalesce(u.email, '') <> ''`;
 
+/**
+ * One notification per overdue month for the whole centre, not one per contract: how many
+ * contracts still owe that month and how much, opening the list of those contracts. Per-contract
+ * ones written before are folded into it (read), so the office starts with a handful, not dozens.
+ */
 async function unpaidMonths(tx: Tx, tenantId: number, today: string): Promise<number[]> {
-  const rows = await queryRows<{ user_id: number }>(
+  const months = await queryRows<{ month: string; count: number; owed: number | string }>(
     tx,
-    sql`insert into notifications (tenant_id, user_id, kind, params, link, dedupe_key, mail_pending)
-        select x.tenant_id, u.id, 'month-unpaid',
-               jsonb_build_object('student', coalesce(nullif(trim(s.first_name || ' ' || s.last_name), ''), '—'),
-                                  'month', to_char(to_date(x.month, 'YYYY-MM'), 'MM/YYYY')),
-               '/contracts/?mode=status&contract=' || x.id, 'month-unpaid:' || x.id || ':' || x.month, ${mailWanted}
-        from (select c.tenant_id, c.id, c.student_id, m as month from contracts c cross join lateral unnest(c.unpaid_months) m
+    sql`select x.month, count(*)::int as count,
+               sum(contract_fee(x.month_cost, x.discount_percent)
+                   - coalesce((select sum(p.amount) from payments p
+                               where p.tenant_id = x.tenant_id and p.contract_id = x.id and p.kind = 'MONTHLY' and p.month = x.month), 0))::bigint as owed
+        from (select c.tenant_id, c.id, c.month_cost, c.discount_percent, m as month from contracts c cross join lateral unnest(c.unpaid_months) m
               where c.tenant_id = ${tenantId}
                 and to_date(m, 'YYYY-MM') + ${UNPAID_AFTER_DAY - 1}::int < ${today}::date
                 and to_date(m, 'YYYY-MM') >= date_trunc('month', ${today}::date - interval '${sql.raw(String(CATCH_UP_MONTHS))} months')) x
-        join students s on s.tenant_id = x.tenant_id and s.id = x.student_id
-        ${officeJoin}
-        on conflict (tenant_id, user_id, dedupe_key) do nothing
-        returning user_id`,
+        group by x.month
+        order by x.month`,
   );
-  return rows.map((r) => Number(r.user_id));
+  const reached = await notify(
+    tx,
+    tenantId,
+    months.map(({ month, count, owed }) => ({
+      kind: 'months-unpaid' as const,
+      params: { month: displayDate(month), count: Number(count), total: formatMoney(Number(owed)) },
+      link: unpaidListLink(month),
+      recipients: officeStaff(tenantId),
+      dedupeKey: `months-unpaid:${month}`,
+    })),
+  );
+  if (months.length) {
+    const folded = await queryRows<{ user_id: number }>(
+      tx,
+      sql`update notifications set read_at = now()
+          where tenant_id = ${tenantId} and kind = 'month-unpaid' and read_at is null
+            and split_part(dedupe_key, ':', 3) in (${sql.join(
+              months.map((m) => sql`${m.month}`),
+              sql`, `,
+            )})
+          returning user_id`,
+    );
+    // their unread counts fell: the bells update (notify already woke the new ones' readers)
+    if (folded.length)
+      await wake(
+        tx,
+        tenantId,
+        folded.map((r) => Number(r.user_id)),
+      );
+  }
+  return reached;
 }
 
 async function stillWaiting(tx: Tx, tenantId: number, today: string): Promise<number[]> {
@@ -77,20 +109,21 @@ export async function runNotificationJob(database: Database, opts: { today?: str
       const today =
         opts.today ??
         (await queryRows<{ today: string }>(tx, sql`select to_char((now() at time zone ${centre.timeZone})::date, 'YYYY-MM-DD') as today`))[0]!.today;
-      const reached = [...(await unpaidMonths(tx, centre.id, today)), ...(await stillWaiting(tx, centre.id, today))];
-      if (reached.length) await wake(tx, centre.id, reached);
-      return reached.length;
+      const unpaid = await unpaidMonths(tx, centre.id, today);
+      const waiting = await stillWaiting(tx, centre.id, today);
+      if (waiting.length) await wake(tx, centre.id, waiting);
+      return unpaid.length + waiting.length;
     });
   }
   return created;
 }
 
-export function scheduleNotifications(database: Database, log: FastifyBaseLogger): () => void {
+export function scheduleNotifications(database: Database, log: FastifyBaseLogger, everyMs = 10 * 60_000): () => void {
   const run = () => {
     runNotificationJob(database).catch((error: unknown) => log.error({ err: error }, 'notification job failed'));
   };
   const first = setTimeout(run, FIRST_RUN_MS).unref();
-  const timer = setInterval(run, RUN_EVERY_MS).unref();
+  const timer = setInterval(run, everyMs).unref();
   return () => {
     clearTimeout(first);
     clearInterval(timer);

@@ -69,5 +69,10 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: { database: Data
     if (access !== 'signed-in' && !can(session.actor.role, access.area, access.action)) {
       throw new DomainError('forbidden');
     }
+    // A family's sign-in is walled off from the centre's routes: an area must name GUARDIAN
+    // (portal, notifications, own account), or a route open to any sign-in must say so.
+    if (access === 'signed-in' && session.actor.role === 'GUARDIAN' && request.routeOptions.config?.guardians !== true) {
+      throw new DomainError('forbidden');
+    }
   });
 });

@@ -73,13 +73,18 @@ export function Header() {
           menu={{
             items: [
               ...(phone ? [{ key: 'me', label: name, disabled: true }, { type: 'divider' as const }] : []),
-              { key: 'mydata', icon: <UserOutlined />, label: t('header.myData'), onClick: () => navigate('/mydata/') },
+              {
+                key: 'mydata',
+                icon: <UserOutlined />,
+                label: t('header.myData'),
+                onClick: () => navigate(user?.role === 'GUARDIAN' ? '/portal/details/' : '/mydata/'),
+              },
               { type: 'divider' },
               { key: 'logout', icon: <LogoutOutlined />, label: t('header.signOut'), onClick: () => logout() },
             ],
           }}
         >
-          <Button type="text" data-testid="user-menu" aria-label={name} style={{ height: 48, paddingInline: phone ? 4 : undefined }}>
+          <Button type="text" data-testid="user-menu" aria-label={phone ? name : undefined} style={{ height: 48, paddingInline: phone ? 4 : undefined }}>
             <Space size={phone ? 4 : 'small'}>
               <Avatar size="small" icon={<UserOutlined />} />
               {!phone && (

@@ -1,8 +1,12 @@
 import type { AccessControlProvider } from '@refinedev/core';
 import { can, canOpenRoute, isOwnOnly, type Action, type Area } from '../../domain/permissions';
+import type { Role } from '../../domain/enums';
 import { SCREENS } from '../../domain/resources/index';
 import { areaOf, declarationOf, runtimeDeclarations, runtimeRouteGuards } from './registry';
 import { session } from '../providers/session';
+
+/** Where `role` starts, and lands when a route is not hers: a guardian's portal, or the staff's calendar. */
+export const homeOf = (role: Role | undefined): string => (role === 'GUARDIAN' ? '/portal/' : '/');
 
 /** A pseudo resource: `<CanAccess resource="route" params={{pathname}}>` guards a screen. */
 export const ROUTE_RESOURCE = 'route';

@@ -1,5 +1,6 @@
 import { Drawer, Grid } from 'antd';
-import { useCallback, type ReactNode } from 'react';
+import { createContext, type ReactNode, type SyntheticEvent, useCallback, useContext, useEffect, useMemo, useRef } from 'react';
+import { useDiscardQuestion, useLeaveGuard } from './form/leave-guard';
 import { useSearchParams } from 'react-router';
 import './mode-drawer.css';
 
@@ -51,6 +52,40 @@ export function drawerWidth(screens: Partial<Record<'sm' | 'md' | 'lg' | 'xl', b
   return screens.md ? 600 : '100%';
 }
 
+/** What a drawer's form tells its drawer: whether it holds changes not saved yet. */
+interface DrawerGuard {
+  /** Registers the form's "changed?" check; answers the unregister. */
+  watch(changed: () => boolean): () => void;
+  /** Runs `close` at once when nothing changed, else after the user agrees to discard. */
+  requestClose(close: () => void): void;
+}
+
+const DrawerGuardContext = createContext<DrawerGuard | null>(null);
+
+/** The enclosing drawer's guard (null outside a ModeDrawer). */
+export const useDrawerGuard = () => useContext(DrawerGuardContext);
+
+/** Tells the enclosing drawer whether the form has unsaved changes. */
+export function useGuardChanges(changed: () => boolean) {
+  const guard = useDrawerGuard();
+  const check = useRef(changed);
+  check.current = changed;
+  useEffect(() => guard?.watch(() => check.current()), [guard]);
+}
+
+/** A popup that Esc should close first: an open select or date picker, a modal, a confirm. */
+const OPEN_POPUP =
+  '.ant-select-dropdown:not(.ant-select-dropdown-hidden), .ant-picker-dropdown:not(.ant-picker-dropdown-hidden), .ant-dropdown:not(.ant-dropdown-hidden), .ant-modal-wrap:not([style*="display: none"])';
+
+/** Whether an Esc belongs to something inside the drawer (a popup open, or one it just closed). */
+function escBelongsToPopup(event: SyntheticEvent | undefined): boolean {
+  if (event?.type !== 'keydown') return false;
+  if (event.defaultPrevented) return true;
+  const target = event.target as HTMLElement | null;
+  if (target?.closest?.('[aria-expanded="true"]')) return true;
+  return document.querySelector(OPEN_POPUP) !== null;
+}
+
 export function ModeDrawer({
   open,
   title,
@@ -65,9 +100,41 @@ export function ModeDrawer({
   footer?: ReactNode;
 }) {
   const screens = Grid.useBreakpoint();
+  const checks = useRef(new Set<() => boolean>());
+  const ask = useDiscardQuestion();
+  const changed = () => [...checks.current].some((check) => check());
+  const guard = useMemo<DrawerGuard>(
+    () => ({
+      watch(check) {
+        checks.current.add(check);
+        return () => {
+          checks.current.delete(check);
+        };
+      },
+      requestClose(close) {
+        if ([...checks.current].some((check) => check())) ask(close);
+        else close();
+      },
+    }),
+    [ask],
+  );
+  // leaving the screen with the drawer's changes unsaved asks too
+  useLeaveGuard(changed, open);
   return (
-    <Drawer open={open} title={title} onClose={onClose} width={drawerWidth(screens)} rootClassName="frontis-drawer" destroyOnHidden footer={footer}>
-      {children}
+    <Drawer
+      open={open}
+      title={title}
+      onClose={(event) => {
+        // Esc closes the innermost popup only (a select, a date picker, a dialog), not the drawer too.
+        if (escBelongsToPopup(event)) return;
+        guard.requestClose(onClose);
+      }}
+      width={drawerWidth(screens)}
+      rootClassName="frontis-drawer"
+      destroyOnHidden
+      footer={footer}
+    >
+      <DrawerGuardContext.Provider value={guard}>{children}</DrawerGuardContext.Provider>
     </Drawer>
   );
 }

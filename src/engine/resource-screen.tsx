@@ -1,12 +1,16 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { CreateButton, EditButton, getDefaultSortOrder, List, ShowButton } from '@refinedev/antd';
-import { CanAccess, useDelete, useInvalidate, useOne } from '@refinedev/core';
+import { CanAccess, type CrudFilter, useDelete, useInvalidate, useOne } from '@refinedev/core';
 import { Alert, App, Button, Descriptions, Form, Input, Popconfirm, Space, Spin, Tabs, type TabsProps } from 'antd';
 import type { TableColumnsType } from 'antd';
 import { Fragment, useContext, useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { customFieldDef, type CustomFieldDefinition } from '../../domain/custom-fields';
-import { SYSTEM_FIELDS, type FieldDef, type ResourceDef, type ScreenMode } from '../../domain/fields';
+import { narrowedDef, readableFields, SYSTEM_FIELDS, type FieldDef, type ResourceDef, type ScreenMode } from '../../domain/fields';
+import type { Role } from '../../domain/enums';
+import { can } from '../../domain/permissions';
+import { session } from '../providers/session';
+import { areaOf } from './registry';
 import { toProviderError, type ProviderError } from '../providers/dataProvider';
 import { errorText } from '../providers/errors';
 import type { Row } from './row';
@@ -54,6 +58,12 @@ export interface ScreenConfig {
   viewTabs?(row: Row): TabsProps['items'];
   /** Extra buttons beside Export (a function gets the list's sorters and filters). */
   toolbar?: ReactNode | ((state: ListState) => ReactNode);
+  /** Filters the list opens with when the address names none. */
+  initialFilters?: CrudFilter[];
+  /** Values a new row's form starts with, beside the declaration's defaults (today's date…). */
+  createDefaults?: () => Record<string, unknown>;
+  /** Columns after the fields' ones (before the actions), given the list's filters: what a filter makes worth showing. */
+  moreColumns?(state: ListState): TableColumnsType<Row>;
   /** Cells and titles of columns the field registry does not say well (a time range, a status tag). */
   columns?: Record<string, { title?: string; render?(row: Row): ReactNode }>;
   /** The screen's own drawers instead of the generic form and view (lessons). */
@@ -121,6 +131,41 @@ export const rowTitle = (def: ResourceDef) => (row: Row) =>
     .map(String)
     .join(' ');
 
+const screenDefs = new WeakMap<ResourceDef, Map<Role, ResourceDef>>();
+
+/**
+ * The screen as `role` may see it: only the fields it reads (ResourceDef.narrowFor) in the
+ * columns, filters, CSV, form and view, no custom fields unless it reads them, and only the
+ * detail tabs of resources it reads.
+ */
+export function screenForRole(config: ScreenConfig, role: Role | undefined): ScreenConfig {
+  if (!role) return config;
+  const readable = readableFields(config.def, role);
+  const declared = config.def.screen.tabs;
+  const tabs = declared?.filter((tab) => {
+    const area = areaOf(tab);
+    return !area || can(role, area, 'read');
+  });
+  if (!readable && tabs?.length === declared?.length) return config;
+  const keep = (names?: readonly string[]) => (readable ? names?.filter((n) => readable.has(n)) : names);
+  // One declaration per role, so the hooks below see the same object on every render.
+  let byRole = screenDefs.get(config.def);
+  if (!byRole) screenDefs.set(config.def, (byRole = new Map()));
+  let def = byRole.get(role);
+  if (!def) {
+    const narrowed = narrowedDef(config.def, role);
+    def = { ...narrowed, screen: { ...narrowed.screen, tabs, listFields: keep(narrowed.screen.listFields), formFields: keep(narrowed.screen.formFields) } };
+    byRole.set(role, def);
+  }
+  return {
+    ...config,
+    def,
+    listFields: keep(config.listFields),
+    formFields: keep(config.formFields),
+    customFields: readable && !def.fields.some((f) => f.type === 'CUSTOM_VALUES') ? [] : config.customFields,
+  };
+}
+
 /** A config with the declaration's defaults filled in. */
 type Resolved = ScreenConfig & Required<Pick<ScreenConfig, 'entity' | 'modes' | 'rowName'>>;
 const resolve = (config: ScreenConfig): Resolved => {
@@ -141,7 +186,7 @@ const resolve = (config: ScreenConfig): Resolved => {
  * the row for roles limited to their own rows.
  */
 export function ResourceScreen(props: ScreenConfig) {
-  const config = resolve(props);
+  const config = resolve(screenForRole(props, session.get()?.role));
   const { def, entity, modes } = config;
   const { t: translate } = useTranslation();
   const t = translate as Translate;
@@ -206,6 +251,7 @@ export function ResourceScreen(props: ScreenConfig) {
         });
       });
     }
+    cols.push(...(config.moreColumns?.(state) ?? []));
     cols.push({
       key: 'actions',
       title: t('table.actions'),
@@ -293,6 +339,7 @@ export function ResourceScreen(props: ScreenConfig) {
         resource={def.name}
         manualFilters
         initialSort={def.defaultSort.map((s) => ({ field: s.field, order: s.order }))}
+        initialFilters={config.initialFilters}
         columns={columns}
         toolbar={(state) => (
           <Space wrap>
@@ -363,6 +410,10 @@ function ResourceForm({ config, mode, id, onDone }: { config: Resolved; mode: 'c
     mode,
     id,
     onDone,
+    labelOf: (name) => {
+      const field = fieldOf(def, name);
+      return field ? labelOf(t, def, field) : name;
+    },
     options: {
       errorNotification: (error) => ({
         type: 'error',
@@ -379,7 +430,11 @@ function ResourceForm({ config, mode, id, onDone }: { config: Resolved; mode: 'c
   const fields = formFieldsOf(config, mode);
   const isHidden = (name: string) => config.visible !== undefined && !config.visible(name, { ...(record ?? {}), ...values });
   const ctx: InputContext = { t, mode, record, customFields: config.customFields };
-  const defaults = useMemo(() => Object.fromEntries(def.fields.filter((f) => f.default !== undefined).map((f) => [f.name, f.default])), [def]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a form's first values are taken once, when it opens
+  const defaults = useMemo(
+    () => ({ ...Object.fromEntries(def.fields.filter((f) => f.default !== undefined).map((f) => [f.name, f.default])), ...config.createDefaults?.() }),
+    [def],
+  );
 
   if (mode === 'update' && query?.isError) return <Alert type="error" message={errorText(query.error)} />;
   return (
@@ -451,11 +506,14 @@ function ResourceView({ config, id, onEdit }: { config: Resolved; id: number; on
               <FieldDisplay field={field} row={(row[customIndex.name] as Record<string, unknown> | null) ?? {}} variant="show" t={t} />
             </Descriptions.Item>
           ))}
-        {(['created_at', 'updated_at'] as const).map((name) => (
-          <Descriptions.Item key={name} label={t(`directory.fields.${name}`)}>
-            <FieldDisplay field={systemField(name)!} row={row} variant="show" t={t} />
-          </Descriptions.Item>
-        ))}
+        {/* the instants a role receives (one that reads only some fields receives none) */}
+        {(['created_at', 'updated_at'] as const)
+          .filter((name) => name in row)
+          .map((name) => (
+            <Descriptions.Item key={name} label={t(`directory.fields.${name}`)}>
+              <FieldDisplay field={systemField(name)!} row={row} variant="show" t={t} />
+            </Descriptions.Item>
+          ))}
       </Descriptions>
       {edit && (
         <EditButton resource={def.name} recordItemId={row.id} meta={{ record: row }} onClick={edit}>

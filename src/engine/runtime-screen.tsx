@@ -37,6 +37,7 @@ export function RuntimeScreen({ def }: { def: RuntimeDeclaration }) {
         onClose={() => setImporting(false)}
         title={t('customEntities.records.importTitle', { name: t(`${def.name}.title`) })}
         hint={t('customEntities.records.importHint')}
+        recordsOf={t(`${def.name}.title`)}
       />
     </>
   );

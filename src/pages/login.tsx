@@ -1,9 +1,9 @@
 import { LockOutlined, UserOutlined } from '@ant-design/icons';
-import { Button, Input, Segmented, notification as antdNotification, theme } from 'antd';
+import { Button, Input, notification as antdNotification } from 'antd';
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Navigate, useNavigate, useSearchParams } from 'react-router';
-import { LANGUAGES } from '../../domain/enums';
+import { Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { PublicCard, PublicField } from '../components/public-card';
 import { authProvider, safeRedirect } from '../providers/authProvider';
 import { session } from '../providers/session';
 import { NOTIFICATION_CONFIG } from '../providers/toasts';
@@ -19,13 +19,15 @@ const REQUIRED: Record<Field, string> = { username: 'login.usernameRequired', pa
  */
 /** `preloadHome` fetches the signed-in app while the user types (root.tsx hands it down). */
 export default function LoginPage({ preloadHome }: { preloadHome?: () => void }) {
-  const { t, i18n } = useTranslation();
-  const { token } = theme.useToken();
+  const { t } = useTranslation();
   const [params] = useSearchParams();
+  // Coming from an accepted invitation: her e-mail address (her username) is filled in.
+  const arrived = (useLocation().state ?? {}) as { username?: unknown };
+  const welcome = typeof arrived.username === 'string';
   const redirectTo = safeRedirect(params.get('redirect'));
   const navigate = useNavigate();
   const [notification, notificationHolder] = antdNotification.useNotification(NOTIFICATION_CONFIG);
-  const [values, setValues] = useState<Record<Field, string>>({ username: '', password: '' });
+  const [values, setValues] = useState<Record<Field, string>>({ username: welcome ? String(arrived.username) : '', password: '' });
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const [pending, setPending] = useState(false);
 
@@ -60,85 +62,55 @@ export default function LoginPage({ preloadHome }: { preloadHome?: () => void })
   if (session.get()) return <Navigate to={redirectTo} replace />;
 
   const field = (name: Field, label: string, input: ReactNode) => (
-    <div style={{ marginBottom: 20 }}>
-      <label htmlFor={`login-${name}`} style={{ display: 'block', marginBottom: 6 }}>
-        {label}
-      </label>
+    <PublicField id={`login-${name}`} label={label} error={errors[name]}>
       {input}
-      {errors[name] && (
-        <div id={`login-${name}-error`} role="alert" style={{ color: token.colorError, marginTop: 4 }}>
-          {t(errors[name])}
-        </div>
-      )}
-    </div>
+    </PublicField>
   );
 
   return (
-    <main style={{ minHeight: '100vh', display: 'grid', placeItems: 'center', padding: 16, background: token.colorBgLayout, color: token.colorText }}>
-      {notificationHolder}
-      <section
-        style={{
-          width: 'min(400px, 100%)',
-          padding: 32,
-          background: token.colorBgContainer,
-          borderRadius: token.borderRadiusLG,
-          boxShadow: token.boxShadowTertiary,
-        }}
-      >
-        <div style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center', marginBottom: 24 }}>
-          <span style={{ display: 'inline-flex', gap: 8, alignItems: 'center' }}>
-            <img src="/favicon.svg" alt="" width={28} height={28} />
-            <strong style={{ fontSize: 18 }}>Frontis</strong>
-          </span>
-          <Segmented
-            size="small"
-            aria-label={t('header.language')}
-            value={i18n.language === 'en' ? 'en' : 'el'}
-            options={LANGUAGES.map((l) => ({ value: l, label: l.toUpperCase() }))}
-            onChange={(value) => void i18n.changeLanguage(String(value))}
-          />
-        </div>
-        <h1 style={{ margin: '0 0 8px', fontSize: token.fontSizeHeading3, fontWeight: 600 }}>{t('login.title')}</h1>
-        <p style={{ margin: '0 0 24px', color: token.colorTextSecondary }}>{t('login.subtitle')}</p>
-        <form noValidate onSubmit={(e) => void submit(e)}>
-          {field(
-            'username',
-            t('login.username'),
-            <Input
-              id="login-username"
-              name="username"
-              size="large"
-              autoFocus
-              autoComplete="username"
-              prefix={<UserOutlined />}
-              value={values.username}
-              status={errors.username ? 'error' : undefined}
-              aria-invalid={Boolean(errors.username)}
-              aria-describedby={errors.username ? 'login-username-error' : undefined}
-              onChange={(e) => change('username', e.target.value)}
-            />,
-          )}
-          {field(
-            'password',
-            t('login.password'),
-            <Input.Password
-              id="login-password"
-              name="password"
-              size="large"
-              autoComplete="current-password"
-              prefix={<LockOutlined />}
-              value={values.password}
-              status={errors.password ? 'error' : undefined}
-              aria-invalid={Boolean(errors.password)}
-              aria-describedby={errors.password ? 'login-password-error' : undefined}
-              onChange={(e) => change('password', e.target.value)}
-            />,
-          )}
-          <Button type="primary" htmlType="submit" block size="large" loading={pending}>
-            {t('login.submit')}
-          </Button>
-        </form>
-      </section>
-    </main>
+    <PublicCard
+      title={t('login.title')}
+      subtitle={welcome ? <span role="status">{t('invitation.done')}</span> : t('login.subtitle')}
+      before={notificationHolder}
+    >
+      <form noValidate onSubmit={(e) => void submit(e)}>
+        {field(
+          'username',
+          t('login.username'),
+          <Input
+            id="login-username"
+            name="username"
+            size="large"
+            autoFocus
+            autoComplete="username"
+            prefix={<UserOutlined />}
+            value={values.username}
+            status={errors.username ? 'error' : undefined}
+            aria-invalid={Boolean(errors.username)}
+            aria-describedby={errors.username ? 'login-username-error' : undefined}
+            onChange={(e) => change('username', e.target.value)}
+          />,
+        )}
+        {field(
+          'password',
+          t('login.password'),
+          <Input.Password
+            id="login-password"
+            name="password"
+            size="large"
+            autoComplete="current-password"
+            prefix={<LockOutlined />}
+            value={values.password}
+            status={errors.password ? 'error' : undefined}
+            aria-invalid={Boolean(errors.password)}
+            aria-describedby={errors.password ? 'login-password-error' : undefined}
+            onChange={(e) => change('password', e.target.value)}
+          />,
+        )}
+        <Button type="primary" htmlType="submit" block size="large" loading={pending}>
+          {t('login.submit')}
+        </Button>
+      </form>
+    </PublicCard>
   );
 }

@@ -1,37 +1,33 @@
 import { useForm } from '@refinedev/antd';
-import { useCustomMutation } from '@refinedev/core';
-import { App, Button, Card, Col, Form, Input, Row, Switch, Typography } from 'antd';
+import { Button, Card, Col, Form, Input, Row, Switch, Typography } from 'antd';
+import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { USERS, type MyDataRow } from '../../domain/resources/users';
 import { isOwnOnly } from '../../domain/permissions';
 import { CalendarFeedCard } from '../components/calendar-feed';
+import { PasswordCard } from '../components/password-card';
 import { labelOf, type Translate } from '../engine/fields/format';
 import { FieldFormItem } from '../engine/fields/input';
 import { fieldOf } from '../engine/resource-screen';
-import { offerReload } from '../engine/form/stale';
-import { toProviderError, type ProviderError } from '../providers/dataProvider';
+import { useKeptOnStale, useStaleChoice } from '../engine/form/drawer-form';
+import { useLeaveGuard } from '../engine/form/leave-guard';
+import type { ProviderError } from '../providers/dataProvider';
 
 type MyData = MyDataRow & Record<string, unknown>;
-
-interface PasswordForm {
-  current_password: string;
-  password: string;
-  confirm_password: string;
-}
 
 /** What a user changes of their own account: the person fields of a user. */
 const OWN_FIELDS = ['first_name', 'last_name', 'email', 'phone'] as const;
 
 /**
  * /mydata/: the signed-in user's own names, email and phone (Refine's form on the `mydata`
- * row, the field registry's inputs), a password change, and a teacher's calendar link.
+ * row, the field registry's inputs), a password change (PasswordCard), and a teacher's calendar link.
  */
 export default function MyDataPage() {
   const { t: translate } = useTranslation();
   const t = translate as Translate;
-  const { notification, modal } = App.useApp();
-  const [passwords] = Form.useForm<PasswordForm>();
-  const { formProps, saveButtonProps, query, form } = useForm<MyData, ProviderError>({
+  const unsaved = useRef(false);
+  const stale = useStaleChoice((name) => t(`users.fields.${name}`));
+  const result = useForm<MyData, ProviderError>({
     resource: 'mydata',
     action: 'edit',
     id: 'me',
@@ -39,25 +35,17 @@ export default function MyDataPage() {
     redirect: false,
     successNotification: () => ({ type: 'success', message: t('mydata.saved') }),
     errorNotification: (error) => (error?.code === 'stale' ? false : { type: 'error', message: error?.message ?? t('errors.internal') }),
-    onMutationError: (error) => offerReload(modal, error, () => void query?.refetch().then((r) => r.data && form.setFieldsValue(r.data.data))),
+    onMutationSuccess: () => {
+      stale.saved();
+      unsaved.current = false;
+    },
+    onMutationError: stale.onMutationError,
   });
+  const { formProps, saveButtonProps, query } = result;
+  useKeptOnStale(stale, result);
+  // changed since the last save: leaving the page asks first
+  useLeaveGuard(() => stale.holding() || unsaved.current);
   const data = query?.data?.data;
-  const { mutateAsync: changePassword, mutation } = useCustomMutation<Record<string, never>, ProviderError>();
-
-  const submitPassword = async (values: PasswordForm) => {
-    try {
-      await changePassword({ url: '/api/mydata/password', method: 'post', values, successNotification: false, errorNotification: false });
-      passwords.resetFields();
-      notification.success({ message: t('mydata.passwordChanged') });
-    } catch (error) {
-      const failure = toProviderError(error);
-      const fields = Object.entries(failure.errors ?? {});
-      if (fields.length) passwords.setFields(fields.map(([name, text]) => ({ name: name as keyof PasswordForm, errors: [String(text)] })));
-      notification.error({ message: failure.message });
-    }
-  };
-
-  const required = { required: true, message: t('forms.required') };
   return (
     <>
       <Typography.Title level={3}>{t('mydata.title')}</Typography.Title>
@@ -66,6 +54,10 @@ export default function MyDataPage() {
           <Card title={t('mydata.details')} loading={query?.isLoading}>
             <Form
               {...formProps}
+              onValuesChange={(changed, all) => {
+                unsaved.current = true;
+                formProps.onValuesChange?.(changed, all);
+              }}
               layout="vertical"
               onFinish={(values) => {
                 const body: Record<string, unknown> = { version: data?.version };
@@ -77,8 +69,8 @@ export default function MyDataPage() {
                 return formProps.onFinish?.(body);
               }}
             >
-              <Form.Item label={t('users.fields.username')}>
-                <Input value={data?.username} disabled />
+              <Form.Item label={t('users.fields.username')} htmlFor="mydata-username">
+                <Input id="mydata-username" value={data?.username} disabled />
               </Form.Item>
               {OWN_FIELDS.map((name) => {
                 const field = fieldOf(USERS, name)!;
@@ -96,33 +88,7 @@ export default function MyDataPage() {
           </Card>
         </Col>
         <Col xs={24} lg={12}>
-          <Card title={t('mydata.changePassword')}>
-            <Form<PasswordForm> form={passwords} layout="vertical" onFinish={(values) => void submitPassword(values)}>
-              <Form.Item name="current_password" label={t('mydata.currentPassword')} rules={[required]}>
-                <Input.Password autoComplete="current-password" />
-              </Form.Item>
-              <Form.Item name="password" label={t('mydata.newPassword')} rules={[required, { min: 8, message: t('forms.tooShort', { min: 8 }) }]}>
-                <Input.Password autoComplete="new-password" />
-              </Form.Item>
-              <Form.Item
-                name="confirm_password"
-                label={t('mydata.confirmPassword')}
-                dependencies={['password']}
-                rules={[
-                  required,
-                  ({ getFieldValue }) => ({
-                    validator: (_, value) =>
-                      !value || getFieldValue('password') === value ? Promise.resolve() : Promise.reject(new Error(t('mydata.passwordsDiffer'))),
-                  }),
-                ]}
-              >
-                <Input.Password autoComplete="new-password" />
-              </Form.Item>
-              <Button type="primary" htmlType="submit" loading={mutation.isPending}>
-                {t('mydata.changePassword')}
-              </Button>
-            </Form>
-          </Card>
+          <PasswordCard />
         </Col>
         {/* a feed of one's own lessons: for whom the matrix narrows to them */}
         {data && isOwnOnly(data.role, 'lessons') && (

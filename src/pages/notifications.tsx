@@ -1,7 +1,7 @@
 import { CheckOutlined } from '@ant-design/icons';
 import { useCustom, useCustomMutation } from '@refinedev/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { App, Button, Segmented, Space, Table, Typography } from 'antd';
+import { App, Button, Grid, Segmented, Space, Table, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -26,6 +26,7 @@ type Page = {
  */
 export default function NotificationsPage() {
   const { t: translate } = useTranslation();
+  const phone = Grid.useBreakpoint().sm === false;
   const t = translate as Translate;
   const navigate = useNavigate();
   const { notification } = App.useApp();
@@ -113,20 +114,30 @@ export default function NotificationsPage() {
                 <Space direction="vertical" size={0}>
                   <Typography.Text strong={!row.read}>{title}</Typography.Text>
                   <Typography.Text type="secondary">{body}</Typography.Text>
+                  {phone && (
+                    <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                      {formatInstant(row.created_at)}
+                    </Typography.Text>
+                  )}
                 </Space>
               );
             },
           },
-          {
-            key: 'created_at',
-            title: t('notifications.received'),
-            width: 180,
-            render: (_, row) => formatInstant(row.created_at),
-          },
+          // on a phone the time goes under the text, which keeps the width to break only between words
+          ...(phone
+            ? []
+            : [
+                {
+                  key: 'created_at',
+                  title: t('notifications.received'),
+                  width: 180,
+                  render: (_: unknown, row: NotificationRow) => formatInstant(row.created_at),
+                },
+              ]),
           {
             key: 'actions',
-            title: t('table.actions'),
-            width: 80,
+            title: phone ? '' : t('table.actions'),
+            width: phone ? 48 : 80,
             render: (_, row) =>
               row.read ? null : (
                 <Button

@@ -1,4 +1,5 @@
 import type { ErrorDetails } from '../../domain/errors';
+import { outageDelay, reportOutage, reportReachable, sleep } from './connectivity';
 import { session as appSession, type Session, type SessionUser } from './session';
 
 /** The server's one error body (domain/errors.ts): every extra is inside `details`. */
@@ -145,7 +146,22 @@ export interface HttpOptions {
   tenant?: () => string;
   /** Waits before a call refused as busy is sent again (tests record the pauses); a timer by default. */
   wait?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /**
+   * Told when the server is unreachable (no answer, 502, 503, 504) and when it answers again;
+   * with it, a read that finds the server unreachable waits `outage.pause(tries)` and goes
+   * again until it gets an answer (the screen keeps what it shows meanwhile).
+   */
+  outage?: OutageWatch;
 }
+
+export interface OutageWatch {
+  down(): void;
+  up(): void;
+  pause(tries: number, signal?: AbortSignal): Promise<void>;
+}
+
+/** Statuses that mean "the server (or what stands before it) is not there now". */
+const OUTAGE_STATUSES = new Set([502, 503, 504]);
 
 /** A 503 with Retry-After is tried again at most this many times… */
 export const BUSY_RETRIES = 2;
@@ -269,7 +285,18 @@ export function createHttpClient(options: HttpOptions = {}): HttpClient {
     startedExp: number | undefined,
     retried: boolean,
     busyTries = 0,
+    outageTries = 0,
   ): Promise<HttpResponse<T>> => {
+    const outage = options.outage;
+    const safe = SAFE_METHODS.has(method.toUpperCase());
+    /** A read waits out an outage and goes again; a write goes to the caller. */
+    const waitOut = async (): Promise<boolean> => {
+      if (!outage || config.signal?.aborted) return false;
+      outage.down();
+      if (!safe) return false;
+      await outage.pause(outageTries, config.signal);
+      return !config.signal?.aborted;
+    };
     const headers: Record<string, string> = { accept: 'application/json, text/plain, */*' };
     const raw = body === undefined || isRawBody(body);
     if (!raw) headers['content-type'] = 'application/json';
@@ -289,9 +316,11 @@ export function createHttpClient(options: HttpOptions = {}): HttpClient {
       });
     } catch (error) {
       // no answer: the network failed or the call was cancelled
+      if (await waitOut()) return attempt<T>(method, url, body, config, startedExp, retried, busyTries, outageTries + 1);
       throw new ApiError(0, 'network', config.signal?.aborted ? 'canceled' : error instanceof Error ? error.message : 'Network Error', {}, undefined, {});
     }
     const { status } = answer;
+    if (!OUTAGE_STATUSES.has(status)) outage?.up();
     if (status >= 200 && status < 300) {
       const data =
         responseType === 'blob' && answer.body instanceof Blob ? answer.body : parsed(typeof answer.body === 'string' ? answer.body : await answer.body.text());
@@ -301,7 +330,7 @@ export function createHttpClient(options: HttpOptions = {}): HttpClient {
     const envelope = (typeof data === 'object' && data !== null ? data : undefined) as ApiErrorBody | undefined;
     const apiError = new ApiError(
       status,
-      envelope?.error?.code ?? 'internal',
+      envelope?.error?.code ?? (outage && OUTAGE_STATUSES.has(status) ? 'network' : 'internal'),
       envelope?.error?.message ?? `Request failed with status code ${status}`,
       envelope?.error?.fields ?? {},
       data,
@@ -312,6 +341,7 @@ export function createHttpClient(options: HttpOptions = {}): HttpClient {
       await wait(pause, config.signal);
       if (!config.signal?.aborted) return attempt<T>(method, url, body, config, startedExp, retried, busyTries + 1);
     }
+    if (OUTAGE_STATUSES.has(status) && (await waitOut())) return attempt<T>(method, url, body, config, startedExp, retried, busyTries, outageTries + 1);
     if (NO_REFRESH.includes(pathOf(url))) throw apiError;
 
     if (status === 401) {
@@ -355,7 +385,9 @@ export function createHttpClient(options: HttpOptions = {}): HttpClient {
   };
 }
 
-const client = createHttpClient();
+const client = createHttpClient({
+  outage: { down: reportOutage, up: reportReachable, pause: (tries, signal) => sleep(outageDelay(tries), signal) },
+});
 
 /** The app's one HTTP client: same origin, cookies, web headers, shared refresh. */
 export const http = client.http;

@@ -8,6 +8,7 @@
  */
 import { keys } from '@refinedev/core';
 import { keepPreviousData, QueryClient, type QueryClientConfig } from '@tanstack/react-query';
+import { setBusyProbe } from './busy';
 
 /** min(1000·2^n, 30000) ms before retry n+1. */
 export const retryDelay = (failureCount: number) => Math.min(1000 * 2 ** failureCount, 30_000);
@@ -28,4 +29,8 @@ export function createQueryClient(queries: NonNullable<QueryClientConfig['defaul
  * retries; Refine's own defaults (no refetch on window focus, the previous page kept while the
  * next loads) are restated since Refine applies them only to a client it builds itself.
  */
-export const createAppQueryClient = () => createQueryClient({ retry: false, refetchOnWindowFocus: false, placeholderData: keepPreviousData });
+export const createAppQueryClient = () => {
+  const client = createQueryClient({ retry: false, refetchOnWindowFocus: false, placeholderData: keepPreviousData });
+  setBusyProbe(() => client.isFetching() > 0 || client.isMutating() > 0);
+  return client;
+};

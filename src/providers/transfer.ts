@@ -1,4 +1,5 @@
 import { http, type Params } from './http';
+import { withDownloadProgress } from './download-progress';
 import { withUploadProgress } from './upload-progress';
 
 // The client's only calls beside Refine's data provider and hooks, and why they are not
@@ -17,8 +18,14 @@ export async function uploadWithProgress<T>(
   return data;
 }
 
-/** A file's bytes (the API wants the app's headers, so a plain link cannot fetch them). */
-export async function fetchBlob(url: string, params?: Params): Promise<Blob> {
-  const { data } = await http.get<Blob>(url, { params, responseType: 'blob' });
+/** A file's bytes (the API wants the app's headers, so a plain link cannot fetch them); `headers` beside them (the reader's language). */
+export async function fetchBlob(url: string, params?: Params, headers?: Record<string, string>): Promise<Blob> {
+  const { data } = await http.get<Blob>(url, { params, responseType: 'blob', headers });
+  return data;
+}
+
+/** GETs a large answer as a Blob, reporting how many bytes have arrived (the centre's archive). */
+export async function downloadWithProgress(url: string, options: { signal?: AbortSignal; onProgress(loaded: number, total: number): void }): Promise<Blob> {
+  const { data } = await http.get<Blob>(url, { signal: options.signal, responseType: 'blob', transport: withDownloadProgress(options.onProgress) });
   return data;
 }

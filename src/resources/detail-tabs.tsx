@@ -10,6 +10,8 @@ import type { Owner } from './lessons/lesson-tabs';
 const LessonsTab = lazyPart(() => import('./lessons/lesson-tabs').then((m) => ({ default: m.LessonsTab })));
 const SeriesTab = lazyPart(() => import('./lessons/lesson-tabs').then((m) => ({ default: m.SeriesTab })));
 const StudentMoneyTab = lazyPart(() => import('./money/student-tabs'));
+const AttendanceTab = lazyPart(() => import('./attendance/attendance-tab').then((m) => ({ default: m.AttendanceTab })));
+const StudentGuardiansTab = lazyPart(() => import('./guardians/student-guardians-tab'));
 
 /**
  * The lessons filter naming rows of `def`: class_id for classes, teacher_id for teachers, and
@@ -33,6 +35,13 @@ export const DETAIL_TABS: Readonly<Record<string, DetailTab>> = {
     shows: (def) => ![undefined, 'student_id'].includes(lessonOwner(def)),
     render: (def, id) => <SeriesTab field={lessonOwner(def) as Owner} id={id} />,
   },
+  guardians: { label: 'students.tabs.guardians', shows: isStudent, render: (_, id) => <StudentGuardiansTab id={id} /> },
   contracts: { label: 'students.tabs.contracts', shows: isStudent, render: (_, id) => <StudentMoneyTab tab="contracts" id={id} /> },
   payments: { label: 'students.tabs.payments', shows: isStudent, render: (_, id) => <StudentMoneyTab tab="payments" id={id} /> },
+  // a student's or a class's marks and rate over a date range
+  attendance: {
+    label: 'attendance.title',
+    shows: (def) => def.name === 'students' || def.name === 'classes',
+    render: (def, id) => <AttendanceTab field={def.name === 'students' ? 'student_id' : 'class_id'} id={id} />,
+  },
 };

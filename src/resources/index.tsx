@@ -1,6 +1,7 @@
 import {
   AccountBookOutlined,
   AppstoreOutlined,
+  BankOutlined,
   BarChartOutlined,
   BellOutlined,
   BookOutlined,
@@ -53,6 +54,7 @@ const ICONS: Record<string, ReactNode> = {
   'bar-chart': <BarChartOutlined />,
   folder: <FolderOutlined />,
   bell: <BellOutlined />,
+  bank: <BankOutlined />,
 };
 
 const GROUP_ICONS: Record<string, string> = { settings: 'setting' };

@@ -1,12 +1,16 @@
 import { ImportOutlined } from '@ant-design/icons';
 import { CreateButton } from '@refinedev/antd';
 import { useUpdate } from '@refinedev/core';
-import { App } from 'antd';
+import { App, Form } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { STUDENTS } from '../../domain/resources/people';
 import { ResourceScreen, rowTitle } from '../engine/resource-screen';
 import { errorText } from '../providers/errors';
+import type { RefLabel } from '../engine/fields/format';
+import { GuardianPicker } from './guardians/guardian-picker';
+import { PersonalDataActions } from './guardians/personal-data';
+import { OfferWithdrawOnInactive } from './money/student-withdraw';
 import { StudentImport } from './students-import';
 import { useStudentCustomFields } from './use-custom-fields';
 
@@ -29,6 +33,15 @@ export default function StudentsPage() {
         def={STUDENTS}
         customFields={definitions}
         visible={(field, values) => field !== 'inactive_reason' || values.status === 'INACTIVE'}
+        // the guardians are picked, or made on the spot ("+ New guardian")
+        formItem={(field, _mode, record) =>
+          field.name === 'guardian_ids' ? (
+            <Form.Item name="guardian_ids" label={t('students.fields.guardian_ids')}>
+              <GuardianPicker known={(record?.guardians as RefLabel[] | undefined) ?? []} />
+            </Form.Item>
+          ) : undefined
+        }
+        viewExtra={(row) => <PersonalDataActions resource="students" id={Number(row.id)} name={name(row)} />}
         toolbar={
           // importing creates students: shown to whoever may create one
           <CreateButton resource={STUDENTS.name} icon={<ImportOutlined />} onClick={() => setImporting(true)}>
@@ -59,6 +72,7 @@ export default function StudentsPage() {
         }}
       />
       <StudentImport customFields={definitions} open={importing} onClose={() => setImporting(false)} />
+      <OfferWithdrawOnInactive />
     </>
   );
 }

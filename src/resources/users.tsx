@@ -9,6 +9,7 @@ import type { Translate } from '../engine/fields/format';
 import { FieldFormItem } from '../engine/fields/input';
 import { ResourceScreen, type Row } from '../engine/resource-screen';
 import type { SessionUser } from '../providers/session';
+import { CentreExportButton } from './centre-export';
 
 // A ROOT account lives outside the tenant's users (its id may equal a user's id).
 const isOwn = (row: Row | undefined, me?: SessionUser | null) => row !== undefined && me != null && me.role !== 'ROOT' && String(row.id) === String(me.id);
@@ -63,6 +64,8 @@ export default function UsersPage() {
       listFields={['username', 'last_name', 'first_name', 'role', 'email', 'phone', 'status']}
       columns={{ role: { render: (row) => t(`roles.${String(row.role)}`) } }}
       formItem={formItem}
+      // the whole centre's data, for a centre that leaves or keeps a copy
+      toolbar={<CentreExportButton />}
       // an empty password on update keeps the current one
       toBody={(body, mode) => {
         if (mode === 'update' && !body.password) delete body.password;

@@ -50,9 +50,11 @@ describe.each(DATABASE_KINDS)('non-CRUD answers parse with their domain schemas 
   it('account month and year, contracts analytics and a contract status', async () => {
     const admin = as(money.token.ADMIN);
     const contract = await created(await admin('POST', '/api/contracts', contractBody(money)));
-    await created(await admin('POST', '/api/payments', paymentBody(contract.id, { kind: 'REGISTER', month: null, amount: 5000, bill_number: '17' })));
-    await created(await admin('POST', '/api/payments', paymentBody(contract.id)));
-    await created(await admin('POST', '/api/payments', paymentBody(contract.id, { kind: 'EXTRA', month: null, amount: 1500, description: 'Βιβλία' })));
+    await created(await admin('POST', '/api/payments', paymentBody(contract.id, { kind: 'REGISTER', month: null, amount: 5000, with_receipt: true })));
+    await created(await admin('POST', '/api/payments', paymentBody(contract.id, { with_receipt: false })));
+    await created(
+      await admin('POST', '/api/payments', paymentBody(contract.id, { kind: 'EXTRA', month: null, amount: 1500, description: 'Βιβλία', with_receipt: false })),
+    );
 
     const month = answerOf(AccountMonthAnswer, await admin('GET', '/api/account/month?month=2026-09'));
     expect(month.data.income).toEqual({ with_receipt: 5000, without_receipt: 13500, total: 18500 });

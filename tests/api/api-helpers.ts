@@ -1,5 +1,6 @@
 // Shared assertions for the black-box API tests (owned by the api-test helper).
 // Everything here looks only at what a client receives: status, headers, cookies, body.
+import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
 import type { Response } from 'light-my-request';
 import { ERROR_CODES, FIELD_CODES } from '../../domain/errors';
@@ -108,4 +109,33 @@ export function uniqueName(prefix = 'user'): string {
   counter += 1;
   const n = `${Date.now().toString(36)}${counter.toString(36)}`.replace(/[0-9]/g, (d) => 'abcdefghij'[Number(d)]);
   return `${prefix}${n}`.toLowerCase();
+}
+
+/**
+ * Every route the app registers, from its own route table (`:name` parameters, `*` wildcards),
+ * as method and path template: a route added later is in it too. HEAD, which Fastify adds
+ * beside each GET, is left out.
+ */
+export function routeTable(app: FastifyInstance): Array<{ method: string; path: string }> {
+  const tree = app.printRoutes({ commonPrefix: false });
+  const stack: string[][] = [];
+  const out = new Map<string, { method: string; path: string }>();
+  for (const line of tree.split('\n')) {
+    const at = line.search(/[├└]── /);
+    if (at < 0) continue;
+    const depth = at / 4;
+    const methods = /\(([A-Z, ]+)\)\s*$/.exec(line)?.[1]?.split(', ') ?? [];
+    const segment = line
+      .slice(at + 4)
+      .replace(/ \([A-Z, ]+\)$/, '')
+      .trim();
+    // Sibling parameters of different names print as one node (`:id|:slug`): each is its own path.
+    const alternatives = segment.split('|').map((s, i) => (i === 0 ? s : `/${s}`));
+    const parents = depth === 0 ? [''] : (stack[depth - 1] ?? []);
+    const paths = parents.flatMap((p) => alternatives.map((a) => p + a));
+    stack[depth] = paths;
+    stack.length = depth + 1;
+    for (const method of methods.filter((m) => m !== 'HEAD')) for (const path of paths) out.set(`${method} ${path}`, { method, path });
+  }
+  return [...out.values()];
 }

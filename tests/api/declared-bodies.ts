@@ -36,6 +36,8 @@ export function validValue(field: FieldDef, opts: BodyOptions = {}): unknown {
       return `${tag}@example.com`;
     case 'PHONE':
       return '+30 210 1234567';
+    case 'TAX_ID':
+      return '094014201';
     case 'SLUG':
       return `s${tag}`.replace(/[^a-z0-9-]/g, '').slice(0, 30);
     case 'KEY':

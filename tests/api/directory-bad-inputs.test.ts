@@ -21,6 +21,7 @@ const RUNS = 6;
 const BASE: Record<string, () => Row> = {
   teachers: () => ({ username: 'fuzzteacher', password: 'teacher-password-1', confirm_password: 'teacher-password-1', first_name: 'Φ', last_name: 'Τ' }),
   students: () => ({ first_name: 'Φ', last_name: 'Μ' }),
+  guardians: () => ({ first_name: 'Φ', last_name: 'Κ' }),
   'student-custom-fields': () => ({ key: 'fuzzkey', label: 'Φ', type: 'TEXT' }),
   notes: () => ({ title: 'Φ' }),
 };
@@ -58,6 +59,7 @@ function wrongFor(def: FieldDef): fc.Arbitrary<unknown> {
     case 'DATE':
     case 'EMAIL':
     case 'PHONE':
+    case 'TAX_ID':
     case 'USERNAME':
     case 'TIME':
       // '2025-13-01' is a bad date, time, key or colour, but a well-formed phone number and username.
@@ -69,6 +71,7 @@ function wrongFor(def: FieldDef): fc.Arbitrary<unknown> {
           'not valid!',
           'Ω'.repeat(300),
           "'; DROP TABLE students; --",
+          ...(def.type === 'TAX_ID' ? ['123456789', '12345678'] : []),
           ...(def.type === 'PHONE' || def.type === 'USERNAME' ? [] : ['2025-13-01']),
         ),
       );

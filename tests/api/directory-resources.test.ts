@@ -19,6 +19,7 @@ import {
   ROOMS,
   STUDENT_CUSTOM_FIELDS,
   STUDENTS,
+  GUARDIANS,
   SUBJECTS,
   TEACHERS,
 } from '../../domain/resources/index';
@@ -37,6 +38,7 @@ const ORDER: readonly ResourceDef[] = [
   STUDENT_CUSTOM_FIELDS,
   TEACHERS,
   CLASSES,
+  GUARDIANS,
   STUDENTS,
   NOTES,
 ];
@@ -54,6 +56,8 @@ const WORDS = ['Μαθηματικά', 'Φυσική', 'Έκθεση', 'Χημε
 const LATIN = 'abcde';
 const COLORS = ['#aa0000', '#00bb00', '#0000cc', '#dddd00', '#00eeee'];
 const PASSWORD = 'teacher-password-1';
+/** Tax numbers (ΑΦΜ) with right check digits. */
+const TAX_IDS = ['100000003', '111111114', '122222225', '133333336', '144444447'];
 
 const hash = (s: string) => [...s].reduce((h, c) => (h * 31 + c.charCodeAt(0)) >>> 0, 7);
 /** Row i's value index for a field: a different non-monotonic permutation per field, so that no sort equals creation order. */
@@ -64,7 +68,7 @@ const perm = (field: string, i: number) => {
 const labelKey = (field: string) => (field.endsWith('_ids') ? `${field.slice(0, -4)}${field.slice(0, -4).endsWith('s') ? 'es' : 's'}` : field.slice(0, -3));
 const writable = (res: ResourceDef) => res.fields.filter((f) => !f.readOnly);
 const readable = (res: ResourceDef) => [...SYSTEM_FIELDS, ...res.fields].filter((f) => !f.writeOnly);
-const isPerson = (name: string) => name === 'teachers' || name === 'students' || name === 'users';
+const isPerson = (name: string) => name === 'teachers' || name === 'students' || name === 'guardians' || name === 'users';
 const nameOf = (resource: string, row: Row) => (isPerson(resource) ? `${row.first_name} ${row.last_name}` : row.name);
 const CHOICE = new Set(['SINGLE_CHOICE', 'MULTIPLE_CHOICE']);
 
@@ -73,13 +77,15 @@ function valueOf(def: FieldDef, p: number, targets: Record<string, number[]>): u
   const squeeze = def.name.replace(/_/g, '');
   switch (def.type) {
     case 'TEXT':
-      return `${UPPER[p]} ${WORDS[(p + hash(def.name)) % N]} ${squeeze}${p}`.slice(0, def.max ?? 200);
+      return `${UPPER[p]} ${WORDS[(p + hash(def.name)) % N]} ${squeeze}${p}`.slice(0, def.max ?? 200).trimEnd();
     case 'LONG_TEXT':
       return `Σημειώσεις για ${WORDS[(p + 2) % N]} ${squeeze}${p}`;
     case 'EMAIL':
       return `${LATIN[p]}${squeeze}${p}@example.gr`;
     case 'PHONE':
       return `+30 69${p}0 000 ${p}${p}${p}`;
+    case 'TAX_ID':
+      return TAX_IDS[p];
     case 'DATE':
       return `20${10 + p}-0${p + 1}-1${p}`;
     case 'NUMBER':

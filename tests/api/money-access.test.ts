@@ -30,7 +30,7 @@ describe.each(DATABASE_KINDS)('money access on %s', (kind) => {
   /** A fresh row of each resource, made by ADMIN, for the caller to read, change or delete. */
   const fresh: Record<string, () => Promise<Row>> = {
     contracts: () => admin('POST', '/api/contracts', contractBody(w, { start_date: '2026-01-01', end_date: '2026-12-31' })),
-    payments: () => admin('POST', '/api/payments', paymentBody(contract.id, { month: nextMonth(), amount: 100 })),
+    payments: () => admin('POST', '/api/payments', paymentBody(contract.id, { month: nextMonth(), amount: 100, with_receipt: false })),
     'expense-categories': () => admin('POST', '/api/expense-categories', { name: 'Λογαριασμοί' }),
     expenses: () => admin('POST', '/api/expenses', { date: '2026-11-01', amount: 1000, description: 'Χαρτί' }),
   };
@@ -124,7 +124,7 @@ describe.each(DATABASE_KINDS)('money access on %s', (kind) => {
     const other = await t.createTenant('money-other');
     const as = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, body?: unknown) =>
       t.request({ method, url, body, token: other.admin.token, tenant: 'money-other' });
-    const pay = await created(await send('ADMIN', 'POST', '/api/payments', paymentBody(contract.id, { month: '2026-12', amount: 500, bill_number: 'X-1' })));
+    const pay = await created(await send('ADMIN', 'POST', '/api/payments', paymentBody(contract.id, { month: '2026-12', amount: 500, with_receipt: true })));
     const expense = await fresh.expenses!();
     for (const url of [`/api/contracts/${contract.id}`, `/api/contracts/${contract.id}/status`, `/api/payments/${pay.id}`, `/api/expenses/${expense.id}`]) {
       expectError(await as('GET', url), 404, 'not-found');
@@ -134,10 +134,10 @@ describe.each(DATABASE_KINDS)('money access on %s', (kind) => {
     for (const name of ['contracts', 'payments', 'expenses']) expect(json(await as('GET', `/api/${name}`)).total, name).toBe(0);
     expectError(await as('POST', '/api/payments', paymentBody(contract.id, { month: '2026-12', amount: 100 })), 400, 'validation', { contract_id: 'invalid' });
     expectError(await as('POST', '/api/contracts', contractBody(w)), 400, 'validation', { student_id: 'invalid' });
-    // The same receipt number is free in another centre.
+    // Another centre numbers its own receipts.
     const student = await created(await as('POST', '/api/students', { first_name: 'Άλλος', last_name: 'Μαθητής' }));
     const theirs = await created(await as('POST', '/api/contracts', { ...contractBody(w), student_id: student.id, category_id: null }));
-    await created(await as('POST', '/api/payments', paymentBody(theirs.id, { month: '2026-12', amount: 500, bill_number: 'X-1', paid_on: '2026-12-05' })));
+    await created(await as('POST', '/api/payments', paymentBody(theirs.id, { month: '2026-12', amount: 500, with_receipt: true, paid_on: '2026-12-05' })));
     const month = json(await as('GET', '/api/account/month?month=2026-12')).data;
     expect(month.income).toEqual({ with_receipt: 500, without_receipt: 0, total: 500 });
     expect(month.expected.total).toBe(12000);

@@ -25,7 +25,8 @@ describe.each(DATABASE_KINDS)('account, lists and analytics on %s', (kind) => {
   const ids = async (url: string) => (await get(url)).data.map((r: Row) => r.id);
 
   beforeAll(async () => {
-    t = await startApp(kind);
+    // A date after December 2026, so every month these tests read is due.
+    t = await startApp(kind, { today: '2027-01-15' });
     w = await makeMoneyWorld(t, 3);
     const post = async (url: string, body: Row) => created(await t.request({ method: 'POST', url, body, token: w.token.ADMIN }));
     const [s0, s1, s2] = w.students as [Row, Row, Row];
@@ -51,12 +52,12 @@ describe.each(DATABASE_KINDS)('account, lists and analytics on %s', (kind) => {
       }),
     );
     const pay = async (i: number, body: Row) => paymentsMade.push(await post('/api/payments', { contract_id: c[i]!.id, method: 'CASH', ...body }));
-    await pay(0, { kind: 'REGISTER', amount: 5000, paid_on: '2026-09-05', bill_number: '1' });
-    await pay(0, { kind: 'MONTHLY', month: '2026-09', amount: 10000, paid_on: '2026-09-05', bill_number: '2' });
-    await pay(0, { kind: 'MONTHLY', month: '2026-10', amount: 10000, paid_on: '2026-11-02', method: 'BANK_ACCOUNT' });
-    await pay(1, { kind: 'MONTHLY', month: '2026-10', amount: 8000, paid_on: '2026-10-15' });
-    await pay(1, { kind: 'MONTHLY', month: '2026-11', amount: 3000, paid_on: '2026-11-20', bill_number: '3', method: 'CREDIT_CARD' });
-    await pay(2, { kind: 'EXTRA', amount: 2500, paid_on: '2026-11-03', bill_number: '4', description: 'Βιβλία' });
+    await pay(0, { kind: 'REGISTER', amount: 5000, paid_on: '2026-09-05', with_receipt: true });
+    await pay(0, { kind: 'MONTHLY', month: '2026-09', amount: 10000, paid_on: '2026-09-05', with_receipt: true });
+    await pay(0, { kind: 'MONTHLY', month: '2026-10', amount: 10000, paid_on: '2026-11-02', method: 'BANK_ACCOUNT', with_receipt: false });
+    await pay(1, { kind: 'MONTHLY', month: '2026-10', amount: 8000, paid_on: '2026-10-15', with_receipt: false });
+    await pay(1, { kind: 'MONTHLY', month: '2026-11', amount: 3000, paid_on: '2026-11-20', with_receipt: true, method: 'CREDIT_CARD' });
+    await pay(2, { kind: 'EXTRA', amount: 2500, paid_on: '2026-11-03', with_receipt: true, description: 'Βιβλία' });
     const rent = await post('/api/expense-categories', { name: 'Ενοίκιο' });
     const spend = async (body: Row) => expensesMade.push(await post('/api/expenses', body));
     await spend({ date: '2026-11-01', amount: 40000, description: 'Ενοίκιο Νοεμβρίου', category_id: rent.id, bill_number: 'R-11', method: 'BANK_ACCOUNT' });
@@ -116,7 +117,8 @@ describe.each(DATABASE_KINDS)('account, lists and analytics on %s', (kind) => {
     ['method=CREDIT_CARD', [4]],
     ['with_receipt=true', [0, 1, 4, 5]],
     ['with_receipt=false', [2, 3]],
-    ['bill_number=3', [4]],
+    // The third receipt of the centre's series.
+    [`bill_number=${encodeURIComponent('Α-3')}`, [4]],
     ['paid_on_gte=2026-11-01&paid_on_lte=2026-11-30', [2, 4, 5]],
   ])('payments filtered by %s, with their totals', async (filter, expected) => {
     const res = await get(`/api/payments?${filter.replace('S0', String(w.students[0]!.id))}&_sort=id`);
@@ -172,10 +174,10 @@ describe.each(DATABASE_KINDS)('account, lists and analytics on %s', (kind) => {
   it('contract analytics: new and active contracts, expected vs collected, rate, outstanding by category and class', async () => {
     const { data } = await get('/api/analytics/contracts?from=2026-09&to=2026-12');
     expect(data.months).toEqual([
-      { month: '2026-09', new_contracts: 1, active_contracts: 1, expected: 15000, collected: 15000, outstanding: 0, collection_rate: 1 },
-      { month: '2026-10', new_contracts: 1, active_contracts: 2, expected: 18000, collected: 18000, outstanding: 0, collection_rate: 1 },
-      { month: '2026-11', new_contracts: 1, active_contracts: 3, expected: 35000, collected: 3000, outstanding: 32000, collection_rate: 0.0857 },
-      { month: '2026-12', new_contracts: 0, active_contracts: 3, expected: 33000, collected: 0, outstanding: 33000, collection_rate: 0 },
+      { month: '2026-09', new_contracts: 1, active_contracts: 1, expected: 15000, collected: 15000, outstanding: 0, collection_rate: 1, due: true },
+      { month: '2026-10', new_contracts: 1, active_contracts: 2, expected: 18000, collected: 18000, outstanding: 0, collection_rate: 1, due: true },
+      { month: '2026-11', new_contracts: 1, active_contracts: 3, expected: 35000, collected: 3000, outstanding: 32000, collection_rate: 0.0857, due: true },
+      { month: '2026-12', new_contracts: 0, active_contracts: 3, expected: 33000, collected: 0, outstanding: 33000, collection_rate: 0, due: true },
     ]);
     expect(data.by_category).toEqual([
       { id: w.category.id, name: 'Ετήσιο', expected: 77000, collected: 25000, outstanding: 52000 },

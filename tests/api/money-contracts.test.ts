@@ -8,6 +8,9 @@ import { DATABASE_KINDS, startApp, type TestApp } from './harness';
 import { expectError, expectStatus, json } from './api-helpers';
 import { contractBody, created, makeMoneyWorld, paymentBody, type MoneyWorld, type Row } from './money-helpers';
 
+/** A date after every contract here, so all their months are due (what is not yet due: money-lifecycle.test.ts). */
+const TODAY = '2027-12-15';
+
 describe.each(DATABASE_KINDS)('contracts and payments on %s', (kind) => {
   let t: TestApp;
   let w: MoneyWorld;
@@ -21,7 +24,7 @@ describe.each(DATABASE_KINDS)('contracts and payments on %s', (kind) => {
   async function expectFiguresAsDomain(contractId: number) {
     const c = await getContract(contractId);
     const paid = (await paymentsOf(contractId)).map((p) => ({ kind: p.kind as PaymentKind, month: p.month, amount: p.amount }));
-    const f = contractFigures(c as never, paid);
+    const f = contractFigures(c as never, paid, TODAY);
     expect({ total_cost: c.total_cost, total_paid: c.total_paid, rest: c.rest, is_register_paid: c.is_register_paid, unpaid_months: c.unpaid_months }).toEqual({
       total_cost: f.total_cost,
       total_paid: f.total_paid,
@@ -33,7 +36,7 @@ describe.each(DATABASE_KINDS)('contracts and payments on %s', (kind) => {
   }
 
   beforeAll(async () => {
-    t = await startApp(kind);
+    t = await startApp(kind, { today: TODAY });
     w = await makeMoneyWorld(t, 4);
   });
   afterAll(async () => {
@@ -63,7 +66,7 @@ describe.each(DATABASE_KINDS)('contracts and payments on %s', (kind) => {
     await pay(c.id, { kind: 'REGISTER', month: null, amount: 2000 });
     let now = await getContract(c.id);
     expect([now.is_register_paid, now.total_paid, now.rest]).toEqual([false, 2000, c.total_cost - 2000]);
-    await pay(c.id, { kind: 'REGISTER', month: null, amount: 3000, bill_number: null });
+    await pay(c.id, { kind: 'REGISTER', month: null, amount: 3000, with_receipt: false });
     now = await getContract(c.id);
     expect([now.is_register_paid, now.total_paid]).toEqual([true, 5000]);
     const body = expectError(await send('POST', '/api/payments', paymentBody(c.id, { kind: 'REGISTER', month: null, amount: 1 })), 409, 'conflict', {
@@ -121,7 +124,7 @@ describe.each(DATABASE_KINDS)('contracts and payments on %s', (kind) => {
 
   it('correcting and deleting a payment moves every figure at once and is recorded in the history', async () => {
     const c = await newContract();
-    const p = await pay(c.id, { month: '2026-11', amount: 12000, bill_number: null });
+    const p = await pay(c.id, { month: '2026-11', amount: 12000, with_receipt: false });
     expect((await getContract(c.id)).unpaid_months).not.toContain('2026-11');
     const patched = await send('PATCH', `/api/payments/${p.id}`, { amount: 6000, version: p.version });
     expectStatus(patched, 200);
@@ -156,19 +159,22 @@ describe.each(DATABASE_KINDS)('contracts and payments on %s', (kind) => {
     expectError(await send('POST', '/api/contracts', contractBody(w, { end_date: '2026-09-01' })), 400, 'validation', { end_date: 'too-small' });
   });
 
-  it('receipt numbers are unique in the centre (409 taken) and the next one is offered', async () => {
+  it('a payment with receipt takes the next number of the centre’s series, offered beforehand; one without carries none', async () => {
     const c = await newContract();
     const before = json(await send('GET', '/api/payments/next-bill-number', undefined, w.token.SECRETARY)).data.bill_number as string;
-    await pay(c.id, { month: '2026-09', amount: 100, bill_number: before });
-    expectError(await send('POST', '/api/payments', paymentBody(c.id, { month: '2026-09', amount: 100, bill_number: before })), 409, 'conflict', {
-      bill_number: 'taken',
+    expect(before).toMatch(/^\S+-\d+$/);
+    const first = await pay(c.id, { month: '2026-09', amount: 100 });
+    expect(first.bill_number).toBe(before);
+    // A number is not typed: it is given.
+    expectError(await send('POST', '/api/payments', paymentBody(c.id, { month: '2026-09', amount: 100, bill_number: 'Α-7' })), 400, 'validation', {
+      bill_number: 'unknown-field',
     });
-    await pay(c.id, { month: '2026-09', amount: 100, bill_number: 'Α-7' });
-    const next = json(await send('GET', '/api/payments/next-bill-number')).data.bill_number;
-    expect(next).toBe(String(Number(before) + 1));
-    // Empty means without receipt, and any number of payments may carry none.
-    await pay(c.id, { month: '2026-09', amount: 100, bill_number: '' });
-    await pay(c.id, { month: '2026-09', amount: 100, bill_number: '  ' });
+    const [series, number] = before.split('-');
+    expect((await pay(c.id, { month: '2026-09', amount: 100 })).bill_number).toBe(`${series}-${Number(number) + 1}`);
+    expect(json(await send('GET', '/api/payments/next-bill-number')).data.bill_number).toBe(`${series}-${Number(number) + 2}`);
+    // Without receipt: no number, as many as wanted.
+    await pay(c.id, { month: '2026-09', amount: 100, with_receipt: false });
+    await pay(c.id, { month: '2026-09', amount: 100, with_receipt: false });
     const list = json(await send('GET', `/api/payments?contract_id=${c.id}&with_receipt=false`));
     expect(list.data.map((p: Row) => p.bill_number)).toEqual([null, null]);
     expect(list.totals).toEqual({ amount: 200, with_receipt: 0, without_receipt: 200 });
@@ -195,9 +201,7 @@ describe.each(DATABASE_KINDS)('contracts and payments on %s', (kind) => {
 
   it('20 payments sent at once for one month that together exceed it: exactly the ones that fit succeed', async () => {
     const c = await newContract({ month_cost: 12000 });
-    const results = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => send('POST', '/api/payments', paymentBody(c.id, { month: '2026-12', amount: 1000, bill_number: `C${kind}${i}` }))),
-    );
+    const results = await Promise.all(Array.from({ length: 20 }, () => send('POST', '/api/payments', paymentBody(c.id, { month: '2026-12', amount: 1000 }))));
     const codes = results.map((r) => r.statusCode);
     expect(
       codes.filter((s) => s === 201),
@@ -211,6 +215,12 @@ describe.each(DATABASE_KINDS)('contracts and payments on %s', (kind) => {
     const now = await expectFiguresAsDomain(c.id);
     expect(now.total_paid).toBe(12000);
     expect(now.unpaid_months).not.toContain('2026-12');
+    // The refused ones gave their receipt numbers back: the twelve are consecutive.
+    const numbers = results
+      .filter((r) => r.statusCode === 201)
+      .map((r) => Number(String(json(r).data.bill_number).split('-')[1]))
+      .sort((a, b) => a - b);
+    expect(numbers).toEqual(Array.from({ length: 12 }, (_, i) => numbers[0]! + i));
   });
 
   it('students show their number of contracts and the first and last contract dates', async () => {

@@ -96,7 +96,6 @@ describe.each(DATABASE_KINDS)('money kept by contract and month on %s', (kind) =
   let w: MoneyWorld;
   const contractIds: number[] = [];
   const paymentIds: number[] = [];
-  let receipts = 0;
   /** Writes that went through, by kind: the generated mixes must really change things. */
   const done = { pay: 0, monthly: 0, edit: 0, delete: 0, terms: 0 };
   const send = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, body?: unknown) => t.request({ method, url, body, token: w.token.ADMIN });
@@ -129,7 +128,7 @@ describe.each(DATABASE_KINDS)('money kept by contract and month on %s', (kind) =
       amount: d.amount,
       method: 'CASH',
       paid_on: day(shiftMonth(FIRST_MONTH, d.paidIn), d.paidDay),
-      bill_number: d.receipt ? `M${kind}${receipts++}` : null,
+      with_receipt: d.receipt,
     };
   }
 
@@ -153,10 +152,14 @@ describe.each(DATABASE_KINDS)('money kept by contract and month on %s', (kind) =
     if (res.statusCode !== 200) return;
     const p = json(res).data as Row;
     const ch = e.change as Record<string, number | boolean | string>;
-    const patch: Row = { version: p.version };
+    // A payment's receipt stands until a credit receipt cancels it; then it may change and be issued again.
+    // (In a burst another step may cancel it first: 409, and this edit's version is then stale.)
+    let version = p.version as number;
+    if (p.receipt_id && (await sent('POST', `/api/receipts/${p.receipt_id}/cancel`, { reason: 'διόρθωση' })).statusCode === 201) version++;
+    const patch: Row = { version };
     if ('amount' in ch) patch.amount = ch.amount;
     if ('paidIn' in ch) patch.paid_on = day(shiftMonth(FIRST_MONTH, ch.paidIn as number), ch.paidDay as number);
-    if ('receipt' in ch) patch.bill_number = ch.receipt ? `M${kind}${receipts++}` : null;
+    patch.with_receipt = 'receipt' in ch ? ch.receipt : p.with_receipt === true;
     if ('kind' in ch) patch.kind = ch.kind;
     if ('month' in ch || ch.kind === 'MONTHLY') {
       const c = json(await send('GET', `/api/contracts/${p.contract_id}`)).data as Row;
@@ -168,6 +171,9 @@ describe.each(DATABASE_KINDS)('money kept by contract and month on %s', (kind) =
   async function deletePayment(n: number) {
     const id = pick(paymentIds, n);
     if (id === undefined) return;
+    const got = await send('GET', `/api/payments/${id}`);
+    const p = (got.statusCode === 200 ? json(got).data : {}) as Row;
+    if (p.receipt_id) await sent('POST', `/api/receipts/${p.receipt_id}/cancel`, { reason: 'λάθος πληρωμή' });
     const res = await sent('DELETE', `/api/payments/${id}`);
     if (res.statusCode === 204) {
       paymentIds.splice(paymentIds.indexOf(id), 1);
@@ -232,7 +238,8 @@ describe.each(DATABASE_KINDS)('money kept by contract and month on %s', (kind) =
   }
 
   beforeAll(async () => {
-    t = await startApp(kind);
+    // A date after every range read here: all their months are due (what is not: money-lifecycle.test.ts).
+    t = await startApp(kind, { today: '2030-01-15' });
     w = await makeMoneyWorld(t, 3);
   });
   afterAll(async () => {
@@ -300,5 +307,6 @@ describe.each(DATABASE_KINDS)('money kept by contract and month on %s', (kind) =
       Object.values(done).every((n) => n > 0),
       JSON.stringify(done),
     ).toBe(true);
-  });
+    // A correction or deletion of a payment with receipt first cancels it (a credit receipt): more requests per step.
+  }, 180_000);
 });

@@ -4,9 +4,10 @@
 // connections, as two processes would, still creates each notification once.
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { unpaidListLink } from '../../domain/index';
 import { openDatabase } from '../../server/db/client';
 import { runNotificationJob } from '../../server/jobs/notifications';
-import { json, show } from './api-helpers';
+import { expectStatus, json, show } from './api-helpers';
 import { DATABASE_KINDS, startApp, type TestApp } from './harness';
 import { dateCursor, lessonBody, makeLesson, makeWorld, type World } from './lessons-helpers';
 import { openStream } from './notification-stream';
@@ -92,9 +93,10 @@ describe.runIf(DATABASE_KINDS.includes('postgres'))('the scheduled job from two 
 
   it('the scheduled job run through both pools at once creates each notification once', async () => {
     const student = json(await w.admin('POST', '/api/students', { first_name: 'Πέτρος', last_name: 'Ιωάννου' })).data;
-    const contract = json(
+    expectStatus(
       await w.admin('POST', '/api/contracts', { student_id: student.id, start_date: '2027-01-01', end_date: '2027-03-31', register_cost: 0, month_cost: 9000 }),
-    ).data;
+      201,
+    );
     await Promise.all([
       runNotificationJob(t.database, { today: '2027-04-15' }),
       runNotificationJob(otherDatabase, { today: '2027-04-15' }),
@@ -102,9 +104,13 @@ describe.runIf(DATABASE_KINDS.includes('postgres'))('the scheduled job from two 
       runNotificationJob(otherDatabase, { today: '2027-04-15' }),
     ]);
     for (const call of [w.admin, w.secretary]) {
-      const rows = json(await call('GET', '/api/notifications?_end=200')).data.filter((r: any) => r.link === `/contracts/?mode=status&contract=${contract.id}`);
-      // January lies beyond the job's look-back of two months; February and March once each.
-      expect(rows.map((r: any) => r.params.month).sort()).toEqual(['02/2027', '03/2027']);
+      const rows = json(await call('GET', '/api/notifications?_end=200')).data.filter((r: any) => r.kind === 'months-unpaid');
+      // January lies beyond the job's look-back of two months; February and March once each,
+      // each naming the one contract that owes it.
+      expect(rows.map((r: any) => [r.params.month, r.params.count, r.link]).sort()).toEqual([
+        ['02/2027', 1, unpaidListLink('2027-02')],
+        ['03/2027', 1, unpaidListLink('2027-03')],
+      ]);
     }
   });
 });

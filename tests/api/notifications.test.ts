@@ -5,7 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runNotificationJob } from '../../server/jobs/notifications';
 import { expectError, json, show } from './api-helpers';
 import { DATABASE_KINDS, startApp, type TestApp } from './harness';
-import { addDays, displayDate } from '../../domain/index';
+import { eq, sql } from 'drizzle-orm';
+import { addDays, displayDate, unpaidListLink } from '../../domain/index';
+import { platform, withTenant } from '../../server/db/client';
+import { tenants } from '../../server/db/schema/index';
 import {
   created,
   dateCursor,
@@ -360,69 +363,94 @@ describe.each(DATABASE_KINDS)('notifications on %s', (kind) => {
     expect((await t.request({ url: '/api/notifications', tenant: w.tenant })).statusCode).toBe(401);
   });
 
-  it('the scheduled job: an unpaid month after the 10th and a lesson still waiting reach the office once, however often it runs', async () => {
+  it('the scheduled job: an unpaid month after the 10th (one for the centre, naming the contracts and the sum) and a lesson still waiting reach the office once, however often it runs', async () => {
     const admin = w.admin;
-    const student = created(await admin('POST', '/api/students', { first_name: 'Άννα', last_name: 'Νικολάου' }), 'student');
-    const contract = created(
-      await admin('POST', '/api/contracts', { student_id: student.id, start_date: '2027-01-01', end_date: '2027-06-30', register_cost: 0, month_cost: 10000 }),
-      'contract',
-    );
-    // January is paid; February and March are not.
-    created(
-      await admin('POST', '/api/payments', {
-        contract_id: contract.id,
-        kind: 'MONTHLY',
-        month: '2027-01',
-        amount: 10000,
-        method: 'CASH',
-        paid_on: '2027-01-05',
-      }),
-      'payment',
-    );
+    const contractOf = async (first: string, last: string, body: Record<string, unknown> = {}) => {
+      const student = created(await admin('POST', '/api/students', { first_name: first, last_name: last }), 'student');
+      return created(
+        await admin('POST', '/api/contracts', {
+          student_id: student.id,
+          start_date: '2027-01-01',
+          end_date: '2027-06-30',
+          register_cost: 0,
+          month_cost: 10000,
+          ...body,
+        }),
+        'contract',
+      );
+    };
+    const pay = async (contractId: number, month: string, amount: number, paidOn: string) =>
+      created(await admin('POST', '/api/payments', { contract_id: contractId, kind: 'MONTHLY', month, amount, method: 'CASH', paid_on: paidOn }), 'payment');
+    const anna = await contractOf('Άννα', 'Νικολάου');
+    // a 10% discount: 90,00 € a month
+    const vasilis = await contractOf('Βασίλης', 'Ιωάννου', { discount_percent: 10 });
+    // January is paid by both; February by neither (Vasilis paid 30,00 € of it); March by Anna only.
+    await pay(anna.id, '2027-01', 10000, '2027-01-05');
+    await pay(vasilis.id, '2027-01', 9000, '2027-01-05');
+    await pay(vasilis.id, '2027-02', 3000, '2027-02-05');
+    await pay(anna.id, '2027-03', 10000, '2027-03-05');
     const waiting = await makeLesson(admin, lessonBody(w, '2027-03-12', { room_id: w.rooms[1]!.id, class_id: w.classes[1]!.id }));
     expect((await patchLesson(admin, waiting.id, { status: 'TO_BE_REPLACED' })).statusCode).toBe(200);
 
-    const JOB_KINDS = ['month-unpaid', 'lesson-still-waiting'];
-    const links = [`/contracts/?mode=status&contract=${contract.id}`, `/?mode=view&lesson=${waiting.id}`];
-    /** Who has which of this contract's and this lesson's notifications: [kind, month or date] per office user. */
+    // One unread notification of each contract, as the job wrote them before months were grouped.
+    const [centre] = await platform(t.database).select({ id: tenants.id }).from(tenants).where(eq(tenants.slug, w.tenant));
+    await withTenant(t.database, centre!.id, (tx) =>
+      tx.execute(sql`insert into notifications (tenant_id, user_id, kind, params, link, dedupe_key)
+                     select tenant_id, id, 'month-unpaid', ${JSON.stringify({ student: 'Άννα Νικολάου', month: '02/2027' })}::jsonb,
+                            ${`/contracts/?mode=status&contract=${anna.id}`}, ${`month-unpaid:${anna.id}:2027-02`}
+                     from users where tenant_id = ${centre!.id} and status = 'ACTIVE' and role in ('ADMIN', 'SECRETARY')`),
+    );
+    const before = await inbox(w.secretary);
+
+    const links = [
+      unpaidListLink('2027-02'),
+      unpaidListLink('2027-03'),
+      unpaidListLink('2027-04'),
+      unpaidListLink('2027-05'),
+      `/?mode=view&lesson=${waiting.id}`,
+    ];
+    /** Who has which of the job's notifications: [kind, month or date, contracts] per user. */
     const said = async () => {
       const out: Record<string, string[]> = {};
       for (const [who, call] of Object.entries({ admin: w.admin, secretary: w.secretary, teacherA, teacherB })) {
         const rows = (await inbox(call, '?_end=200')).data.filter((r) => links.includes(r.link) && JOB_KINDS.includes(r.kind));
-        out[who] = rows.map((r) => `${r.kind} ${r.params.month ?? r.params.date}`).sort();
+        out[who] = rows.map((r) => [r.kind, r.params.month ?? r.params.date, r.params.count, r.params.total].filter((x) => x !== undefined).join(' ')).sort();
       }
       return out;
     };
+    const JOB_KINDS = ['months-unpaid', 'lesson-still-waiting'];
     const office = (kinds: string[]) => ({ admin: kinds, secretary: kinds, teacherA: [], teacherB: [] });
 
     // On 10 March February is overdue, March not yet; the lesson of 12 March is two days away.
     await runNotificationJob(t.database, { today: '2027-03-10' });
     await runNotificationJob(t.database, { today: '2027-03-10' });
-    expect(await said()).toEqual(office(['lesson-still-waiting 12/03/2027', 'month-unpaid 02/2027']));
-    const unpaid = (await inbox(w.secretary)).data.find((r) => r.kind === 'month-unpaid' && links.includes(r.link))!;
-    expect(unpaid.title).toBe('Απλήρωτος μήνας');
-    expect(unpaid.body).toContain('Άννα Νικολάου');
-    expect(unpaid.body).toContain('02/2027');
+    const february = 'months-unpaid 02/2027 2 160,00 €';
+    expect(await said()).toEqual(office(['lesson-still-waiting 12/03/2027', february]));
+    const unpaid = (await inbox(w.secretary)).data.find((r) => r.kind === 'months-unpaid')!;
+    expect(unpaid.title).toBe('Απλήρωτος μήνας 02/2027');
+    expect(unpaid.body).toBe('2 συμβόλαια δεν έχουν εξοφλήσει τον μήνα 02/2027, συνολικά 160,00 €.');
+    expect(unpaid.link).toBe('/contracts/?filters[0][field]=unpaid_month&filters[0][operator]=eq&filters[0][value]=2027-02');
+    const en = await t.request({ url: '/api/notifications', token: w.secretaryToken, tenant: w.tenant, headers: { 'accept-language': 'en' } });
+    expect(json(en).data.find((r: Row) => r.kind === 'months-unpaid').body).toBe('2 contracts have not paid the month 02/2027, 160,00 € in all.');
+    // The old per-contract one is folded into it: two new ones (the month, the lesson), one read.
+    const after = await inbox(w.secretary);
+    expect(after.unread - before.unread).toBe(1);
+    expect(after.data.find((r) => r.kind === 'month-unpaid' && r.link === `/contracts/?mode=status&contract=${anna.id}`)?.read).toBe(true);
 
-    // After the 10th March is overdue too; a run after days of downtime catches up with April, once each.
+    // After the 10th March is overdue too (Vasilis alone); a run after days of downtime catches up
+    // with April (both), once each however many processes run it.
     await runNotificationJob(t.database, { today: '2027-03-11' });
     await Promise.all([runNotificationJob(t.database, { today: '2027-04-20' }), runNotificationJob(t.database, { today: '2027-04-20' })]);
     await runNotificationJob(t.database, { today: '2027-04-21' });
-    expect(await said()).toEqual(office(['lesson-still-waiting 12/03/2027', 'month-unpaid 02/2027', 'month-unpaid 03/2027', 'month-unpaid 04/2027']));
+    const months = ['months-unpaid 03/2027 1 90,00 €', 'months-unpaid 04/2027 2 190,00 €'];
+    expect(await said()).toEqual(office(['lesson-still-waiting 12/03/2027', february, ...months]));
+    const one = (await inbox(w.admin, '?_end=200')).data.find((r) => r.link === unpaidListLink('2027-03'))!;
+    expect(one.body).toBe('1 συμβόλαιο δεν έχει εξοφλήσει τον μήνα 03/2027: 90,00 €.');
 
-    // Paying May ahead of time: May is never reported.
-    created(
-      await admin('POST', '/api/payments', {
-        contract_id: contract.id,
-        kind: 'MONTHLY',
-        month: '2027-05',
-        amount: 10000,
-        method: 'CASH',
-        paid_on: '2027-04-21',
-      }),
-      'payment',
-    );
+    // Both paying May ahead of time: May is never reported.
+    await pay(anna.id, '2027-05', 10000, '2027-04-21');
+    await pay(vasilis.id, '2027-05', 9000, '2027-04-21');
     await runNotificationJob(t.database, { today: '2027-05-20' });
-    expect(await said()).toEqual(office(['lesson-still-waiting 12/03/2027', 'month-unpaid 02/2027', 'month-unpaid 03/2027', 'month-unpaid 04/2027']));
+    expect(await said()).toEqual(office(['lesson-still-waiting 12/03/2027', february, ...months]));
   });
 });

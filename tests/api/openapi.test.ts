@@ -197,6 +197,31 @@ describe('the OpenAPI description', () => {
     expect(gone.statusCode, show(gone)).toBe(204);
   });
 
+  it('documents 204 for the answers without a body and 201 for creates only, never a 200 beside them', async () => {
+    const successes = (path: string, method: string) => Object.keys(doc.paths[path]![method]!.responses).filter((s) => s.startsWith('2'));
+    expect(successes('/sign-out', 'post')).toEqual(['204']);
+    expect(successes('/api/mydata/password', 'post')).toEqual(['204']);
+    expect(successes('/api/receipts/{id}/cancel', 'post')).toEqual(['201']);
+    // Every create of a declared resource answers 201; only a POST that updates a row named by its id also answers 200.
+    for (const res of Object.values(RESOURCES)) {
+      const post = doc.paths[`/api/${res.name}`]?.post;
+      if (!post) continue;
+      expect(
+        Object.keys(post.responses).filter((s) => s.startsWith('2')),
+        res.name,
+      ).toEqual(res.name === 'users' ? ['200', '201'] : ['201']);
+    }
+    for (const { path, method, op } of operations()) {
+      const codes = Object.keys(op.responses).filter((s) => s.startsWith('2'));
+      if (codes.includes('204') || (codes.includes('201') && path !== '/api/users')) expect(codes, `${method} ${path}`).toHaveLength(1);
+    }
+    // And the server answers so: a sign-out is a 204 with no body.
+    const session = await t.signIn(t.root.username, t.root.password);
+    const out = await t.request({ method: 'POST', url: '/sign-out', clientType: 'api', token: session.token, body: { data: '' } });
+    expect(out.statusCode, show(out)).toBe(204);
+    expect(out.body).toBe('');
+  });
+
   it('shares one schema per resource row between its list, read and write answers', () => {
     const rooms = doc.components.schemas.RoomsRow;
     expect(rooms?.properties).toHaveProperty('name');

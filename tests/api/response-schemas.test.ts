@@ -12,8 +12,8 @@ import { DATABASE_KINDS, startApp, type TestApp } from './harness';
 const SHOWN: Record<string, string[]> = {
   teachers: ['user_id', 'deleted'],
   lessons: ['color', 'replaced_by'],
-  contracts: ['unpaid_months'],
-  payments: ['student', 'with_receipt'],
+  contracts: ['unpaid_months', 'unpaid_amount', 'due_months'],
+  payments: ['student', 'receipt_id'],
   expenses: ['with_receipt'],
 };
 

@@ -26,7 +26,10 @@ describe('directory registry', () => {
     expect(blockers('lessons')).toEqual(['lessons.replaces_lesson_id']);
     expect(links('lesson-tags')).toEqual(['lessons.tag_ids', 'recurring-lessons.tag_ids']);
     expect(links('subjects')).toEqual(['classes.subject_ids', 'students.subject_ids', 'teachers.subject_ids']);
-    expect(links('students')).toEqual(['classes.student_ids']);
+    expect(links('students')).toEqual(['classes.student_ids', 'guardians.student_ids']);
+    // A guardian who pays a contract stays; her links to her children are released with her.
+    expect(blockers('guardians')).toEqual(['contracts.payer_guardian_id']);
+    expect(links('guardians')).toEqual(['students.guardian_ids']);
     expect(links('classes')).toEqual(['students.class_ids']);
   });
 

@@ -81,7 +81,7 @@ describe.each(DATABASE_KINDS)('row-level security on %s', (kind) => {
     const tables = await queryRows<{ table: string; enabled: boolean; forced: boolean; policies: number }>(
       platform(t.database),
       sql`select c.relname as table, c.relrowsecurity as enabled, c.relforcerowsecurity as forced,
-                 (select count(*)::int from pg_policy p where p.polrelid = c.oid) as policies
+                 (select count(*)::int from pg_policy p where p.polrelid = c.oid and p.polname = 'tenant_isolation') as policies
           from pg_class c join pg_namespace n on n.oid = c.relnamespace
           where n.nspname = 'public' and c.relkind = 'r'
             and exists (select 1 from pg_attribute a where a.attrelid = c.oid and a.attname = 'tenant_id' and a.attnotnull and not a.attisdropped)`,

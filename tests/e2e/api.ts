@@ -1,11 +1,15 @@
 // Setting up a browser test's data through the real API, as ROOT, before the browser opens it.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { expect, inject } from 'vitest';
+import { parse, type Mail } from '../api/mailbox';
+import { e2eServer } from './server';
 
 export const JSON_HEADERS = { 'content-type': 'application/json', 'x-client-type': 'api', 'x-tenant-id': 'demo' };
 
 /** ROOT's bearer token on the demo centre. */
 export async function rootToken(): Promise<string> {
-  const login = await fetch(`${inject('apiBase')}/login`, {
+  const login = await fetch(`${e2eServer().apiBase}/login`, {
     method: 'POST',
     headers: JSON_HEADERS,
     body: JSON.stringify({ ...inject('root'), tenant: 'demo' }),
@@ -14,8 +18,8 @@ export async function rootToken(): Promise<string> {
 }
 
 /** Any call to the API as the token's user; the answer as it came. */
-export function call(token: string, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<Response> {
-  return fetch(`${inject('apiBase')}${path}`, {
+export function call(token: string, method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<Response> {
+  return fetch(`${e2eServer().apiBase}${path}`, {
     method,
     headers: { ...JSON_HEADERS, authorization: `Bearer ${token}` },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
@@ -27,4 +31,13 @@ export async function post(token: string, path: string, body: unknown): Promise<
   const res = await call(token, 'POST', path, body);
   expect(res.status, `${path}: ${await res.clone().text()}`).toBe(201);
   return (await res.json()) as { id: number };
+}
+
+/** The messages the test SMTP server has received so far. */
+export function mailbox(): Mail[] {
+  const mailDir = e2eServer().mailDir;
+  return readdirSync(mailDir)
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => JSON.parse(readFileSync(join(mailDir, f), 'utf8')) as { to: string[]; raw: string })
+    .map((m) => parse(m.raw, m.to));
 }

@@ -13,15 +13,50 @@ export function useBrowserTab(viewport: { width: number; height: number }): { pa
   afterAll(async () => {
     await browser?.close();
   });
+  let seen: string[] = [];
   beforeEach(async () => {
     context = await browser!.newContext({ viewport });
     tab.page = await context.newPage();
     tab.page.setDefaultTimeout(15_000);
+    seen = watch(tab.page);
   });
-  afterEach(async () => {
+  afterEach(async ({ task }) => {
+    if (task.result?.state === 'fail') await report(tab.page, seen);
     await context?.close();
   });
   return tab;
+}
+
+/** What a failed test's page said and asked: its console errors and its API calls, slowest and failed first. */
+function watch(page: Page): string[] {
+  const seen: string[] = [];
+  const started = new Map<object, number>();
+  const at = () => new Date().toISOString().slice(11, 23);
+  page.on('console', (m) => {
+    if (m.type() === 'error' || m.type() === 'warning') seen.push(`${at()} console ${m.type()}: ${m.text().slice(0, 300)}`);
+  });
+  page.on('pageerror', (e) => seen.push(`${at()} page error: ${e.message.slice(0, 300)}`));
+  page.on('request', (r) => started.set(r, Date.now()));
+  page.on('requestfailed', (r) => seen.push(`${at()} ${r.method()} ${r.url()} failed: ${r.failure()?.errorText ?? ''}`));
+  page.on('response', (r) => {
+    const url = new URL(r.url());
+    if (!url.pathname.startsWith('/api') && !url.pathname.startsWith('/login') && !url.pathname.startsWith('/logout') && r.status() < 400) return;
+    const ms = Date.now() - (started.get(r.request()) ?? Date.now());
+    seen.push(`${at()} ${r.request().method()} ${url.pathname}${url.search} ${r.status()} ${ms} ms`);
+  });
+  return seen;
+}
+
+async function report(page: Page, seen: string[]) {
+  const shown = await page
+    .evaluate(() =>
+      [...document.querySelectorAll('.ant-modal-content, .ant-message-notice, .ant-notification-notice, [role=alert], [role=status], .ant-drawer-title')]
+        .map((el) => (el.textContent ?? '').replace(/\s+/g, ' ').slice(0, 200))
+        .filter(Boolean),
+    )
+    .catch(() => []);
+  const lines = [`page: ${page.url()}`, ...shown.map((text) => `on screen: ${text}`), ...seen.slice(-40)];
+  process.stderr.write(`--- what the failed test's page showed and asked ---\n${lines.join('\n')}\n---\n`);
 }
 
 /** Fills and sends the sign-in form (waits for nothing after). */
@@ -42,9 +77,12 @@ export async function chooseOption(page: Page, scope: Locator, label: string, op
 export async function whollyOnScreen(page: Page, target: Locator) {
   const width = page.viewportSize()?.width ?? 0;
   await expect
-    .poll(async () => {
-      const box = await target.boundingBox();
-      return box !== null && box.x >= 0 && box.x + box.width <= width;
-    })
+    .poll(
+      async () => {
+        const box = await target.boundingBox();
+        return box !== null && box.x >= 0 && box.x + box.width <= width;
+      },
+      { timeout: 15_000 },
+    )
     .toBe(true);
 }

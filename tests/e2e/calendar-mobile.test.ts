@@ -2,10 +2,11 @@ import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, inject, it } from 'vitest';
 import { post, rootToken } from './api';
 import { submitSignIn, useBrowserTab } from './browser';
+import { e2eServer } from './server';
 
 // The calendar in the dark theme and on a phone, the recurring lessons shown as soon as they
 // arrive, and My data saved: in a real Chromium against the real server.
-const baseUrl = inject('baseUrl');
+const baseUrl = e2eServer().baseUrl;
 const root = inject('root');
 
 const tab = useBrowserTab({ width: 1280, height: 900 });

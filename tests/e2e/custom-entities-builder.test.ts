@@ -3,12 +3,13 @@ import { beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { call, post, rootToken } from './api';
 import { useBrowserTab } from './browser';
 import { customEntitySteps } from './custom-entities-steps';
+import { e2eServer } from './server';
 
 // The builder's interactions in a real Chromium against the real server, in Greek, as ROOT:
 // fields reordered by dragging stay in their new order; a field holding values goes only when
 // its values are knowingly discarded; an entity goes with its records only when told how many;
 // a student's tab of the records pointing at her pages through more than one page.
-const baseUrl = inject('baseUrl');
+const baseUrl = e2eServer().baseUrl;
 const root = inject('root');
 
 // Tall enough for the builder's field cards to be on the screen together (dragging is done on screen).

@@ -1,8 +1,8 @@
 // Steps the custom-entity browser tests share: signing in, finding the open drawer, the list's
 // rows and the sidebar, and typing a field into the builder. They act on the test's current page.
 import type { Page } from 'playwright-core';
-import { inject } from 'vitest';
 import { chooseOption, submitSignIn } from './browser';
+import { e2eServer } from './server';
 
 export interface BuilderField {
   key: string;
@@ -13,7 +13,7 @@ export interface BuilderField {
 }
 
 export function customEntitySteps(tab: { page: Page }) {
-  const baseUrl = inject('baseUrl');
+  const baseUrl = e2eServer().baseUrl;
   const page = () => tab.page;
   /** The field card `index` of the builder. */
   const card = (index: number) => page().getByTestId(`entity-field-${index}`);

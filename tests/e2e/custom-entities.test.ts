@@ -3,12 +3,13 @@ import { beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { post, rootToken } from './api';
 import { chooseOption, useBrowserTab, whollyOnScreen } from './browser';
 import { customEntitySteps } from './custom-entities-steps';
+import { e2eServer } from './server';
 
 // Custom entities in a real Chromium against the real server, in Greek: ROOT defines "Εξετάσεις"
 // in the builder (a student reference, a date, a grade, a subject choice); an ADMIN finds it in
 // the sidebar without a rebuild; a SECRETARY adds three exams, filters and exports them, and
 // finds them on the student's new tab; a TEACHER reads them and cannot change them.
-const baseUrl = inject('baseUrl');
+const baseUrl = e2eServer().baseUrl;
 const root = inject('root');
 
 const tab = useBrowserTab({ width: 1400, height: 900 });

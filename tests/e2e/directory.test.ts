@@ -1,12 +1,13 @@
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, inject, it } from 'vitest';
 import { chooseOption, submitSignIn, useBrowserTab } from './browser';
+import { e2eServer } from './server';
 
 // The directory screens in a real Chromium against the real server (tests/e2e/global-setup.ts):
 // custom fields defined at run time, a student created with one, found by an accent-free search,
 // edited, and the change seen in the History tab; a SECRETARY kept out of the settings.
-const baseUrl = inject('baseUrl');
-const apiBase = inject('apiBase');
+const baseUrl = e2eServer().baseUrl;
+const apiBase = e2eServer().apiBase;
 const root = inject('root');
 
 const tab = useBrowserTab({ width: 1400, height: 900 });

@@ -1,13 +1,14 @@
 import type { Page } from 'playwright-core';
 import { readFile } from 'node:fs/promises';
-import { beforeEach, describe, expect, inject, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { post, rootToken } from './api';
 import { submitSignIn, useBrowserTab } from './browser';
+import { e2eServer } from './server';
 
 // File management in Greek, in a real Chromium against the real server: an ADMIN makes a
 // folder, uploads two files at once (each with its progress bar) and a third by dropping it on
 // the page, downloads one under its Greek name, then deletes the folder with its contents.
-const baseUrl = inject('baseUrl');
+const baseUrl = e2eServer().baseUrl;
 
 const tab = useBrowserTab({ width: 1400, height: 900 });
 let page: Page;

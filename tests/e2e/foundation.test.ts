@@ -2,10 +2,11 @@ import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, inject, it } from 'vitest';
 import { JSON_HEADERS, post, rootToken } from './api';
 import { submitSignIn, useBrowserTab } from './browser';
+import { e2eServer } from './server';
 
 // The foundation screens in a real Chromium against the real server (tests/e2e/global-setup.ts).
-const baseUrl = inject('baseUrl');
-const apiBase = inject('apiBase');
+const baseUrl = e2eServer().baseUrl;
+const apiBase = e2eServer().apiBase;
 const root = inject('root');
 
 const tab = useBrowserTab({ width: 1280, height: 800 });
@@ -215,7 +216,7 @@ describe('Users/Admins', () => {
     await drawer.getByRole('button', { name: 'Αποθήκευση' }).click();
     const offer = page.locator('.ant-modal-confirm', { hasText: 'Κάποιος άλλος άλλαξε αυτή την εγγραφή' });
     await offer.waitFor();
-    await offer.getByRole('button', { name: 'Επαναφόρτωση' }).click();
+    await offer.getByRole('button', { name: 'Φόρτωση των τιμών του διακομιστή' }).click();
     await expect.poll(() => drawer.getByLabel('Επώνυμο').inputValue(), { timeout: 10_000 }).toBe('Δεύτερη');
   });
 });

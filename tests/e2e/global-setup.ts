@@ -1,21 +1,35 @@
 // Starts the real Frontis server (server/main.ts, the built client in ./dist) on a free port
 // with a fresh embedded database, for the Playwright tests in this folder.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { SMTPServer } from 'smtp-server';
 import type { TestProject } from 'vitest/node';
+import { startAadeStandIn } from '../api/aade-stand-in';
 
 const ROOT = { username: 'root', password: 'root-password-1' };
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    baseUrl: string;
-    apiBase: string;
+    /** One server per worker (tests/e2e/server.ts picks a file's own). */
+    servers: E2eServer[];
     root: { username: string; password: string };
+    /** The AADE stand-in the servers send receipts to (MYDATA_URL), and the credentials it accepts. */
+    mydata: { url: string; userId: string; key: string };
   }
 }
+
+export interface E2eServer {
+  baseUrl: string;
+  apiBase: string;
+  /** Where the test SMTP server this server sends to keeps each message (`<n>.json`: to and raw). */
+  mailDir: string;
+}
+
+/** As many servers as browser-test files run at once (vitest.config.ts: one at a time). */
+const SERVERS = 1;
 
 const freePort = () =>
   new Promise<number>((resolve, reject) => {
@@ -42,10 +56,29 @@ async function waitForHealth(url: string, child: ChildProcess, ms: number) {
   throw new Error(`the server did not answer ${url} within ${ms} ms`);
 }
 
-export default async function setup(project: TestProject) {
-  if (!existsSync('dist/index.html')) throw new Error('dist/ is missing: run `npm run build` first (npm test does).');
+/** A Frontis server on a fresh embedded database, with its own SMTP mailbox. */
+async function startStack(aadeUrl: string) {
   const dataDir = mkdtempSync(join(tmpdir(), 'frontis-e2e-'));
   const port = await freePort();
+  // The e-mail the server sends (absence notices to families) lands in a real SMTP server here.
+  const mailDir = mkdtempSync(join(tmpdir(), 'frontis-e2e-mail-'));
+  let received = 0;
+  const smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        const to = (session.envelope.rcptTo || []).map((r) => r.address);
+        writeFileSync(join(mailDir, `${++received}.json`), JSON.stringify({ to, raw: Buffer.concat(chunks).toString('latin1') }));
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+  const smtpPort = (smtp.server.address() as { port: number }).port;
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     env: {
       ...process.env,
@@ -62,17 +95,43 @@ export default async function setup(project: TestProject) {
       // whole suite is one client address, far past a real address's budget. The limits
       // themselves are tested by tests/api/sign-in-limits.test.ts.
       LOGIN_RATE_PER_ADDRESS: '100000',
+      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+      ABSENCE_GRACE_SECONDS: '1',
+      OUTBOX_SWEEP_SECONDS: '1',
+      MYDATA_URL: aadeUrl,
+      MYDATA_EVERY_SECONDS: '1',
+      // the unpaid months of the shared centre reach a new office user within seconds
+      NOTIFICATIONS_EVERY_SECONDS: '2',
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   await waitForHealth(`http://127.0.0.1:${port}/healthz`, child, 120_000);
-  project.provide('baseUrl', `http://demo.localhost:${port}`);
-  project.provide('apiBase', `http://127.0.0.1:${port}`);
-  project.provide('root', ROOT);
-
-  return async () => {
+  const server: E2eServer = { baseUrl: `http://demo.localhost:${port}`, apiBase: `http://127.0.0.1:${port}`, mailDir };
+  const stop = async () => {
     child.kill('SIGTERM');
     await new Promise((r) => (child.exitCode !== null ? r(null) : child.once('exit', r)));
     rmSync(dataDir, { recursive: true, force: true });
+    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    rmSync(mailDir, { recursive: true, force: true });
+  };
+  return { server, stop };
+}
+
+export default async function setup(project: TestProject) {
+  if (!existsSync('dist/index.html')) throw new Error('dist/ is missing: run `npm run build` first (npm test does).');
+  // Receipts go to a local stand-in for AADE's myDATA once a centre turns it on, checked every second.
+  const MYDATA = { userId: 'frontis-e2e', key: 'e2e-subscription-key-1' };
+  const aade = await startAadeStandIn({ [MYDATA.userId]: MYDATA.key });
+  const stacks = await Promise.all(Array.from({ length: SERVERS }, () => startStack(aade.url)));
+  project.provide(
+    'servers',
+    stacks.map((s) => s.server),
+  );
+  project.provide('root', ROOT);
+  project.provide('mydata', { url: aade.url, ...MYDATA });
+
+  return async () => {
+    await Promise.all(stacks.map((s) => s.stop()));
+    await aade.close();
   };
 }

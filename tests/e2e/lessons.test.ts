@@ -1,14 +1,15 @@
 import type { Locator, Page } from 'playwright-core';
-import { beforeEach, describe, expect, inject, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { addDays, isoWeekday } from '../../domain/lessons';
 import { JSON_HEADERS, post, rootToken } from './api';
 import { chooseOption, submitSignIn, useBrowserTab } from './browser';
+import { e2eServer } from './server';
 
 // The calendar in Greek, in a real Chromium against the real server: a weekly lesson created
 // by selecting a slot, seen in the week and month views, one instance marked to be replaced and
 // given its replacement, both statuses visible, and the conflict named when a room is booked twice.
-const baseUrl = inject('baseUrl');
-const apiBase = inject('apiBase');
+const baseUrl = e2eServer().baseUrl;
+const apiBase = e2eServer().apiBase;
 
 const tab = useBrowserTab({ width: 1500, height: 1000 });
 let page: Page;
@@ -261,7 +262,13 @@ describe('the calendar', () => {
       const detail = [l.teacher?.name ?? (l.teacher?.deleted ? 'Διαγραμμένος καθηγητής' : null), l.room?.name].filter(Boolean).join(' · ');
       const badge = [status[l.status], l.kind === 2 ? 'Αναπλήρωση' : undefined].filter(Boolean).join(' · ');
       const text = [`${l.start_time}–${l.end_time} ${title}`, detail, badge].filter(Boolean).join('\n');
-      return { id: l.id, status: l.status, kind: l.kind, text, colour: l.status === 'CANCELED' ? rgb('#bfbfbf') : rgb(l.color ?? '#1677ff') };
+      return {
+        id: l.id,
+        status: l.status,
+        kind: l.kind,
+        text,
+        colour: l.status === 'CANCELED' || l.status === 'REPLACED' ? rgb('#bfbfbf') : rgb(l.color ?? '#1677ff'),
+      };
     });
     const byId = (a: { id: number }, b: { id: number }) => a.id - b.id;
     expect(drawn.map(({ title: _, ...e }) => e).sort(byId)).toEqual(want.sort(byId));

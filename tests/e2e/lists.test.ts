@@ -1,13 +1,14 @@
 import type { Page } from 'playwright-core';
-import { beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { post, rootToken } from './api';
 import { submitSignIn, useBrowserTab } from './browser';
+import { e2eServer } from './server';
 
 // What every list and view of the generic screen does, seen in Greek in a real Chromium: a
 // header click sorts by that column alone, Greek names sort as a Greek reader expects, the
 // footer and the in-use dialog speak Greek with the right plural, History names the records a
 // change points to, an unknown id says the record does not exist, and the dark theme is legible.
-const baseUrl = inject('baseUrl');
+const baseUrl = e2eServer().baseUrl;
 
 const tab = useBrowserTab({ width: 1400, height: 900 });
 let page: Page;

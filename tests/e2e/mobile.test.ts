@@ -1,12 +1,13 @@
 import type { Page } from 'playwright-core';
-import { beforeEach, describe, expect, inject, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { post, rootToken } from './api';
 import { submitSignIn, useBrowserTab } from './browser';
+import { e2eServer } from './server';
 
 // A phone (390 px wide) in Greek: the students list without sideways scrolling of the page,
 // the surname in view, the menu opened from the header's toggle, and a student's view drawer
 // across the whole screen with every tab label readable.
-const baseUrl = inject('baseUrl');
+const baseUrl = e2eServer().baseUrl;
 
 const WIDTH = 390;
 const tab = useBrowserTab({ width: WIDTH, height: 844 });

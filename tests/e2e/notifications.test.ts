@@ -1,13 +1,14 @@
 import type { Page } from 'playwright-core';
-import { beforeEach, describe, expect, inject, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { JSON_HEADERS, post, rootToken } from './api';
 import { submitSignIn, useBrowserTab } from './browser';
+import { e2eServer } from './server';
 
 // Notifications in Greek, in a real Chromium against the real server: a teacher has the app
 // open when the office moves her lesson (through the API, as another client would); the
 // bell's count rises without a reload, and the notification opens that lesson.
-const baseUrl = inject('baseUrl');
-const apiBase = inject('apiBase');
+const baseUrl = e2eServer().baseUrl;
+const apiBase = e2eServer().apiBase;
 
 const tab = useBrowserTab({ width: 1400, height: 900 });
 let page: Page;

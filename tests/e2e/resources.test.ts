@@ -12,11 +12,12 @@ import { loadConfig } from '../../server/config';
 import { openDatabase } from '../../server/db/client';
 import { migrate } from '../../server/db/migrate';
 import { submitSignIn, useBrowserTab } from './browser';
+import { e2eServer } from './server';
 
 // Declared once, seen in a real Chromium: the Settings group with every label whole at
 // 1440 px, the document title in the chosen language, and a resource declared at run time
 // mounted by the client with list, create, edit, view and History.
-const baseUrl = inject('baseUrl');
+const baseUrl = e2eServer().baseUrl;
 const root = inject('root');
 
 const tab = useBrowserTab({ width: 1440, height: 900 });

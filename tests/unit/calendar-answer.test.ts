@@ -152,8 +152,8 @@ describe('the calendar answer, decoded', () => {
       },
     ]);
     for (const e of events) expect(e.tooltip).toBe(e.text);
-    // coloured by type, the default blue without one, grey when cancelled
-    expect(events.map((e) => e.style.backgroundColor)).toEqual(['#52c41a', '#52c41a', '#1677ff', '#bfbfbf', '#52c41a']);
+    // coloured by type, the default blue without one, grey when cancelled or replaced
+    expect(events.map((e) => e.style.backgroundColor)).toEqual(['#52c41a', '#52c41a', '#1677ff', '#bfbfbf', '#bfbfbf']);
     expect(events.map((e) => e.className)).toEqual([
       'lesson-event lesson-normal',
       'lesson-event lesson-to_be_replaced',

@@ -19,7 +19,9 @@ it('a part not yet fetched shows the loading fallback; once fetched ahead it is 
   expect(draw(part)).toContain('Φόρτωση…');
 
   const ahead = lazyPart(async () => ({ default: Greeting }));
+  expect(ahead.loaded()).toBe(false);
   await ahead.preload();
+  expect(ahead.loaded()).toBe(true);
   const html = draw(ahead);
   expect(html).toContain('Καλώς ήρθες, Ελένη');
   expect(html).not.toContain('Φόρτωση…');
@@ -29,5 +31,6 @@ it('a part not yet fetched shows the loading fallback; once fetched ahead it is 
 it('a part that fails to fetch ahead is left to its first use (no error escapes the preload)', async () => {
   const broken = lazyPart<typeof Greeting>(() => Promise.reject(new Error('chunk gone')));
   await expect(broken.preload()).resolves.toBeUndefined();
+  expect(broken.loaded()).toBe(false);
   expect(draw(broken)).toContain('Φόρτωση…');
 });

@@ -10,9 +10,13 @@ import {
   contractMonths,
   dueInMonth,
   expectedForMonth,
+  isDue,
   isMonth,
+  lastOwedMonth,
+  monthFee,
   monthsFromTo,
   overpaidLines,
+  owedMonths,
   type PaymentLine,
   splitByReceipt,
   stillOwed,
@@ -167,5 +171,45 @@ describe('checks before a write', () => {
     [{ kind: 'EXTRA', paid_on: '1999-01-01' }, { paid_on: 'too-small' }],
   ])('payment %o -> %o', (payment, fields) => {
     expect(checkPaymentShape(payment)).toEqual(fields);
+  });
+});
+
+describe('discounts, withdrawals and due months', () => {
+  it.each([
+    [12000, 0, 12000],
+    [12345, 15, 10493],
+    [9001, 50, 4501],
+    [1, 50, 1],
+    [3, 50, 2],
+    [12000, 100, 0],
+  ])('a month_cost of %i less %i%% is a fee of %i cents (rounded half up)', (month_cost, discount_percent, fee) => {
+    expect(monthFee({ month_cost, discount_percent })).toBe(fee);
+    const lines = contractLines({ ...terms, month_cost, discount_percent }, []);
+    expect(lines.filter((l) => l.kind === 'MONTHLY').every((l) => l.owed === fee)).toBe(true);
+    expect(contractFigures({ ...terms, month_cost, discount_percent }, []).total_cost).toBe(5000 + 10 * fee);
+  });
+
+  it('a withdrawal keeps its month due in full and drops the later ones; payments for them are credit, not owed nor overpaid', () => {
+    const withdrawn = { ...terms, status: 'WITHDRAWN', withdrawn_on: '2026-11-30' };
+    expect(lastOwedMonth(withdrawn)).toBe('2026-11');
+    expect(owedMonths(withdrawn)).toEqual(['2026-09', '2026-10', '2026-11']);
+    const paid = [R(5000), M('2026-09', 12000), M('2027-01', 12000)];
+    const f = contractFigures(withdrawn, paid, '2027-03-01');
+    expect(f).toMatchObject({ month_count: 3, total_cost: 5000 + 3 * 12000, credit: 12000, rest: 2 * 12000, unpaid_months: ['2026-10', '2026-11'] });
+    expect(overpaidLines(withdrawn, paid)).toEqual([]);
+    expect(stillOwed(withdrawn, paid, 'MONTHLY', '2026-12')).toBe(0);
+    expect(stillOwed(withdrawn, paid, 'MONTHLY', '2026-11')).toBe(12000);
+    expect(dueInMonth(withdrawn, '2026-11')).toBe(12000);
+    expect(dueInMonth(withdrawn, '2026-12')).toBe(0);
+    // a withdrawal date after the end changes nothing; an ACTIVE contract ignores a stale date
+    expect(lastOwedMonth({ ...withdrawn, withdrawn_on: '2027-08-01' })).toBe('2027-06');
+    expect(lastOwedMonth({ ...terms, withdrawn_on: '2026-10-01' })).toBe('2027-06');
+  });
+
+  it('only months already due are unpaid: a month is due from its first day', () => {
+    expect(contractFigures(terms, [], '2026-11-30').unpaid_months).toEqual(['2026-09', '2026-10', '2026-11']);
+    expect(contractFigures(terms, [], '2026-12-01').unpaid_months.at(-1)).toBe('2026-12');
+    expect(contractFigures(terms, [], '2026-08-31').unpaid_months).toEqual([]);
+    expect([isDue('2026-12', '2026-12-01'), isDue('2026-12', '2026-11-30')]).toEqual([true, false]);
   });
 });

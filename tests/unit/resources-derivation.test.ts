@@ -69,8 +69,8 @@ it('screens sharing a path share one page and one guard', () => {
 
 it('the settings pages sit in one Settings group, in the sidebar after the top-level screens', () => {
   const grouped = resources.filter((r) => r.meta?.parent === 'settings').map((r) => r.name);
-  // In the declarations' own order (screen.order), as many as declare the group.
-  const declared = DECLARED.filter((d) => d.screen.group === 'settings').map((d) => d.name);
+  // In the screens' own order (screen.order), as many as declare the group (declarations and pages alike).
+  const declared = SCREENS.filter((d) => d.screen.group === 'settings').map((d) => d.name);
   expect(declared.length).toBeGreaterThan(0);
   expect(grouped).toEqual(declared);
 });

@@ -41,6 +41,7 @@ export const STORED_AS: Record<FieldType, 'text' | 'integer' | 'numeric' | 'date
   LONG_TEXT: 'text',
   EMAIL: 'text',
   PHONE: 'text',
+  TAX_ID: 'text',
   USERNAME: 'text',
   SLUG: 'text',
   COLOR: 'text',

@@ -9,3 +9,5 @@ export * from './money';
 export * from './custom-entities';
 export * from './files';
 export * from './notifications';
+export * from './families';
+export * from './receipts';

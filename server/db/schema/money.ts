@@ -13,6 +13,7 @@ import { EXPENSE_CATEGORIES } from '../../../domain/resources/money';
 import { rowMeta } from './columns';
 import { declaredTable } from './declared';
 import { contractCategories } from './directory';
+import { guardians } from './families';
 import { students } from './people';
 import { id, search, tenantId } from './tenant-columns';
 
@@ -33,6 +34,15 @@ export const contracts = pgTable(
     monthCost: integer('month_cost').notNull(),
     withReceipt: boolean('with_receipt').notNull().default(true),
     notes: text('notes'),
+    /** Who pays and is named on receipts: one of the student's guardians, or none (the student pays). */
+    payerGuardianId: integer('payer_guardian_id'),
+    /** 0-100, taken off each month's fee. */
+    discountPercent: integer('discount_percent').notNull().default(0),
+    status: text('status').notNull().default('ACTIVE'),
+    withdrawnOn: day('withdrawn_on'),
+    withdrawalReason: text('withdrawal_reason'),
+    /** Reminders of unpaid months go to the payer unless turned off. */
+    remindersEnabled: boolean('reminders_enabled').notNull().default(true),
     // Kept by the database (trigger contract_figures).
     monthCount: integer('month_count').notNull().default(0),
     registerPaid: cents('register_paid'),
@@ -42,6 +52,8 @@ export const contracts = pgTable(
     rest: cents('rest'),
     isRegisterPaid: boolean('is_register_paid').notNull().default(false),
     unpaidMonths: text('unpaid_months').array().notNull().default(sql`'{}'::text[]`),
+    /** MONTHLY payments for months after a withdrawal: money to refund, not counted against what it owes. */
+    credit: cents('credit'),
     search: search(),
     ...rowMeta(),
   },
@@ -55,6 +67,9 @@ export const contracts = pgTable(
     index('contracts_unpaid_months_idx').using('gin', t.unpaidMonths),
     foreignKey({ columns: [t.tenantId, t.studentId], foreignColumns: [students.tenantId, students.id] }),
     foreignKey({ columns: [t.tenantId, t.categoryId], foreignColumns: [contractCategories.tenantId, contractCategories.id] }),
+    foreignKey({ columns: [t.tenantId, t.payerGuardianId], foreignColumns: [guardians.tenantId, guardians.id] }),
+    index('contracts_payer_idx').on(t.tenantId, t.payerGuardianId),
+    check('contracts_discount_check', sql`${t.discountPercent} between 0 and 100`),
     check('contracts_dates_check', sql`${t.endDate} >= ${t.startDate}`),
     check('contracts_costs_check', sql`${t.registerCost} >= 0 and ${t.monthCost} >= 0`),
   ],
@@ -71,6 +86,8 @@ export const payments = pgTable(
     amount: integer('amount').notNull(),
     method: text('method').notNull().default('CASH'),
     billNumber: text('bill_number'),
+    /** A receipt is issued for it (rule 13); null until written, then the contract's unless given. */
+    withReceipt: boolean('with_receipt'),
     paidOn: day('paid_on').notNull(),
     description: text('description'),
     search: search(),

@@ -59,8 +59,6 @@ export const students = pgTable(
     tenantId: tenantId(),
     id: id(),
     ...person(),
-    guardianName: text('guardian_name'),
-    guardianPhone: text('guardian_phone'),
     status: text('status').notNull().default('ACTIVE'),
     inactiveReason: text('inactive_reason'),
     information: text('information'),
@@ -68,7 +66,6 @@ export const students = pgTable(
     customFields: jsonb('custom_fields').$type<Record<string, unknown>>().notNull().default({}),
     search: search(),
     ...personSortKeys(),
-    guardianNameSort: sortKeyColumn('guardian_name'),
     ...rowMeta(),
   },
   (t) => [

@@ -27,6 +27,7 @@ import { customEntities, customRecords, customValues } from '../../db/schema/ind
 import type { Registry } from '../registry';
 import type { Ctx } from '../spec';
 import { iso } from '../params';
+import { labelScope, scopedName } from '../read';
 
 export type EntityRow = typeof customEntities.$inferSelect;
 
@@ -173,7 +174,7 @@ function titleKey(entity: CustomEntity): string {
 }
 
 /** Which targets exist, by target: `students` via the registry, `custom:<slug>` among that entity's records. */
-async function labelsOf(tx: Tx, registry: Registry, tenantId: number, target: string, ids: number[]): Promise<Map<number, ReferenceLabel>> {
+async function labelsOf(tx: Tx, registry: Registry, tenantId: number, target: string, ids: number[], ctx?: Ctx): Promise<Map<number, ReferenceLabel>> {
   const found = new Map<number, ReferenceLabel>();
   if (!ids.length) return found;
   if (target.startsWith('custom:')) {
@@ -190,7 +191,12 @@ async function labelsOf(tx: Tx, registry: Registry, tenantId: number, target: st
   const t = registry.targets.get(target);
   if (!t) return found;
   const rows = (await tx
-    .select({ id: t.id, name: t.label, deleted: t.deletedAt ? sql<boolean>`(${t.deletedAt} is not null)` : sql<boolean>`false` })
+    // Named only where the caller may read the row's name (a TEACHER: the students of her classes).
+    .select({
+      id: t.id,
+      name: scopedName(t.label, labelScope(registry, ctx, target)),
+      deleted: t.deletedAt ? sql<boolean>`(${t.deletedAt} is not null)` : sql<boolean>`false`,
+    })
     .from(t.table as never)
     .where(and(eq(t.tenantId, tenantId), inArray(t.id, ids)))) as { id: number; name: string | null; deleted: boolean }[];
   for (const r of rows) found.set(r.id, r.deleted ? { id: r.id, name: null, deleted: true } : { id: r.id, name: r.name });
@@ -332,7 +338,7 @@ export async function presentRecords(tx: Tx, registry: Registry, ctx: Ctx, entit
   for (const f of entity.fields) {
     if (f.type !== 'REFERENCE' || !f.target) continue;
     const ids = [...new Set(out.map((r) => r[f.key]).filter((v): v is number => typeof v === 'number'))];
-    const found = await labelsOf(tx, registry, ctx.tenantId, f.target, ids);
+    const found = await labelsOf(tx, registry, ctx.tenantId, f.target, ids, ctx);
     const key = labelKey({ name: f.key, type: 'REFERENCE' });
     for (const r of out) {
       const id = r[f.key];
@@ -349,6 +355,7 @@ export async function labelRecordChanges(
   tenantId: number,
   slug: string,
   entries: readonly { changes: Record<string, { old: unknown; new: unknown; labels?: unknown }> }[],
+  ctx?: Ctx,
 ): Promise<void> {
   const row = entries.length ? await entityBySlug(tx, tenantId, slug) : null;
   if (!row) return;
@@ -357,7 +364,7 @@ export async function labelRecordChanges(
     const changes = entries.map((e) => e.changes?.[f.key]).filter((c) => c !== undefined);
     const ids = [...new Set(changes.flatMap((c) => [c.old, c.new]).filter((v): v is number => typeof v === 'number'))];
     if (!ids.length) continue;
-    const found = await labelsOf(tx, registry, tenantId, f.target, ids);
+    const found = await labelsOf(tx, registry, tenantId, f.target, ids, ctx);
     // A record deleted since keeps its id: {id, name: null, deleted: true}.
     const side = (v: unknown) => (typeof v === 'number' ? (found.get(v) ?? { id: v, name: null, deleted: true }) : null);
     for (const c of changes) c.labels = { old: side(c.old), new: side(c.new) };

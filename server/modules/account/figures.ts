@@ -1,8 +1,8 @@
 /**
  * The account's figures per month (docs/rules.md, Account), in one statement for any range of months: income
  * is payments by paid_on (as the database sums them by contract and month), expenses by date,
- * expected is what the contracts covering the month owe for it (month_cost, plus register_cost
- * in the start month); each split by receipt (a payment's or expense's bill_number, a
+ * expected is what the contracts owe for the month (its fee, month_cost less the discount, plus
+ * register_cost in the start month; a withdrawn contract only up to its withdrawal month); each split by receipt (a payment's or expense's bill_number, a
  * contract's with_receipt).
  */
 import { sql } from 'drizzle-orm';
@@ -49,9 +49,10 @@ spent as (
 ),
 -- Contracts with the same first and last month owe alike: summed first, a centre's thousands of
 -- contracts become a few groups before they meet the months.
+-- A month's fee is month_cost less the discount; a withdrawn contract owes up to its withdrawal month.
 terms as (
-  select date_trunc('month', c.start_date)::date as sm, date_trunc('month', c.end_date)::date as em, c.with_receipt,
-    sum(c.month_cost) as month_cost, sum(c.register_cost) as register_cost
+  select date_trunc('month', c.start_date)::date as sm, to_date(contract_last_month(c.end_date, c.status, c.withdrawn_on), 'YYYY-MM') as em, c.with_receipt,
+    sum(contract_fee(c.month_cost, c.discount_percent)) as month_cost, sum(c.register_cost) as register_cost
   from contracts c
   where c.tenant_id = ${tenantId} and c.start_date < ${end}::date and c.end_date >= ${first}::date
   group by 1, 2, 3

@@ -4,7 +4,7 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AccountMonthAnswer, AccountYearAnswer, RESOURCE_AREA } from '../../../domain/index';
-import { withTenant, type Database } from '../../db/client';
+import { withTenantReads, type Database } from '../../db/client';
 import { ctxOf } from '../../engine/routes';
 import { answerSchema } from '../../engine/answers';
 import { monthFigures, totalOf } from './figures';
@@ -26,7 +26,7 @@ export const accountRoutes: FastifyPluginAsyncZod<{ database: Database }> = asyn
     async (request) => {
       const { month } = readQuery(request.query, ['month'] as const, (_n, v) => monthCode(v));
       const ctx = ctxOf(request);
-      const [figures] = await withTenant(database, ctx.tenantId, (tx) => monthFigures(tx, ctx.tenantId, month, month));
+      const [figures] = await withTenantReads(database, ctx.tenantId, (tx) => monthFigures(tx, ctx.tenantId, month, month));
       return { data: figures };
     },
   );
@@ -44,7 +44,7 @@ export const accountRoutes: FastifyPluginAsyncZod<{ database: Database }> = asyn
     async (request) => {
       const { year } = readQuery(request.query, ['year'] as const, (_n, v) => yearCode(v));
       const ctx = ctxOf(request);
-      const months = await withTenant(database, ctx.tenantId, (tx) => monthFigures(tx, ctx.tenantId, `${year}-01`, `${year}-12`));
+      const months = await withTenantReads(database, ctx.tenantId, (tx) => monthFigures(tx, ctx.tenantId, `${year}-01`, `${year}-12`));
       return { data: { year: Number(year), months, totals: totalOf(months) } };
     },
   );

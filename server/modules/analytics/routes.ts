@@ -1,7 +1,7 @@
 /** Analytics, registered under /api/analytics: the contracts over a range of months (contracts.ts). */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ContractAnalyticsAnswer, RESOURCE_AREA } from '../../../domain/index';
-import { withTenant, type Database } from '../../db/client';
+import { withTenantReads, type Database } from '../../db/client';
 import { RANGE_QUERY, readRange } from '../account/query';
 import { answerSchema } from '../../engine/answers';
 import { ctxOf } from '../../engine/routes';
@@ -22,7 +22,7 @@ export const analyticsRoutes: FastifyPluginAsyncZod<{ database: Database }> = as
     async (request) => {
       const { from, to } = readRange(request.query);
       const ctx = ctxOf(request);
-      return { data: await withTenant(database, ctx.tenantId, (tx) => contractAnalytics(tx, ctx.tenantId, from, to)) };
+      return { data: await withTenantReads(database, ctx.tenantId, (tx) => contractAnalytics(tx, ctx.tenantId, from, to)) };
     },
   );
 };

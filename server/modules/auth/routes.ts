@@ -215,7 +215,7 @@ export const authRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
   app.get(
     '/me',
     {
-      config: { access: 'signed-in' },
+      config: { access: 'signed-in', guardians: true },
       schema: {
         tags: ['session'],
         summary: 'The signed-in user',
@@ -256,7 +256,12 @@ export const authRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
     '/sign-out',
     {
       config: { access: 'public' },
-      schema: { tags: ['session'], summary: 'End the session (its whole refresh family)', body: SignOutBody },
+      schema: {
+        tags: ['session'],
+        summary: 'End the session (its whole refresh family)',
+        body: SignOutBody,
+        response: { 204: { description: 'Signed out: no body', type: 'null' } },
+      },
     },
     async (request, reply) => {
       const { body } = request;

@@ -18,6 +18,7 @@ import {
   type ListQuery,
   type PaymentKind,
 } from '../../../domain/index';
+import { MANAGERS } from '../../../domain/access';
 import type { Tx } from '../../db/client';
 import { classStudents, contracts, payments } from '../../db/schema/index';
 import type { Ctx, ListExtras, ResourceSpec } from '../../engine/spec';
@@ -51,10 +52,12 @@ function extraWhere(ctx: Ctx, query: ListQuery): SQL[] {
       }
       if (typeof value !== 'string' || !isMonth(value)) throw new DomainError('validation', 'The list query is not valid.', { [filter.field]: 'invalid' });
       const month = sql`array[${value}]::text[]`;
-      if (filter.field === 'unpaid_month') out.push(sql`${contracts.unpaidMonths} @> ${month}`);
+      if (filter.field === 'unpaid_month') out.push(sql`${contracts.unpaidMonths} @> ${month} and ${value} <= ${centreMonth(ctx.tenantId)}`);
       else {
         const { first, next } = monthRange(value);
-        out.push(sql`${contracts.startDate} < ${next} and ${contracts.endDate} >= ${first} and not (${contracts.unpaidMonths} @> ${month})`);
+        out.push(
+          sql`${contracts.startDate} < ${next} and ${contracts.endDate} >= ${first} and ${value} <= contract_last_month(${contracts.endDate}, ${contracts.status}, ${contracts.withdrawnOn}) and not (${contracts.unpaidMonths} @> ${month})`,
+        );
       }
     }
   }
@@ -71,6 +74,9 @@ export async function lockContract(tx: Tx, tenantId: number, id: number): Promis
       register_cost: contracts.registerCost,
       month_cost: contracts.monthCost,
       with_receipt: contracts.withReceipt,
+      discount_percent: contracts.discountPercent,
+      status: contracts.status,
+      withdrawn_on: contracts.withdrawnOn,
     })
     .from(contracts)
     .where(and(eq(contracts.tenantId, tenantId), eq(contracts.id, id)))
@@ -102,13 +108,35 @@ export const termsOf = (row: Record<string, unknown>): ContractTerms => ({
   register_cost: Number(row.register_cost),
   month_cost: Number(row.month_cost),
   with_receipt: row.with_receipt !== false,
+  discount_percent: Number(row.discount_percent ?? 0),
+  // COMPLETED is ACTIVE past its end: it owes the same.
+  status: row.status === 'WITHDRAWN' ? 'WITHDRAWN' : 'ACTIVE',
+  withdrawn_on: typeof row.withdrawn_on === 'string' ? row.withdrawn_on : null,
 });
+
+/** The centre's current month (YYYY-MM) as SQL: months up to it are due. */
+export const centreMonth = (tenantId: SQL | number) => sql`centre_month(${tenantId})`;
+
+/** ACTIVE past its end date reads COMPLETED (computed, so it moves with the calendar). */
+export const contractStatusSql = sql`(case when ${contracts.status} = 'ACTIVE' and ${contracts.endDate} < centre_today(${contracts.tenantId}) then 'COMPLETED' else ${contracts.status} end)`;
 
 export const contractsSpec: ResourceSpec = {
   def: CONTRACTS,
   table: contracts,
   label: sql`((select trim(s.first_name || ' ' || s.last_name) from students s where s.tenant_id = contracts.tenant_id and s.id = contracts.student_id) || ' · ' || to_char(contracts.start_date, 'YYYY-MM-DD'))`,
-  shown: { unpaid_months: contracts.unpaidMonths },
+  // The database keeps every owed unpaid month; only those already due are unpaid.
+  shown: {
+    unpaid_months: sql`array(select m from unnest(${contracts.unpaidMonths}) m where m <= centre_month(${contracts.tenantId}) order by m)`,
+    // what those months still owe (their fees less what was paid towards each): the unpaid list's "how much"
+    // (named in full: inside the subquery a bare column would be the payment's own)
+    unpaid_amount: sql`(select coalesce(sum(contract_fee(contracts.month_cost, contracts.discount_percent)
+        - coalesce((select sum(p.amount) from payments p
+                    where p.tenant_id = contracts.tenant_id and p.contract_id = contracts.id and p.kind = 'MONTHLY' and p.month = m), 0)), 0)::int
+      from unnest(contracts.unpaid_months) m where m <= centre_month(contracts.tenant_id))`,
+    due_months: sql`(select count(*)::int from generate_series(date_trunc('month', ${contracts.startDate}::timestamp), ${contracts.endDate}::timestamp, interval '1 month') g
+      where to_char(g, 'YYYY-MM') <= least(contract_last_month(${contracts.endDate}, ${contracts.status}, ${contracts.withdrawnOn}), centre_month(${contracts.tenantId})))`,
+  },
+  computed: { status: contractStatusSql },
   totals: {
     total_cost: sql`sum(${contracts.totalCost})`,
     total_paid: sql`sum(${contracts.totalPaid})`,
@@ -117,7 +145,20 @@ export const contractsSpec: ResourceSpec = {
   async listExtras(_tx, ctx): Promise<ListExtras> {
     return { fields: EXTRA_FILTERS, where: (query) => extraWhere(ctx, query) };
   },
-  async beforeWrite({ input, before }) {
+  // docs/rules.md, Reminders: turning a contract's reminders off (or on again) is ADMIN's.
+  canWrite(ctx, before, input) {
+    if (!input || !('reminders_enabled' in input) || (ctx.actor !== null && MANAGERS.includes(ctx.actor.role))) return;
+    if (input.reminders_enabled === before.reminders_enabled) return;
+    throw new DomainError('forbidden', "Only an administrator turns a contract's reminders on or off.", undefined, {
+      details: { reason: 'reminders-admin-only' },
+    });
+  },
+  async beforeWrite({ ctx, input, before }) {
+    if (!before && input.reminders_enabled === false && !(ctx.actor !== null && MANAGERS.includes(ctx.actor.role))) {
+      throw new DomainError('forbidden', "Only an administrator turns a contract's reminders on or off.", undefined, {
+        details: { reason: 'reminders-admin-only' },
+      });
+    }
     const fields = checkContractTerms({ ...(before ?? {}), ...input } as Partial<ContractTerms>);
     if (Object.keys(fields).length) throw new DomainError('validation', 'The contract dates are not valid.', fields);
     return undefined;

@@ -11,6 +11,8 @@ import type { ReferenceLabel } from '../../../domain/references';
 import type { Tx } from '../../db/client';
 import type { FieldChange } from '../../db/schema/index';
 import type { Registry } from '../../engine/registry';
+import { labelScope, scopedName } from '../../engine/read';
+import type { Ctx } from '../../engine/spec';
 import { labelRecordChanges } from '../../engine/values/store';
 
 /** What a REFERENCE change carries beside its ids: one label per side, a list for REFERENCES. */
@@ -35,9 +37,11 @@ export async function labelChanges(
   tenantId: number,
   entity: string,
   entries: readonly { changes: Record<string, LabelledChange> }[],
+  /** The reader: labels of rows it may not read by name come back without one (labelScope). */
+  ctx?: Ctx,
 ): Promise<void> {
   // A custom entity's records: their fields are the entity's definition of today.
-  if (entity.startsWith('custom:')) return labelRecordChanges(tx, registry, tenantId, entity.slice(7), entries);
+  if (entity.startsWith('custom:')) return labelRecordChanges(tx, registry, tenantId, entity.slice(7), entries, ctx);
   const fields = referenceFields(registry, entity);
   if (!fields.length || !entries.length) return;
 
@@ -59,7 +63,11 @@ export async function labelChanges(
     found.set(resource, byId);
     if (!ids.size) continue;
     const rows = (await tx
-      .select({ id: target.id, name: target.label, deleted: target.deletedAt ? sql<boolean>`(${target.deletedAt} is not null)` : sql<boolean>`false` })
+      .select({
+        id: target.id,
+        name: scopedName(target.label, labelScope(registry, ctx, resource)),
+        deleted: target.deletedAt ? sql<boolean>`(${target.deletedAt} is not null)` : sql<boolean>`false`,
+      })
       .from(target.table as never)
       .where(and(eq(target.tenantId, tenantId), inArray(target.id, [...ids])))) as { id: number; name: string | null; deleted: boolean }[];
     for (const r of rows) byId.set(r.id, r.deleted ? { id: r.id, name: null, deleted: true } : { id: r.id, name: r.name });

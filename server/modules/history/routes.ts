@@ -3,13 +3,13 @@
  * read the entity may read its history (the entity's area in domain/permissions.ts, via
  * RESOURCE_AREA); where a role sees only some rows (TEACHER: own notes), only those rows'.
  */
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, ne, or, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Registry } from '../../engine/registry';
 import { z } from 'zod';
-import { can, DomainError, isOwnOnly, RESOURCE_AREA, type Area } from '../../../domain/index';
+import { can, DomainError, isOwnOnly, readableFields, RESOURCE_AREA, type Area } from '../../../domain/index';
 import { actorOf, tenantOf } from '../../context';
-import { withTenant, type Database } from '../../db/client';
+import { queryRows, withTenant, type Database, type Tx } from '../../db/client';
 import { history } from '../../db/schema/index';
 import { findRow } from '../../engine/read';
 import { labelChanges, type LabelledChange } from './labels';
@@ -17,7 +17,7 @@ import { listPage, pagedQuery, pageOf } from '../../engine/list-query';
 import { iso } from '../../engine/params';
 
 /** Entities whose history is kept but which are not API resources of their own. */
-const EXTRA_AREAS: Record<string, Area> = { 'root-users': 'tenants' };
+const EXTRA_AREAS: Record<string, Area> = { 'root-users': 'tenants', attendance: 'attendance', 'portal-invitations': 'guardians' };
 
 /** A page of history without `_end` holds this many changes. */
 const PAGE_ROWS = 50;
@@ -66,6 +66,18 @@ function areaOf(entity: string): Area | undefined {
   return /^custom:[a-z][a-z0-9-]{1,39}$/.test(entity) ? 'customEntityRecords' : undefined;
 }
 
+/** Whether attendance mark `id` is of a lesson taught by user `userId`. */
+async function ownMark(tx: Tx, tenantId: number, userId: number, id: number): Promise<boolean> {
+  const rows = await queryRows<{ id: number }>(
+    tx,
+    sql`select a.id from attendance a
+        join lessons l on l.tenant_id = a.tenant_id and l.id = a.lesson_id
+        join teachers t on t.tenant_id = l.tenant_id and t.id = l.teacher_id
+        where a.tenant_id = ${tenantId} and a.id = ${id} and t.user_id = ${userId}`,
+  );
+  return rows.length > 0;
+}
+
 export const historyRoutes: FastifyPluginAsyncZod<{ database: Database; registry: Registry }> = async (app, { database, registry }) => {
   app.get(
     '',
@@ -88,8 +100,15 @@ export const historyRoutes: FastifyPluginAsyncZod<{ database: Database; registry
       const tenantId = query.entity === 'tenants' ? query.entity_id : tenantOf(request).id;
       const { start, end } = pageOf(query, PAGE_ROWS);
       const narrowed = isOwnOnly(actor.role, area) ? registry.specs.get(query.entity) : undefined;
+      // A role that reads only some fields of the entity sees only their changes, and no update that changed none of them.
+      const readable = readableFields(registry.specs.get(query.entity)?.def ?? {}, actor.role);
+      const seen = readable ? [...readable] : undefined;
       const page = await withTenant(database, tenantId, async (tx) => {
         if (narrowed?.scope && !(await findRow(tx, registry, { tenantId, actor }, narrowed, query.entity_id))) {
+          throw new DomainError('not-found');
+        }
+        // A TEACHER reads the history of the marks of her own lessons only.
+        if (query.entity === 'attendance' && isOwnOnly(actor.role, area) && !(await ownMark(tx, tenantId, actor.id, query.entity_id))) {
           throw new DomainError('not-found');
         }
         const found = await listPage<{
@@ -111,11 +130,26 @@ export const historyRoutes: FastifyPluginAsyncZod<{ database: Database; registry
             userName: history.userName,
             at: history.at,
           },
-          where: [eq(history.tenantId, tenantId), and(eq(history.entity, query.entity), eq(history.entityId, query.entity_id))],
+          where: [
+            eq(history.tenantId, tenantId),
+            and(eq(history.entity, query.entity), eq(history.entityId, query.entity_id)),
+            seen
+              ? or(
+                  ne(history.action, 'update'),
+                  seen.length
+                    ? sql`${history.changes} ?| ${sql`array[${sql.join(
+                        seen.map((name) => sql`${name}`),
+                        sql`, `,
+                      )}]::text[]`}`
+                    : sql`false`,
+                )
+              : undefined,
+          ],
           order: [desc(history.at), desc(history.id)],
           query: { start, end, sort: [], filters: [] },
         });
-        await labelChanges(tx, registry, tenantId, query.entity, found.rows);
+        if (readable) for (const row of found.rows) row.changes = Object.fromEntries(Object.entries(row.changes ?? {}).filter(([name]) => readable.has(name)));
+        await labelChanges(tx, registry, tenantId, query.entity, found.rows, { tenantId, actor });
         return found;
       });
       reply.header('x-total-count', String(page.total));

@@ -91,15 +91,33 @@ export const lessonsSpec: ResourceSpec = {
   scope: (ctx) => (ownOnly(ctx) ? ownTeacher(ctx, lessons.teacherId) : undefined),
   async listExtras(_tx, ctx) {
     // student_id=7: the lessons of the classes student 7 is in (the student's Lessons tab).
+    // has_absences=true|false: lessons with (without) an ABSENT mark.
     return {
-      fields: [{ name: 'student_id', type: 'REFERENCE', reference: 'students', filterable: true }],
+      fields: [
+        { name: 'student_id', type: 'REFERENCE', reference: 'students', filterable: true },
+        { name: 'has_absences', type: 'BOOLEAN', filterable: true },
+      ],
       where(query) {
+        const absences = query.filters.find((f) => f.field === 'has_absences');
+        const where: SQL[] = [];
+        if (absences) {
+          if (absences.op !== 'eq' || absences.values.length !== 1) {
+            throw new DomainError('validation', 'The list query is not valid.', {
+              [`has_absences${absences.op === 'eq' ? '' : `_${absences.op}`}`]: 'invalid-option',
+            });
+          }
+          const wanted = absences.values[0] === true || absences.values[0] === 'true';
+          where.push(
+            sql`${wanted ? sql`` : sql`not `}exists (select 1 from attendance a where a.tenant_id = lessons.tenant_id and a.lesson_id = lessons.id and a.status = 'ABSENT')`,
+          );
+        }
         const filter = query.filters.find((f) => f.field === 'student_id');
-        if (!filter) return [];
+        if (!filter) return where;
         if (filter.op !== 'eq') {
           throw new DomainError('validation', 'The list query is not valid.', { [`student_id_${filter.op}`]: 'invalid-option' });
         }
         return [
+          ...where,
           sql`${lessons.classId} in (select cs.class_id from ${classStudents} cs where cs.tenant_id = ${ctx.tenantId} and cs.student_id in (${sql.join(
             filter.values.map((v) => sql`${v}`),
             sql`, `,

@@ -149,7 +149,12 @@ export const mydataRoutes: FastifyPluginAsyncZod<{ database: Database; registry:
     '/password',
     {
       config: { access: { area: 'mydata', action: 'update' } },
-      schema: { ...tag, summary: 'Change my password (ends my other sessions)', body: PasswordBody },
+      schema: {
+        ...tag,
+        summary: 'Change my password (ends my other sessions)',
+        body: PasswordBody,
+        response: { 204: { description: 'Changed: no body', type: 'null' } },
+      },
     },
     async (request, reply) => {
       const { body } = request;

@@ -30,6 +30,14 @@ export const teacherAccount = (tenantId: number, teacherId: number | null | unde
   sql`select t.user_id as id from teachers t join users u on u.tenant_id = t.tenant_id and u.id = t.user_id
       where t.tenant_id = ${tenantId} and t.id = ${teacherId ?? 0} and t.deleted_at is null and u.status = 'ACTIVE'`;
 
+/** The active portal sign-ins of these guardians (none for a guardian without one). */
+export const guardianAccounts = (tenantId: number, guardianIds: readonly number[]): SQL =>
+  sql`select gu.user_id as id from guardian_users gu join users u on u.tenant_id = gu.tenant_id and u.id = gu.user_id
+      where gu.tenant_id = ${tenantId} and u.status = 'ACTIVE' and gu.guardian_id in (${sql.join(
+        (guardianIds.length ? guardianIds : [0]).map((id) => sql`${id}`),
+        sql`, `,
+      )})`;
+
 /**
  * What the streams listen for, in one centre: users with news (a new notification, or a count
  * that changed), sessions that ended, accounts whose role or status changed.

@@ -1,10 +1,11 @@
-/** Payments, registered under /api/payments: the CRUD routes (rules in spec.ts) and the receipt number the form offers next. */
-import { sql } from 'drizzle-orm';
+/** Payments, registered under /api/payments: the CRUD routes (rules in spec.ts) and the receipt number the next payment with receipt will take. */
+import { and, eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Registry } from '../../engine/registry';
 import { oneJsonSchema, PAYMENTS, RESOURCE_AREA } from '../../../domain/index';
 import { withTenant, type Database } from '../../db/client';
-import { payments } from '../../db/schema/index';
+import { receiptSeries } from '../../db/schema/index';
+import { loadSettings } from '../settings/store';
 import { crudRoutes, ctxOf } from '../../engine/routes';
 import { paymentsSpec } from './spec';
 
@@ -17,22 +18,21 @@ export const paymentRoutes: FastifyPluginAsyncZod<{ database: Database; registry
       config: { access: { area, action: 'read' } },
       schema: {
         tags: ['payments'],
-        summary: 'One more than the highest numeric receipt number of the centre',
+        summary: 'The number the next receipt of the centre will take ("<series>-<number>"), as a hint: it is given when a payment is written',
         response: { 200: oneJsonSchema({ type: 'object', properties: { bill_number: { type: 'string' } } }) },
       },
     },
     async (request) => {
       const ctx = ctxOf(request);
-      // Receipt numbers are text (a centre may write "A-12"); only the plain numbers count up.
-      const [row] = await withTenant(database, ctx.tenantId, (tx) =>
-        tx
-          .select({
-            next: sql<string>`(coalesce(max(case when ${payments.billNumber} ~ '^[0-9]{1,15}$' then ${payments.billNumber}::bigint end), 0) + 1)::text`,
-          })
-          .from(payments)
-          .where(sql`${payments.tenantId} = ${ctx.tenantId}`),
-      );
-      return { data: { bill_number: row?.next ?? '1' } };
+      const next = await withTenant(database, ctx.tenantId, async (tx) => {
+        const settings = await loadSettings(tx, ctx.tenantId);
+        const [row] = await tx
+          .select({ last: receiptSeries.lastNumber })
+          .from(receiptSeries)
+          .where(and(eq(receiptSeries.tenantId, ctx.tenantId), eq(receiptSeries.series, settings.receiptSeries)));
+        return `${settings.receiptSeries}-${(row?.last ?? 0) + 1}`;
+      });
+      return { data: { bill_number: next } };
     },
   );
   await app.register(crudRoutes, { database, registry, spec: paymentsSpec });

@@ -5,13 +5,20 @@
  * succeed. The contract's figures follow in the same statement (a database trigger).
  */
 import { and, eq, ne, sql, type SQL } from 'drizzle-orm';
-import { checkPaymentShape, contractMonths, DomainError, PAYMENTS, stillOwed, type FieldDef, type ListQuery, type PaymentKind } from '../../../domain/index';
+import { checkPaymentShape, contractMonths, DomainError, PAYMENTS, stillOwed, type ListQuery, type PaymentKind } from '../../../domain/index';
 import type { Tx } from '../../db/client';
-import { payments } from '../../db/schema/index';
+import { payments, receiptPayments } from '../../db/schema/index';
+import { recordHistory } from '../../engine/history';
+import { historyView } from '../../engine/write';
 import { lockContract } from '../contracts/spec';
-import type { ListExtras, ResourceSpec } from '../../engine/spec';
+import { billNumberOf, issueReceipt, receiptStands, reserveReceipt, standingReceipt, type PaymentForReceipt, type Reserved } from '../receipts/issue';
+import type { ResourceSpec } from '../../engine/spec';
 
-const WITH_RECEIPT: FieldDef = { name: 'with_receipt', type: 'BOOLEAN', filterable: true };
+/** Fields an issued receipt states: a payment whose receipt stands keeps them. */
+const FISCAL_FIELDS = ['contract_id', 'kind', 'month', 'amount', 'method', 'paid_on', 'with_receipt'] as const;
+
+/** The number beforeWrite took for a payment's receipt, until afterWrite knows the payment's id. */
+const reservedFor = new WeakMap<Record<string, unknown>, Reserved>();
 
 /** `with_receipt=true|false`: a receipt number was given or not. */
 export function receiptWhere(billNumber: SQL, query: ListQuery): SQL[] {
@@ -45,7 +52,10 @@ export const paymentsSpec: ResourceSpec = {
   computed: { student_id: sql<number>`(select c.student_id from contracts c where c.tenant_id = payments.tenant_id and c.id = payments.contract_id)` },
   shown: {
     student: sql`(select json_build_object('id', s.id, 'name', trim(s.first_name || ' ' || s.last_name)) from contracts c join students s on s.tenant_id = c.tenant_id and s.id = c.student_id where c.tenant_id = payments.tenant_id and c.id = payments.contract_id)`,
-    with_receipt: sql<boolean>`(payments.bill_number is not null)`,
+    // The receipt that stands for it (not cancelled), or null.
+    receipt_id: sql<
+      number | null
+    >`(select r.id from receipt_payments rp join receipts r on r.tenant_id = rp.tenant_id and r.id = rp.receipt_id where rp.tenant_id = payments.tenant_id and rp.payment_id = payments.id and r.kind = 'RECEIPT' and r.status <> 'CANCELLED' order by r.id desc limit 1)`,
   },
   unique: { payments_bill_number_key: 'bill_number' },
   totals: {
@@ -53,11 +63,13 @@ export const paymentsSpec: ResourceSpec = {
     with_receipt: sql`sum(${payments.amount}) filter (where ${payments.billNumber} is not null)`,
     without_receipt: sql`sum(${payments.amount}) filter (where ${payments.billNumber} is null)`,
   },
-  async listExtras(): Promise<ListExtras> {
-    return { fields: [WITH_RECEIPT], where: (query) => receiptWhere(sql`${payments.billNumber}`, query) };
-  },
   async beforeWrite({ tx, ctx, input, before }) {
     const extra: Record<string, unknown> = {};
+    if (before) {
+      const receipt = await standingReceipt(tx, ctx.tenantId, before.id);
+      const changes = FISCAL_FIELDS.filter((f) => f in input && input[f] !== before[f]);
+      if (receipt && changes.length) throw receiptStands(receipt, 'change');
+    }
     // A payment that stops being MONTHLY drops its month.
     if (before && 'kind' in input && input.kind !== 'MONTHLY' && !('month' in input)) extra.month = null;
     const next = { ...(before ?? {}), ...input, ...extra } as Record<string, unknown>;
@@ -78,6 +90,35 @@ export const paymentsSpec: ResourceSpec = {
     if (amount > owed) {
       throw new DomainError('conflict', `This payment exceeds what is still owed (${owed} cents).`, { amount: 'too-large' }, { details: { owed } });
     }
+    // "With receipt" unless said otherwise: as its contract.
+    if (next.with_receipt === undefined || next.with_receipt === null) extra.with_receipt = terms.with_receipt;
+    const withReceipt = (next.with_receipt ?? terms.with_receipt) as boolean;
+    // A receipt is issued on a create with receipt, or when an update turns it on.
+    if (withReceipt && before?.with_receipt !== true) {
+      const reserved = await reserveReceipt(tx, ctx.tenantId);
+      reservedFor.set(input, reserved);
+      extra.bill_number = billNumberOf(reserved);
+    }
     return extra;
+  },
+  async afterWrite({ tx, ctx, input, after }) {
+    const reserved = reservedFor.get(input);
+    if (!reserved) return;
+    reservedFor.delete(input);
+    const receipt = await issueReceipt(tx, ctx.tenantId, ctx.actor, reserved, after as unknown as PaymentForReceipt);
+    after.receipt_id = receipt.id;
+  },
+  async remove(tx, ctx, before) {
+    const receipt = await standingReceipt(tx, ctx.tenantId, before.id);
+    if (receipt) throw receiptStands(receipt, 'delete');
+    // A cancelled receipt keeps its payer, lines and amount; only its link to the payment goes.
+    await tx.delete(receiptPayments).where(and(eq(receiptPayments.tenantId, ctx.tenantId), eq(receiptPayments.paymentId, before.id)));
+    await tx.delete(payments).where(and(eq(payments.tenantId, ctx.tenantId), eq(payments.id, before.id)));
+    await recordHistory(tx, ctx.tenantId, ctx.actor, {
+      entity: PAYMENTS.name,
+      entityId: before.id,
+      action: 'delete',
+      before: historyView(paymentsSpec, before),
+    });
   },
 };

@@ -7,7 +7,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { STUDENTS } from '../../../domain/index';
-import { classStudents, students, studentSubjects } from '../../db/schema/index';
+import { classStudents, studentGuardians, students, studentSubjects } from '../../db/schema/index';
 import type { ResourceSpec } from '../../engine/spec';
 import { ofOwnClasses, ownOnly } from '../teachers/scope';
 import { loadDefinitions } from '../student-custom-fields/definitions';
@@ -20,6 +20,7 @@ export const studentsSpec: ResourceSpec = {
   links: {
     class_ids: { table: classStudents, tenantId: classStudents.tenantId, owner: classStudents.studentId, other: classStudents.classId },
     subject_ids: { table: studentSubjects, tenantId: studentSubjects.tenantId, owner: studentSubjects.studentId, other: studentSubjects.subjectId },
+    guardian_ids: { table: studentGuardians, tenantId: studentGuardians.tenantId, owner: studentGuardians.studentId, other: studentGuardians.guardianId },
   },
   // A TEACHER reads (never writes) the students of the classes she teaches.
   scope: (ctx) => (ownOnly(ctx, 'students') ? ofOwnClasses(ctx, students.id) : undefined),

@@ -56,6 +56,8 @@ export const userAccounts: ResourceSpec = {
 export const usersSpec: ResourceSpec = {
   ...userAccounts,
   postUpdates: true,
+  // A guardian's portal sign-in is kept with her (guardians' portal access), never here: not listed, 404.
+  scope: () => sql`${users.role} <> 'GUARDIAN'`,
   async beforeWrite(args) {
     const { tx, ctx, input, before } = args;
     await userAccounts.beforeWrite?.(args);

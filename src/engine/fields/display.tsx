@@ -42,6 +42,7 @@ function RefTag({ label, reference, t }: { label: RefLabel; reference?: string; 
 /** The display registry: one renderer per field type. */
 export const FIELD_DISPLAY: Record<FieldType, Display> = {
   TEXT: plain,
+  TAX_ID: plain,
   USERNAME: plain,
   KEY: ({ row, field }) => (row[field.name] ? <Typography.Text code>{String(row[field.name])}</Typography.Text> : null),
   SLUG: plain,

@@ -1,9 +1,10 @@
 import { Checkbox, DatePicker, Form, Input, InputNumber, Select, Switch, TimePicker, type FormItemProps } from 'antd';
 import type { Rule } from 'antd/es/form';
 import dayjs, { type Dayjs } from 'dayjs';
-import type { ReactNode } from 'react';
+import type { KeyboardEvent, ReactNode } from 'react';
 import { customFieldDef, type CustomFieldDefinition } from '../../../domain/custom-fields';
 import type { FieldDef, FieldType } from '../../../domain/fields';
+import { isValidTaxId } from '../../../domain/tax-id';
 import { DATE_FORMAT, labelKeyOf, type RefLabel, type Translate } from './format';
 import { ColorInput } from './color-input';
 import { ReferenceSelect } from './reference-select';
@@ -29,7 +30,18 @@ const asDayjs = (value: unknown, format: string): Dayjs | null => {
   return d.isValid() ? d : null;
 };
 
+/** An empty value passes (required is its own rule); otherwise the ΑΦΜ's check digit must agree. */
+async function checkTaxId(value: unknown, message: string): Promise<void> {
+  if (typeof value !== 'string' || value.trim() === '' || isValidTaxId(value.trim())) return;
+  throw new Error(message);
+}
+
 const ISO_WEEKDAYS = [1, 2, 3, 4, 5, 6, 7] as const;
+
+/** Enter in a date or time picker confirms what was typed; it does not send the whole form too. */
+const confirmOnly = (event: KeyboardEvent) => {
+  if (event.key === 'Enter') event.preventDefault();
+};
 
 const text: InputFactory = (field) => ({ control: <Input maxLength={field.max} /> });
 const choices = (field: FieldDef) => (field.options ?? []).map((o) => ({ value: o, label: o }));
@@ -42,7 +54,14 @@ export const FIELD_INPUT: Record<FieldType, InputFactory> = {
   USERNAME: () => ({ control: <Input autoComplete="off" /> }),
   PASSWORD: () => ({ control: <Input.Password autoComplete="new-password" /> }),
   EMAIL: (_f, { t }) => ({ control: <Input type="email" />, item: { rules: [{ type: 'email', message: t('forms.email') }] } }),
-  PHONE: () => ({ control: <Input type="tel" /> }),
+  PHONE: (_f, { t }) => ({
+    control: <Input type="tel" />,
+    item: { rules: [{ pattern: /^\+?[0-9 ().-]{5,20}$/, message: t('forms.phone') }] },
+  }),
+  TAX_ID: (_f, { t }) => ({
+    control: <Input inputMode="numeric" maxLength={9} autoComplete="off" />,
+    item: { rules: [{ validator: async (_r, value: unknown) => checkTaxId(value, t('forms.taxId')) }] },
+  }),
   KEY: (_f, { t }) => ({
     control: <Input autoComplete="off" />,
     item: { rules: [{ pattern: /^[a-z][a-z0-9_]{0,39}$/, message: t('directory.keyFormat') }] },
@@ -59,21 +78,21 @@ export const FIELD_INPUT: Record<FieldType, InputFactory> = {
     },
   }),
   DATE: () => ({
-    control: <DatePicker format={DATE_FORMAT} style={{ width: '100%' }} />,
+    control: <DatePicker format={DATE_FORMAT} style={{ width: '100%' }} onKeyDown={confirmOnly} />,
     item: {
       getValueProps: (value: unknown) => ({ value: asDayjs(value, 'YYYY-MM-DD') }),
       normalize: (value: Dayjs | null) => (value ? value.format('YYYY-MM-DD') : null),
     },
   }),
   INSTANT: () => ({
-    control: <DatePicker showTime format="DD/MM/YYYY HH:mm" style={{ width: '100%' }} />,
+    control: <DatePicker showTime format="DD/MM/YYYY HH:mm" style={{ width: '100%' }} onKeyDown={confirmOnly} />,
     item: {
       getValueProps: (value: unknown) => ({ value: typeof value === 'string' && value ? dayjs(value) : null }),
       normalize: (value: Dayjs | null) => (value ? value.toISOString() : null),
     },
   }),
   TIME: () => ({
-    control: <TimePicker format="HH:mm" minuteStep={5} style={{ width: '100%' }} />,
+    control: <TimePicker format="HH:mm" minuteStep={5} style={{ width: '100%' }} onKeyDown={confirmOnly} />,
     item: {
       getValueProps: (value: unknown) => ({ value: asDayjs(value, 'HH:mm') }),
       normalize: (value: Dayjs | null) => (value ? value.format('HH:mm') : null),

@@ -33,13 +33,15 @@ interface Props {
   known?: RefLabel[];
   id?: string;
   disabled?: boolean;
+  /** The name a screen reader says, when no form label names the select. */
+  'aria-label'?: string;
 }
 
 /**
  * Picks rows of another resource: types into the list API's `q` search (accent-insensitive on
  * the server), showing labels; the labels of values already chosen come with the record.
  */
-export function ReferenceSelect({ reference, multiple, value, onChange, known = [], id, disabled }: Props) {
+export function ReferenceSelect({ reference, multiple, value, onChange, known = [], id, disabled, 'aria-label': ariaLabel }: Props) {
   const { t } = useTranslation();
   const [search, setSearch] = useState('');
   const [picked, setPicked] = useState<RefLabel[]>([]);
@@ -66,6 +68,7 @@ export function ReferenceSelect({ reference, multiple, value, onChange, known = 
   return (
     <Select
       id={id}
+      aria-label={ariaLabel}
       disabled={disabled}
       mode={multiple ? 'multiple' : undefined}
       allowClear

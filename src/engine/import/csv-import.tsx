@@ -123,13 +123,15 @@ interface ImportProps {
   /** The modal's title and the file hint; the students' by default. */
   title?: string;
   hint?: string;
+  /** Rows of another resource than students (a custom entity): its name, for the messages. */
+  recordsOf?: string;
 }
 
 /**
  * "Import from CSV": choose a file, map its columns, check (dry run), then import all or
  * nothing (or skip the invalid rows), with the report of what went in.
  */
-export function CsvImport({ resource, targets, open, onClose, title, hint }: ImportProps) {
+export function CsvImport({ resource, targets, open, onClose, title, hint, recordsOf }: ImportProps) {
   const { t: translate, i18n } = useTranslation();
   const t = translate as Translate;
   const invalidate = useInvalidate();
@@ -170,7 +172,7 @@ export function CsvImport({ resource, targets, open, onClose, title, hint }: Imp
     await loadAllLanguages().catch(() => undefined);
     const parsed = parseCsv(await file.text());
     if (parsed.length < 2) {
-      setProblem(t('import.emptyFile'));
+      setProblem(t(recordsOf ? 'import.recordsEmptyFile' : 'import.emptyFile'));
       return;
     }
     const [first, ...rest] = parsed;
@@ -210,7 +212,7 @@ export function CsvImport({ resource, targets, open, onClose, title, hint }: Imp
       const answer = answerOf(apiError.body);
       if (answer) {
         setChecked(answer);
-        if (!dryRun) setProblem(t('import.nothingWritten'));
+        if (!dryRun) setProblem(t(recordsOf ? 'import.recordsNothingWritten' : 'import.nothingWritten'));
       } else setProblem(errorText(apiError));
     } finally {
       setBusy(null);
@@ -338,7 +340,7 @@ export function CsvImport({ resource, targets, open, onClose, title, hint }: Imp
         {stage === 'done' && result && (
           <Result
             status={result.skipped ? 'warning' : 'success'}
-            title={t('import.created', { count: result.created })}
+            title={recordsOf ? t('import.recordsCreated', { count: result.created, name: recordsOf }) : t('import.created', { count: result.created })}
             subTitle={result.skipped ? t('import.skipped', { count: result.skipped }) : undefined}
             extra={
               <Button

@@ -16,10 +16,25 @@ function neutralised(cell: string): string {
  */
 const mustQuote = (value: unknown) => /[;]|^\s|\s$/.test(String(value));
 
-/** RFC 4180 text with a UTF-8 byte-order mark (so Excel reads Greek) and CRLF line ends. */
-export function buildCsv(header: readonly string[], rows: readonly (readonly string[])[]): string {
+/**
+ * The separator a spreadsheet in this language splits on: Greek Excel (decimal comma) splits
+ * on `;`, English on `,`.
+ */
+export const csvDelimiter = (language: string): ',' | ';' => (language.toLowerCase().startsWith('el') ? ';' : ',');
+
+/**
+ * A number as a spreadsheet in this language reads it as a number: no grouping, no currency,
+ * the decimal comma in Greek (1335,5), the point in English (1335.5). Money is given in euro.
+ */
+export function csvNumber(value: number, language: string, decimals?: number): string {
+  const text = decimals === undefined ? String(value) : value.toFixed(decimals);
+  return csvDelimiter(language) === ';' ? text.replace('.', ',') : text;
+}
+
+/** RFC 4180 text with a UTF-8 byte-order mark (so Excel reads Greek) and CRLF line ends; `,` unless told `;`. */
+export function buildCsv(header: readonly string[], rows: readonly (readonly string[])[], delimiter: ',' | ';' = ','): string {
   const data = [header, ...rows].map((row) => row.map((cell) => neutralised(cell ?? '')));
-  return `\uFEFF${Papa.unparse(data, { newline: '\r\n', quotes: mustQuote, escapeFormulae: false })}\r\n`;
+  return `\uFEFF${Papa.unparse(data, { delimiter, newline: '\r\n', quotes: mustQuote, escapeFormulae: false })}\r\n`;
 }
 
 /** The delimiter of the first line: comma, semicolon (Greek Excel) or tab. */

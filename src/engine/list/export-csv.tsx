@@ -6,20 +6,45 @@ import { useTranslation } from 'react-i18next';
 import { MAX_PAGE_ROWS, type ResourceDef } from '../../../domain/fields';
 import { dataProvider } from '../../providers/dataProvider';
 import { errorText } from '../../providers/errors';
-import { buildCsv } from './csv';
+import { buildCsv, csvDelimiter, csvNumber } from './csv';
 import { fieldText, labelOf, type Translate } from '../fields/format';
 
 export interface CsvColumn {
   header: string;
   text(row: Record<string, unknown>): string;
+  /** For amounts and numbers: the value, written as a number the spreadsheet reads (decimal comma in Greek); money in cents. */
+  number?(row: Record<string, unknown>): { value: number; money: boolean } | null;
 }
+
+/** A column's cell in the export: a number as the language's spreadsheet reads it, else the table's text. */
+export function csvCell(column: CsvColumn, row: Record<string, unknown>, language: string): string {
+  const n = column.number?.(row);
+  if (n === undefined) return column.text(row);
+  if (n === null) return '';
+  return n.money ? csvNumber(n.value / 100, language, 2) : csvNumber(n.value, language);
+}
+
+const numberOf = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
 
 /** A resource's exported columns: its id and every field a reader may see, as the table shows it. */
 export const resourceCsvColumns = (t: Translate, def: ResourceDef): CsvColumn[] => [
   { header: 'id', text: (row) => String(row.id) },
   ...def.fields
     .filter((f) => !f.writeOnly && f.type !== 'CUSTOM_VALUES')
-    .map((f) => ({ header: labelOf(t, def, f), text: (row: Record<string, unknown>) => fieldText(t, f, row) })),
+    .map(
+      (f): CsvColumn => ({
+        header: labelOf(t, def, f),
+        text: (row) => fieldText(t, f, row),
+        ...(f.type === 'MONEY' || f.type === 'NUMBER'
+          ? {
+              number: (row: Record<string, unknown>) => {
+                const value = numberOf(row[f.name]);
+                return value === null ? null : { value, money: f.type === 'MONEY' };
+              },
+            }
+          : {}),
+      }),
+    ),
 ];
 
 /** Every row matching `filters` and `sorters`, 200 per call; `onProgress(done, total)` after each page. */
@@ -43,8 +68,8 @@ export async function fetchAllRows(
   return rows;
 }
 
-export function download(fileName: string, text: string, type = 'text/csv;charset=utf-8') {
-  const url = URL.createObjectURL(new Blob([text], { type }));
+export function download(fileName: string, content: string | Blob, type = 'text/csv;charset=utf-8') {
+  const url = URL.createObjectURL(typeof content === 'string' ? new Blob([content], { type }) : content);
   const a = document.createElement('a');
   a.href = url;
   a.download = fileName;
@@ -64,7 +89,7 @@ interface Props {
 
 /** Exports the list as it is filtered and sorted, all pages, with a progress bar. */
 export function ExportCsvButton({ resource, fileName, columns, filters, sorters }: Props) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { message } = App.useApp();
   const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
   const cancelled = useRef(false);
@@ -81,9 +106,11 @@ export function ExportCsvButton({ resource, fileName, columns, filters, sorters 
         () => cancelled.current,
       );
       if (!rows) return;
+      // Greek Excel splits on ';' and reads 1335,00 as a number (docs/rules.md, Exports).
       const csv = buildCsv(
         columns.map((c) => c.header),
-        rows.map((row) => columns.map((c) => c.text(row))),
+        rows.map((row) => columns.map((c) => csvCell(c, row, i18n.language))),
+        csvDelimiter(i18n.language),
       );
       download(`${fileName}-${new Date().toISOString().slice(0, 10)}.csv`, csv);
       message.success(t('directory.exported', { count: rows.length }));

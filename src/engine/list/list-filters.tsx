@@ -20,6 +20,7 @@ export function filterKind(field: FieldDef): Kind | null {
     case 'LONG_TEXT':
     case 'EMAIL':
     case 'PHONE':
+    case 'TAX_ID':
     case 'USERNAME':
       return 'like';
     case 'ENUM':

@@ -17,6 +17,8 @@ export interface ListState {
   filters: CrudFilters;
   /** Sets (merges) filters and goes back to the first page. */
   setFilters(filters: CrudFilter[]): void;
+  /** Sums over every row the filters match, when the API adds them to the page (money lists); undefined while loading. */
+  totals?: Record<string, number>;
 }
 
 export interface ListTableProps<T extends BaseRecord> {
@@ -24,6 +26,8 @@ export interface ListTableProps<T extends BaseRecord> {
   /** Columns, or a function of the current sorters and filters (for defaultSortOrder etc.). */
   columns: TableColumnsType<T> | ((state: ListState) => TableColumnsType<T>);
   initialSort?: CrudSort[];
+  /** Filters a list opens with when its address names none (the user can remove them). */
+  initialFilters?: CrudFilter[];
   /** Filters the user can't remove (e.g. a fixed role). */
   permanentFilters?: CrudFilter[];
   /** Show the search box (sent as `q`). */
@@ -75,6 +79,7 @@ export function ListTable<T extends BaseRecord>({
   resource,
   columns,
   initialSort,
+  initialFilters,
   permanentFilters,
   searchable = true,
   toolbar,
@@ -85,12 +90,12 @@ export function ListTable<T extends BaseRecord>({
   onRow,
 }: ListTableProps<T>) {
   const { t } = useTranslation();
-  const { tableProps, setFilters, filters, sorters, setCurrentPage } = useTable<T>({
+  const { tableProps, tableQuery, setFilters, filters, sorters, setCurrentPage } = useTable<T>({
     resource,
     syncWithLocation,
     pagination: { pageSize, mode: 'server' },
     sorters: { initial: initialSort, mode: 'server' },
-    filters: { permanent: permanentFilters, mode: 'server', defaultBehavior: 'merge' },
+    filters: { initial: initialFilters, permanent: permanentFilters, mode: 'server', defaultBehavior: 'merge' },
   });
   const currentQ = useMemo(() => {
     const q = filters.find((f) => 'field' in f && f.field === 'q');
@@ -100,6 +105,8 @@ export function ListTable<T extends BaseRecord>({
   const state: ListState = {
     sorters,
     filters,
+    // the page's own answer carries them: no second request for the sums
+    totals: (tableQuery.data as { totals?: Record<string, number> } | undefined)?.totals,
     setFilters: (next) => {
       setFilters(next, 'merge');
       setCurrentPage(1);

@@ -1,4 +1,5 @@
 import { Card, DatePicker, Space, Tabs, Typography } from 'antd';
+import type { CrudFilter } from '@refinedev/core';
 import dayjs from 'dayjs';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -8,25 +9,32 @@ import { EXPENSES } from '../../../domain/resources/money';
 import type { ListState } from '../../engine/list/list-table';
 import { ResourceScreen } from '../../engine/resource-screen';
 import { ListTotals } from '../../resources/money/totals';
+import { AccountExports } from './exports';
 import { AccountMonth } from './month';
 import { AccountYear } from './year';
 
+/** A new expense is dated today unless the user picks another day. */
+const expenseDefaults = () => ({ date: dayjs().format('YYYY-MM-DD') });
 const monthParam = (value: string | null) => (value && isMonth(value) ? value : dayjs().format('YYYY-MM'));
+
+/** The expenses list's filters for a month: its first to its last day. */
+const monthFilters = (month: string): CrudFilter[] => {
+  const first = dayjs(`${month}-01`);
+  return [
+    { field: 'date', operator: 'gte', value: first.format('YYYY-MM-DD') },
+    { field: 'date', operator: 'lte', value: first.endOf('month').format('YYYY-MM-DD') },
+  ];
+};
 
 /** Above the expenses list: the month it shows (`expense_month`) and the totals of its rows. */
 function ExpenseToolbar({ state, month, setMonth }: { state: ListState; month: string; setMonth(m: string): void }) {
   const { t } = useTranslation();
   const first = dayjs(`${month}-01`);
-  const from = first.format('YYYY-MM-DD');
-  const to = first.endOf('month').format('YYYY-MM-DD');
+  const [from, to] = monthFilters(month).map((f) => ('value' in f ? f.value : undefined));
   const value = (operator: string) => state.filters.find((f) => 'field' in f && f.field === 'date' && f.operator === operator)?.value;
   // biome-ignore lint/correctness/useExhaustiveDependencies: the month in the URL decides the dates
   useEffect(() => {
-    if (value('gte') !== from || value('lte') !== to)
-      state.setFilters([
-        { field: 'date', operator: 'gte', value: from },
-        { field: 'date', operator: 'lte', value: to },
-      ]);
+    if (value('gte') !== from || value('lte') !== to) state.setFilters(monthFilters(month));
   }, [from, to]);
   return (
     <Space direction="vertical" align="end">
@@ -39,8 +47,7 @@ function ExpenseToolbar({ state, month, setMonth }: { state: ListState; month: s
         onChange={(d) => d && setMonth(d.format('YYYY-MM'))}
       />
       <ListTotals
-        resource={EXPENSES.name}
-        filters={state.filters}
+        state={state}
         items={[
           { key: 'amount', label: t('money.total') },
           { key: 'with_receipt', label: t('money.withReceipt') },
@@ -71,13 +78,25 @@ export default function AccountPage() {
     });
 
   const expenses = (
-    <ResourceScreen def={EXPENSES} toolbar={(state) => <ExpenseToolbar state={state} month={expenseMonth} setMonth={(m) => set({ expense_month: m })} />} />
+    <ResourceScreen
+      def={EXPENSES}
+      createDefaults={expenseDefaults}
+      // the first request already asks for the month (not all expenses, then the month)
+      initialFilters={monthFilters(expenseMonth)}
+      toolbar={(state) => <ExpenseToolbar state={state} month={expenseMonth} setMonth={(m) => set({ expense_month: m })} />}
+    />
   );
   return (
     <Card>
-      <Typography.Title level={3} style={{ marginTop: 0 }}>
-        {t('account.title')}
-      </Typography.Title>
+      <Space style={{ width: '100%', justifyContent: 'space-between' }} align="start">
+        <Typography.Title level={3} style={{ marginTop: 0 }}>
+          {t('account.title')}
+        </Typography.Title>
+        <AccountExports
+          from={tab === 'year' ? `${year}-01-01` : `${incomeMonth}-01`}
+          to={tab === 'year' ? `${year}-12-31` : dayjs(`${incomeMonth}-01`).endOf('month').format('YYYY-MM-DD')}
+        />
+      </Space>
       <Tabs
         activeKey={tab}
         onChange={(key) => set({ tab: key })}

@@ -9,6 +9,7 @@ import type { ReceiptSplit } from '../../../domain/money';
 import { formatMoney } from '../../engine/fields/format';
 import { errorText } from '../../providers/errors';
 import { PaymentsList } from '../../resources/money/payments-list';
+import { useRefetchAfterWrites } from '../../resources/money/refresh';
 
 export const FIGURES = ['income', 'expenses', 'expected', 'net'] as const;
 
@@ -38,6 +39,8 @@ function Figure({ name, split }: { name: (typeof FIGURES)[number]; split: Receip
 export function MonthFiguresCards({ month }: { month: string }) {
   const { result, query } = useCustom<z.infer<typeof AccountMonthAnswer>>({ url: '/api/account/month', method: 'get', config: { query: { month } } });
   const figures = result.data?.data;
+  // An expense or payment added, changed or deleted below moves these cards too.
+  useRefetchAfterWrites(query.refetch);
   if (query.isLoading) return <Spin />;
   if (query.isError || !figures) return <Alert type="error" message={errorText(query.error)} />;
   return (

@@ -1,5 +1,5 @@
 import { useCustom } from '@refinedev/core';
-import { Alert, Card, Col, DatePicker, Row, Space, Spin, Table, Tabs, Typography } from 'antd';
+import { Alert, Card, Col, DatePicker, Row, Space, Spin, Table, Tabs, Tag, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -29,6 +29,7 @@ function OutstandingTable({ title, rows, empty }: { title: string; rows: Outstan
     <Card size="small" title={title}>
       <Table<Outstanding>
         size="small"
+        scroll={{ x: 'max-content' }}
         rowKey={(r) => String(r.id)}
         pagination={false}
         dataSource={rows}
@@ -61,7 +62,7 @@ function ContractsAnalytics() {
 
   return (
     <Space direction="vertical" size="large" style={{ width: '100%' }}>
-      <Space>
+      <Space wrap>
         <span>{t('analytics.range')}</span>
         <DatePicker.RangePicker picker="month" format="MM/YYYY" allowClear={false} value={range} onChange={(v) => v?.[0] && v[1] && setRange([v[0], v[1]])} />
       </Space>
@@ -71,6 +72,12 @@ function ContractsAnalytics() {
         <Alert type="error" message={errorText(query.error)} />
       ) : (
         <>
+          <Alert
+            type="info"
+            showIcon
+            data-note="due"
+            message={data.due_until ? t('analytics.dueNote', { month: label(data.due_until) }) : t('analytics.noneDue')}
+          />
           <Row gutter={[16, 16]}>
             <Col xs={24} xl={12}>
               <LineChart
@@ -107,8 +114,13 @@ function ContractsAnalytics() {
               { key: 'active', title: t('analytics.activeContracts'), align: 'right', render: (_, m) => m.active_contracts },
               { key: 'expected', title: t('analytics.expected'), align: 'right', render: (_, m) => formatMoney(m.expected) },
               { key: 'collected', title: t('analytics.collected'), align: 'right', render: (_, m) => formatMoney(m.collected) },
-              { key: 'outstanding', title: t('analytics.outstanding'), align: 'right', render: (_, m) => formatMoney(m.outstanding) },
-              { key: 'rate', title: t('analytics.collectionRate'), align: 'right', render: (_, m) => percent(m.collection_rate) },
+              {
+                key: 'outstanding',
+                title: t('analytics.outstanding'),
+                align: 'right',
+                render: (_, m) => (m.due ? formatMoney(m.outstanding) : <Tag>{t('analytics.notDue')}</Tag>),
+              },
+              { key: 'rate', title: t('analytics.collectionRate'), align: 'right', render: (_, m) => (m.due ? percent(m.collection_rate) : '–') },
             ]}
           />
           <Row gutter={[16, 16]}>

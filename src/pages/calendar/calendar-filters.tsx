@@ -57,6 +57,7 @@ export function CalendarFilterBar({
           <fieldset aria-label={t(f.label)} style={{ border: 0, margin: 0, padding: 0, minWidth: 0 }}>
             <div style={{ fontSize: 12, opacity: 0.7, marginBottom: 2 }}>{t(f.label)}</div>
             <ReferenceSelect
+              aria-label={t(f.label)}
               multiple
               reference={f.reference}
               value={filters[f.param] ?? []}

@@ -19,7 +19,9 @@ export interface CalendarEvent {
   detail: string;
   /** Status text shown on the event (to be replaced, replaced, cancelled, replacement). */
   badge: string;
-  /** Title, detail and badge, a line each. */
+  /** "15:00–16:00 ": the start of `text`, drawn on its own so it can wrap but is never cut. */
+  time: string;
+  /** Times and title, detail and badge, a line each. */
   text: string;
   tooltip: string;
   draggable: boolean;
@@ -39,7 +41,9 @@ export function readableText(hex: string): string {
     return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
   };
   const l = 0.2126 * channel((n >> 16) & 255) + 0.7152 * channel((n >> 8) & 255) + 0.0722 * channel(n & 255);
-  return l > 0.45 ? '#1f1f1f' : '#fff';
+  // the contrast ratio with white is 1.05 / (l + 0.05), with black (l + 0.05) / 0.05: black
+  // wins above l = 0.179, and either is then at least 4.58:1
+  return l > 0.179 ? '#000' : '#fff';
 }
 
 const at = (date: string, time: string) =>
@@ -52,8 +56,11 @@ export function toEvent(lesson: CalendarLesson, t: Translate, staff: boolean): C
   const badges: string[] = [];
   if (lesson.status !== 'NORMAL') badges.push(t(`enums.${lesson.status}`));
   if (lesson.kind === KIND.REPLACEMENT) badges.push(t('enums.REPLACEMENT'));
-  const grey = lesson.status === 'CANCELED';
+  // Cancelled and replaced lessons are grey (and struck through): readable, yet plainly not on.
+  const grey = lesson.status === 'CANCELED' || lesson.status === 'REPLACED';
   const background = grey ? '#bfbfbf' : color;
+  const time = `${lesson.start_time}–${lesson.end_time} `;
+  const text = [`${time}${title}`, detail, badges.join(' · ')].filter(Boolean).join('\n');
   return {
     id: lesson.id,
     title,
@@ -63,8 +70,9 @@ export function toEvent(lesson: CalendarLesson, t: Translate, staff: boolean): C
     lesson,
     detail,
     badge: badges.join(' · '),
-    text: [`${lesson.start_time}–${lesson.end_time} ${title}`, detail, badges.join(' · ')].filter(Boolean).join('\n'),
-    tooltip: [`${lesson.start_time}–${lesson.end_time} ${title}`, detail, badges.join(' · ')].filter(Boolean).join('\n'),
+    time,
+    text,
+    tooltip: text,
     draggable: staff && lesson.status !== 'REPLACED',
     className: `lesson-event lesson-${lesson.status.toLowerCase()}${lesson.kind === KIND.REPLACEMENT ? ' lesson-replacement' : ''}`,
     style: { backgroundColor: background, color: readableText(background), borderColor: grey ? '#8c8c8c' : color },

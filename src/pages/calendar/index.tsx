@@ -1,4 +1,4 @@
-import { FilterOutlined, UnorderedListOutlined } from '@ant-design/icons';
+import { FilterOutlined, PlusOutlined, UnorderedListOutlined } from '@ant-design/icons';
 import { useGetIdentity } from '@refinedev/core';
 import { Badge, Button, Drawer, Grid, Space, Typography } from 'antd';
 import { useCallback, useState } from 'react';
@@ -45,6 +45,11 @@ export default function CalendarPage() {
                 {t('lessons.filters.title')}
               </Button>
             </Badge>
+          )}
+          {staff && (
+            <Button type="primary" icon={<PlusOutlined />} onClick={() => nav.create()}>
+              {t('lessons.create')}
+            </Button>
           )}
           <ToBeReplaced staff={staff} onView={nav.view} onReplace={nav.replace} />
           <Button icon={<UnorderedListOutlined />} onClick={() => navigate('/lessons/')}>

@@ -1,7 +1,7 @@
 import { useList, useUpdate } from '@refinedev/core';
 import { App, Grid, Spin, theme } from 'antd';
 import dayjs from 'dayjs';
-import { useCallback, useMemo, useState, type CSSProperties } from 'react';
+import { useCallback, useMemo, useState, type CSSProperties, type KeyboardEvent, type ReactNode, type SyntheticEvent } from 'react';
 import { Calendar, type SlotInfo } from 'react-big-calendar';
 import * as dragAndDrop from 'react-big-calendar/lib/addons/dragAndDrop';
 import type { EventInteractionArgs } from 'react-big-calendar/lib/addons/dragAndDrop';
@@ -75,7 +75,9 @@ const accessors = {
   propGetter: (e: CalendarEvent) => ({ className: e.className, style: e.style }),
   allDay: () => false,
 };
-const components = { event: LessonEvent };
+/** A day's name above its column: plain text (the calendar's own puts a columnheader role inside a button, with no grid around it). */
+const DayHeader = ({ label }: { label: ReactNode }) => <span>{label}</span>;
+const components = { event: LessonEvent, header: DayHeader };
 
 const hourOf = (time: string, up: boolean) => Number(time.slice(0, 2)) + (up && time.slice(3, 5) !== '00' ? 1 : 0);
 const localIso = (d: Date) => dayjs(d).format('YYYY-MM-DDTHH:mm');
@@ -150,7 +152,18 @@ export function LessonCalendar({ filters, onOpen, onSlot }: LessonCalendarProps)
   // biome-ignore lint/correctness/useExhaustiveDependencies: the texts follow the language
   const msgs = useMemo(() => messages(t), [t, language]);
 
+  const onDrillDown = useCallback((day: Date) => save({ view: 'day', date: day }), [save]);
   const onSelectEvent = useCallback((e: CalendarEvent) => onOpen(e.id), [onOpen]);
+  // A focused lesson opens with Enter or Space, as a click would.
+  const onKeyPressEvent = useCallback(
+    (e: CalendarEvent, event: SyntheticEvent<HTMLElement>) => {
+      const { key } = event as KeyboardEvent<HTMLElement>;
+      if (key !== 'Enter' && key !== ' ') return;
+      event.preventDefault();
+      onOpen(e.id);
+    },
+    [onOpen],
+  );
   const onSelectSlot = useCallback(
     (slot: SlotInfo) => {
       const params: Record<string, string> = { start: localIso(slot.start), end: localIso(slot.end) };
@@ -225,6 +238,9 @@ export function LessonCalendar({ filters, onOpen, onSlot }: LessonCalendarProps)
           date={date}
           onView={(next) => save({ view: next as CalendarView, date })}
           onNavigate={(next, nextView) => save({ view: (nextView as CalendarView) ?? view, date: next })}
+          // a month's day number and its "+N more" open that day (one state change: the
+          // calendar's own drill-down would report the view and then the date with the old view)
+          onDrillDown={onDrillDown}
           messages={msgs}
           formats={FORMATS}
           culture={language}
@@ -244,6 +260,7 @@ export function LessonCalendar({ filters, onOpen, onSlot }: LessonCalendarProps)
           resourceTitleAccessor="title"
           selectable={staff}
           onSelectEvent={onSelectEvent}
+          onKeyPressEvent={onKeyPressEvent}
           onSelectSlot={onSelectSlot}
           draggableAccessor={accessors.draggable}
           resizableAccessor={accessors.draggable}
@@ -251,7 +268,7 @@ export function LessonCalendar({ filters, onOpen, onSlot }: LessonCalendarProps)
           resizable={staff && view === 'day'}
           onEventDrop={move}
           onEventResize={move}
-          popup
+          popup={false}
           dayLayoutAlgorithm="no-overlap"
         />
       </div>

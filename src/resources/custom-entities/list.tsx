@@ -107,9 +107,13 @@ export default function CustomEntitiesPage() {
             fixed: 'right',
             render: (_: unknown, row) => (
               <Space size={4}>
-                <Link to={recordsRoute(row.slug)} title={t('custom-entities.openRecords')} aria-label={t('custom-entities.openRecords')}>
-                  <Button size="small" icon={<UnorderedListOutlined />} />
-                </Link>
+                <Button
+                  size="small"
+                  icon={<UnorderedListOutlined />}
+                  title={t('custom-entities.openRecords')}
+                  aria-label={t('custom-entities.openRecords')}
+                  onClick={() => navigate(recordsRoute(row.slug))}
+                />
                 <Button
                   size="small"
                   icon={<EditOutlined />}

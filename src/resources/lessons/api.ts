@@ -1,5 +1,6 @@
 import { keys, useCustom, useCustomMutation, useInvalidate } from '@refinedev/core';
-import { useCallback } from 'react';
+import { useCallback, useEffect } from 'react';
+import { subscribeNotifications } from '../../providers/notification-stream';
 import { API_URL, toProviderError, type ProviderError } from '../../providers/dataProvider';
 import type { z } from 'zod';
 import type { SeriesAnswer as SeriesAnswerSchema } from '../../../domain/answers/lessons';
@@ -69,6 +70,25 @@ export function useRefreshLessons(): () => Promise<void> {
   return useCallback(async () => {
     await Promise.all(['lessons', 'recurring-lessons', 'history'].map((resource) => invalidate({ resource, invalidates: ['resourceAll'] })));
   }, [invalidate]);
+}
+
+/** The notifications that mean a lesson of this user was made, moved, cancelled or changed. */
+const LESSON_NEWS = /^(lesson|series)-/;
+
+/**
+ * While a lesson screen is open, news of a lesson change arriving on this tab's notification
+ * stream (the office moved a teacher's lesson) reloads the calendar, the lists and an open
+ * lesson: what is on screen shows the new time without a reload of the page.
+ */
+export function useLiveLessons() {
+  const refresh = useRefreshLessons();
+  useEffect(
+    () =>
+      subscribeNotifications((state) => {
+        if (state.fresh && state.latest && LESSON_NEWS.test(state.latest.kind)) void refresh();
+      }),
+    [refresh],
+  );
 }
 
 /** Lesson mutations show their own messages and errors (a conflict names the lessons in the way). */

@@ -1,6 +1,6 @@
 import { FilterOutlined } from '@ant-design/icons';
 import type { CrudFilter, CrudFilters } from '@refinedev/core';
-import { Badge, Button, Checkbox, Drawer, Form, Space } from 'antd';
+import { Badge, Button, Checkbox, Drawer, Form, Select, Space } from 'antd';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { LESSON_STATUSES } from '../../../domain/enums';
@@ -27,6 +27,7 @@ const ids = (v: unknown) => (Array.isArray(v) ? v.map(Number) : v !== undefined 
 interface Values {
   dates?: DateRange | null;
   status?: string[];
+  has_absences?: 'true' | 'false' | null;
   [ref: string]: unknown;
 }
 
@@ -40,6 +41,7 @@ export function LessonFilterDrawer({ state }: { state: ListState }) {
   const initial: Values = {
     dates: from && to ? [dayjs(String(from)), dayjs(String(to))] : null,
     status: ((valueOf(filters, 'status', 'in') as string[] | undefined) ?? []).map(String),
+    has_absences: ((v) => (v === undefined || v === null || v === '' ? null : String(v) === 'true' ? 'true' : 'false'))(valueOf(filters, 'has_absences', 'eq')),
     ...Object.fromEntries(REFS.map((r) => [r.field, ids(valueOf(filters, r.field, 'in'))])),
   };
   const active = filters.filter((f) => 'field' in f && f.field !== 'q' && f.value !== undefined && f.value !== null).length;
@@ -49,6 +51,7 @@ export function LessonFilterDrawer({ state }: { state: ListState }) {
       { field: 'date', operator: 'gte', value: values.dates?.[0]?.format('YYYY-MM-DD') },
       { field: 'date', operator: 'lte', value: values.dates?.[1]?.format('YYYY-MM-DD') },
       { field: 'status', operator: 'in', value: values.status?.length ? values.status : undefined },
+      { field: 'has_absences', operator: 'eq', value: values.has_absences ?? undefined },
       ...REFS.map(
         (r): CrudFilter => ({ field: r.field, operator: 'in', value: (values[r.field] as number[] | undefined)?.length ? values[r.field] : undefined }),
       ),
@@ -71,6 +74,16 @@ export function LessonFilterDrawer({ state }: { state: ListState }) {
           </Form.Item>
           <Form.Item name="status" label={t('lessons.fields.status')}>
             <Checkbox.Group options={LESSON_STATUSES.map((s) => ({ value: s, label: t(`enums.${s}`) }))} />
+          </Form.Item>
+          <Form.Item name="has_absences" label={t('attendance.hasAbsences')}>
+            <Select
+              allowClear
+              aria-label={t('attendance.hasAbsences')}
+              options={[
+                { value: 'true', label: t('buttons.yes') },
+                { value: 'false', label: t('buttons.no') },
+              ]}
+            />
           </Form.Item>
           {REFS.map((r) => (
             <Form.Item key={r.field} name={r.field} label={t(`lessons.fields.${r.field}`)}>

@@ -1,5 +1,7 @@
-import { EditOutlined, SettingOutlined } from '@ant-design/icons';
+import { CheckSquareOutlined, EditOutlined, SettingOutlined } from '@ant-design/icons';
 import { Button, Segmented, Space, Tooltip } from 'antd';
+import dayjs from 'dayjs';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { LESSONS, RECURRING_LESSONS } from '../../../domain/resources/lessons';
@@ -27,6 +29,8 @@ export default function LessonsPage() {
   const [params, setParams] = useSearchParams();
   const { nav } = useLessonParams(MODES);
   const recurring = params.get('list') === 'recurring';
+  // the list opens at today's lessons and what follows, not at the oldest (the date filter clears it)
+  const [fromToday] = useState(() => [{ field: 'date', operator: 'gte' as const, value: dayjs().format('YYYY-MM-DD') }]);
   const role = useRole();
   const staff = keepsAllLessons(role);
 
@@ -116,7 +120,13 @@ export default function LessonsPage() {
       canDelete={(row) => lessonRights(lessonOf(row), role).delete}
       deletedMessage={() => t('lessons.deleted')}
       deleteConfirm={() => t('lessons.confirmDelete')}
+      rowActions={(row) => (
+        <Tooltip title={t('attendance.open')}>
+          <Button size="small" icon={<CheckSquareOutlined />} aria-label={t('attendance.open')} onClick={() => nav.attendance(Number(row.id))} />
+        </Tooltip>
+      )}
       toolbar={(state) => <LessonFilterDrawer state={state} />}
+      initialFilters={fromToday}
     />
   );
 }

@@ -4,6 +4,7 @@ import { useSearchParams } from 'react-router';
 import { FullPageSpin } from '../../components/full-page-spin';
 import { ModeDrawer } from '../../engine/mode-drawer';
 import { lazyPart } from '../../lazy';
+import { useLiveLessons } from './api';
 import type { LessonNavigation } from './lesson-view';
 import type { Lesson } from './types';
 
@@ -14,7 +15,7 @@ const LessonView = lazyPart(() => import('./lesson-view').then((m) => ({ default
 const SeriesForm = lazyPart(() => import('./series-form').then((m) => ({ default: m.SeriesForm })));
 
 export type LessonMode = 'create' | 'update' | 'view' | 'filter' | 'bulk_update';
-const DRAWER_PARAMS = ['mode', 'lesson', 'recurring_lesson', 'start', 'end', 'roomId', 'roomName'];
+const DRAWER_PARAMS = ['mode', 'lesson', 'recurring_lesson', 'start', 'end', 'roomId', 'roomName', 'tab'];
 
 const idOf = (raw: string | null) => (raw && /^\d+$/.test(raw) ? Number(raw) : null);
 
@@ -28,7 +29,8 @@ function splitLocal(value: string | null): { date?: string; time?: string } {
  * The drawers for `/` and `/lessons/`, from the URL: `mode=create` (with
  * `start`, `end`, `roomId`, `roomName` from a calendar slot; with `lesson` it creates that
  * lesson's replacement), `mode=update&lesson=`, `mode=view&lesson=`,
- * `mode=bulk_update&recurring_lesson=` (a series, /lessons/ only).
+ * `mode=bulk_update&recurring_lesson=` (a series, /lessons/ only); `tab=attendance` opens the
+ * view on the lesson's attendance roster.
  */
 export function useLessonParams(modes: readonly LessonMode[]) {
   const [params, setParams] = useSearchParams();
@@ -45,6 +47,8 @@ export function useLessonParams(modes: readonly LessonMode[]) {
     return {
       go,
       view: (id: number) => go({ mode: 'view', lesson: String(id) }),
+      /** The lesson's view open on its attendance roster. */
+      attendance: (id: number) => go({ mode: 'view', lesson: String(id), tab: 'attendance' }),
       edit: (id: number) => go({ mode: 'update', lesson: String(id) }),
       replace: (id: number) => go({ mode: 'create', lesson: String(id) }),
       create: (slot: Record<string, string> = {}) => go({ mode: 'create', ...slot }),
@@ -82,6 +86,9 @@ export function LessonDrawers({ modes }: { modes: readonly LessonMode[] }) {
     return out;
   }, [start, end, roomId, roomName]);
 
+  // both lesson screens (the calendar and the list) render these drawers: news of a changed
+  // lesson reloads what they show, and the lesson open here
+  useLiveLessons();
   const navigation: LessonNavigation = nav;
   const replacement = mode === 'create' && lessonId !== null;
   const formOpen = mode === 'create' || (mode === 'update' && lessonId !== null);
@@ -105,7 +112,7 @@ export function LessonDrawers({ modes }: { modes: readonly LessonMode[] }) {
       <ModeDrawer open={mode === 'view' && lessonId !== null} title={t('lessons.view')} onClose={nav.close}>
         {mode === 'view' && lessonId !== null && (
           <Suspense fallback={<FullPageSpin />}>
-            <LessonView key={lessonId} id={lessonId} nav={navigation} />
+            <LessonView key={lessonId} id={lessonId} nav={navigation} tab={params.get('tab')} />
           </Suspense>
         )}
       </ModeDrawer>

@@ -7,10 +7,22 @@ import { SCHEDULE_FIELDS } from '../../../domain/resources/lessons';
 import { formatDate, labelOf, type Translate } from '../../engine/fields/format';
 import { FieldFormItem, type InputContext } from '../../engine/fields/input';
 import { conflictsOf, LessonConflicts } from '../../components/lesson-conflicts';
-import { offerReload } from '../../engine/form/stale';
+import { offerStaleChoice } from '../../engine/form/stale';
+import { useDrawerGuard, useGuardChanges } from '../../engine/mode-drawer';
 import type { ProviderError } from '../../providers/dataProvider';
 import { fieldProblems, providerError, QUIET, useRefreshLessons, useSeriesCommand } from './api';
-import { DefFields, expansionOf, LESSON_DEF, lessonField, RuleFields, RulePreview, usedRuleFields, WHO_WHERE, type RuleValues } from './recurrence-fields';
+import {
+  DefFields,
+  fieldLabel,
+  expansionOf,
+  LESSON_DEF,
+  lessonField,
+  RuleFields,
+  RulePreview,
+  usedRuleFields,
+  WHO_WHERE,
+  type RuleValues,
+} from './recurrence-fields';
 import { ScopeModal, type ScopeChoice } from './scope-modal';
 import { lessonTitle } from './status';
 import type { Lesson, LessonConflict, RecurringLesson } from './types';
@@ -65,16 +77,19 @@ export function LessonForm({ mode, lessonId, replacement, prefill, onDone }: Les
   const needsRow = (mode === 'update' || replacement) && lessonId != null;
   const { result: row, query } = useOne<Lesson, ProviderError>({ resource: 'lessons', id: lessonId ?? 0, queryOptions: { enabled: needsRow } });
   if (needsRow && query.isLoading) return <Spin />;
-  if (needsRow && (query.isError || !row)) return <Alert type="error" message={providerError(query.error).message} />;
+  // once loaded, a failed refetch leaves the form (and what is typed in it) in place
+  if (needsRow && !row) return <Alert type="error" message={providerError(query.error).message} />;
+  // Keyed by an explicit reload only: the lesson fetched again (news of a change, a refused
+  // save) must not wipe what is being typed; a stale save offers the choice instead.
   return (
     <LessonFormBody
-      key={`${reload}-${row?.version ?? ''}`}
+      key={reload}
       mode={mode}
       row={needsRow ? (row as Lesson) : undefined}
       replacement={Boolean(replacement)}
       prefill={prefill}
       onDone={onDone}
-      onReload={() => void query.refetch().then(() => setReload((n) => n + 1))}
+      onReload={() => setReload((n) => n + 1)}
       fresh={async () => (await query.refetch()).data?.data}
     />
   );
@@ -92,7 +107,7 @@ function initialValues(mode: 'create' | 'update', row: Lesson | undefined, repla
 
 function LessonFormBody({
   mode,
-  row,
+  row: loaded,
   replacement,
   prefill,
   onDone,
@@ -104,6 +119,7 @@ function LessonFormBody({
   replacement: boolean;
   prefill?: Partial<Lesson>;
   onDone(): void;
+  /** Starts the form again from the lesson as stored now (after `fresh`). */
   onReload(): void;
   /** The lesson as stored now (its version moves when its series is changed). */
   fresh(): Promise<Lesson | undefined>;
@@ -112,6 +128,10 @@ function LessonFormBody({
   const t = translate as Translate;
   const { message, modal } = App.useApp();
   const refresh = useRefreshLessons();
+  // The version the form edits: the one it opened with, until a stale save's "keep mine" moves
+  // it on to the stored one. A refetched lesson leaves it alone, so a save never passes over
+  // someone else's change unasked.
+  const [row, setRow] = useState(loaded);
   const { mutateAsync: create } = useCreate<Lesson, ProviderError>();
   const { mutateAsync: update } = useUpdate<Lesson, ProviderError>();
   const seriesCommand = useSeriesCommand();
@@ -119,12 +139,15 @@ function LessonFormBody({
   // read when the change goes to the series: its version is the one to send
   const seriesRow = useOne<RecurringLesson, ProviderError>({ resource: 'recurring-lessons', id: seriesId ?? 0, queryOptions: { enabled: false } });
   const [form] = Form.useForm<Values>();
+  // closing the drawer with changes asks first (Esc, ×, Cancel)
+  useGuardChanges(() => form.isFieldsTouched());
+  const guard = useDrawerGuard();
   const [saving, setSaving] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const [conflicts, setConflicts] = useState<{ lessons: LessonConflict[]; series: boolean } | null>(null);
   const [skipDates, setSkipDates] = useState<string[]>([]);
   const [askScope, setAskScope] = useState<{ changed: Record<string, unknown>; onlyThis: boolean } | null>(null);
-  const initial = useMemo(() => initialValues(mode, row, replacement, prefill), [mode, row, replacement, prefill]);
+  const initial = useMemo(() => initialValues(mode, loaded, replacement, prefill), [mode, loaded, replacement, prefill]);
   const values = (Form.useWatch([], { form, preserve: true }) as Values | undefined) ?? initial;
   const repeatOn = mode === 'create' && !replacement && Boolean(values.repeat_on);
   // labels of the references the form starts with (the select shows names, not ids)
@@ -144,7 +167,10 @@ function LessonFormBody({
       return;
     }
     const failure = providerError(error);
-    if (offerReload(modal, failure, onReload)) return;
+    if (failure.code === 'stale' && mode === 'update' && row) {
+      offerStale();
+      return;
+    }
     const fields = fieldProblems(failure);
     if (fields.length) form.setFields(fields.map(([name, text]) => ({ name: (name === 'start_date' ? 'date' : name) as never, errors: [text] })));
     setProblem(failure.message);
@@ -183,9 +209,9 @@ function LessonFormBody({
       await done(t('lessons.seriesCreated', { count: answer.lesson_ids.length }));
     }, true);
 
-  const updateThis = (changed: Record<string, unknown>) =>
+  const updateThis = (changed: Record<string, unknown>, version = row!.version) =>
     run(async () => {
-      await update({ resource: 'lessons', id: row!.id, values: { ...changed, version: row!.version }, ...QUIET });
+      await update({ resource: 'lessons', id: row!.id, values: { ...changed, version }, ...QUIET });
       await done(t('lessons.saved'));
     }, false);
 
@@ -205,7 +231,8 @@ function LessonFormBody({
       await done(t('lessons.saved'));
     }, true);
 
-  const submit = (raw: Values) => {
+  /** Sends the form's values as changes to `against` (the lesson as the form knows it). */
+  const submit = (raw: Values, against: Lesson | undefined = row) => {
     const all = { ...form.getFieldsValue(true), ...raw } as Values;
     const times = checkTimes(all.start_time, all.end_time);
     if (times.end_time) {
@@ -213,11 +240,27 @@ function LessonFormBody({
       return;
     }
     if (mode === 'create') return repeatOn ? createMany(all, skipDates) : createOne(all);
-    const changed = changedFields(all, row!, LESSON_WRITABLE);
+    const changed = changedFields(all, against!, LESSON_WRITABLE);
     if (!Object.keys(changed).length) return onDone();
     const touchesSeries = Object.keys(changed).some((k) => (SCHEDULE.has(k) && k !== 'date') || k === 'notes');
-    if (row!.recurring_lesson_id && touchesSeries) setAskScope({ changed, onlyThis: 'date' in changed });
-    else void updateThis(changed);
+    if (against!.recurring_lesson_id && touchesSeries) setAskScope({ changed, onlyThis: 'date' in changed });
+    else void updateThis(changed, against!.version);
+  };
+
+  /** Someone else saved the lesson first: keep what was typed, and offer keep mine / load theirs / compare. */
+  const offerStale = () => {
+    const mine = Object.fromEntries(LESSON_WRITABLE.map((name) => [name, form.getFieldValue(name) as unknown]));
+    offerStaleChoice(modal, {
+      mine,
+      theirs: async () => ((await fresh()) ?? {}) as Record<string, unknown>,
+      labelOf: (name) => fieldLabel(t, LESSON_DEF, name),
+      keepMine: (theirs) => {
+        const stored = theirs as unknown as Lesson;
+        setRow(stored);
+        submit(form.getFieldsValue(true) as Values, stored);
+      },
+      loadTheirs: onReload,
+    });
   };
 
   const item = (name: string) => (
@@ -289,7 +332,7 @@ function LessonFormBody({
         />
       )}
       <Space>
-        <Button onClick={onDone}>{t('buttons.cancel')}</Button>
+        <Button onClick={() => (guard ? guard.requestClose(onDone) : onDone())}>{t('buttons.cancel')}</Button>
         <Button type="primary" htmlType="submit" loading={saving}>
           {t('buttons.save')}
         </Button>

@@ -15,6 +15,7 @@ import { providerError, QUIET, useRefreshLessons } from './api';
 import { LESSON_DEF, lessonField } from './recurrence-fields';
 import { lessonRights, LessonStatusTags, lessonTitle, useRole } from './status';
 import type { Lesson, LessonConflict } from './types';
+import { AttendanceRoster } from '../attendance/roster';
 
 export interface LessonNavigation {
   view(id: number): void;
@@ -25,8 +26,8 @@ export interface LessonNavigation {
   close(): void;
 }
 
-/** The view drawer of a lesson: details, the actions its status and the role allow, history. */
-export function LessonView({ id, nav }: { id: number; nav: LessonNavigation }) {
+/** The view drawer of a lesson: details, the actions its status and the role allow, attendance, history. */
+export function LessonView({ id, nav, tab }: { id: number; nav: LessonNavigation; tab?: string | null }) {
   const { t: translate } = useTranslation();
   const t = translate as Translate;
   const { result: lesson, query } = useOne<Lesson, ProviderError>({ resource: 'lessons', id });
@@ -41,8 +42,11 @@ export function LessonView({ id, nav }: { id: number; nav: LessonNavigation }) {
         <LessonStatusTags lesson={lesson} t={t} />
       </Space>
       <Tabs
+        defaultActiveKey={tab === 'attendance' ? 'attendance' : 'details'}
         items={[
           { key: 'details', label: t('directory.tabs.details'), children: <Details lesson={lesson} nav={nav} onReload={() => void query.refetch()} /> },
+          // The lesson's teacher (a TEACHER sees only her own lessons) and the office mark attendance.
+          { key: 'attendance', label: t('attendance.title'), children: <AttendanceRoster lessonId={lesson.id} /> },
           { key: 'history', label: t('directory.tabs.history'), children: <HistoryTab def={LESSON_DEF} id={lesson.id} /> },
         ]}
       />
@@ -60,7 +64,8 @@ function Details({ lesson, nav, onReload }: { lesson: Lesson; nav: LessonNavigat
   const [busy, setBusy] = useState(false);
   const [conflicts, setConflicts] = useState<LessonConflict[] | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
-  const [homeworkOpen, setHomeworkOpen] = useState(false);
+  // the homework or the notes, edited in place (a teacher edits both on her lessons)
+  const [editing, setEditing] = useState<null | 'homework' | 'notes'>(null);
   const rights = lessonRights(lesson, useRole());
 
   const act = async (work: () => Promise<unknown>, success: string, after?: () => void) => {
@@ -161,9 +166,14 @@ function Details({ lesson, nav, onReload }: { lesson: Lesson; nav: LessonNavigat
             {t('lessons.actions.restore')}
           </Button>
         )}
-        {rights.editHomework && !homeworkOpen && (
-          <Button icon={<EditOutlined />} onClick={() => setHomeworkOpen(true)}>
+        {rights.editHomework && !editing && (
+          <Button icon={<EditOutlined />} onClick={() => setEditing('homework')}>
             {t('lessons.actions.editHomework')}
+          </Button>
+        )}
+        {rights.editHomework && !editing && (
+          <Button icon={<EditOutlined />} onClick={() => setEditing('notes')}>
+            {t('lessons.actions.editNotes')}
           </Button>
         )}
         {rights.delete && (
@@ -180,23 +190,24 @@ function Details({ lesson, nav, onReload }: { lesson: Lesson; nav: LessonNavigat
           </Popconfirm>
         )}
       </Space>
-      {homeworkOpen && (
+      {editing && (
         <Form
+          key={editing}
           layout="vertical"
-          initialValues={{ homework: lesson.homework ?? '' }}
-          onFinish={(values: { homework: string }) =>
+          initialValues={{ text: lesson[editing] ?? '' }}
+          onFinish={(values: { text: string }) =>
             act(
-              () => patch({ homework: values.homework.trim() || null }),
-              t('lessons.homeworkUpdated'),
-              () => setHomeworkOpen(false),
+              () => patch({ [editing]: values.text.trim() || null }),
+              t(editing === 'homework' ? 'lessons.homeworkUpdated' : 'lessons.notesUpdated'),
+              () => setEditing(null),
             )
           }
         >
-          <Form.Item name="homework" label={t('lessons.fields.homework')}>
+          <Form.Item name="text" label={t(`lessons.fields.${editing}`)}>
             <Input.TextArea autoSize={{ minRows: 3, maxRows: 10 }} maxLength={5000} />
           </Form.Item>
           <Space>
-            <Button onClick={() => setHomeworkOpen(false)}>{t('buttons.cancel')}</Button>
+            <Button onClick={() => setEditing(null)}>{t('buttons.cancel')}</Button>
             <Button type="primary" htmlType="submit" loading={busy}>
               {t('buttons.save')}
             </Button>

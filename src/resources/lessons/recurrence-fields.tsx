@@ -131,4 +131,10 @@ export function RuleFields({ form, ctx, withStartDate }: { form: FormInstance; c
 }
 
 export { field as lessonField };
+
+/** A lesson's or series' field by its label, or its name where the declaration has none (a stale save's comparison names any field). */
+export function fieldLabel(t: Translate, def: ResourceDef, name: string): string {
+  const found = def.fields.find((f) => f.name === name);
+  return found ? labelOf(t, def, found) : name;
+}
 export const LESSON_DEF = LESSONS;

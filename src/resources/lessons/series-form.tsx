@@ -8,11 +8,12 @@ import { RECURRING_LESSONS } from '../../../domain/resources/lessons';
 import { formatDate, labelOf, type Translate } from '../../engine/fields/format';
 import { FieldFormItem, type InputContext } from '../../engine/fields/input';
 import { conflictsOf, LessonConflicts } from '../../components/lesson-conflicts';
-import { offerReload } from '../../engine/form/stale';
+import { offerStaleChoice } from '../../engine/form/stale';
+import { useDrawerGuard, useGuardChanges } from '../../engine/mode-drawer';
 import type { ProviderError } from '../../providers/dataProvider';
 import { fieldProblems, providerError, useRefreshLessons, useSeriesCommand } from './api';
 import { changedFields, SERIES_SHARED } from './lesson-form';
-import { DefFields, lessonField, RULE_FIELDS, RuleFields, RulePreview, usedRuleFields, WHO_WHERE, type RuleValues } from './recurrence-fields';
+import { DefFields, fieldLabel, lessonField, RULE_FIELDS, RuleFields, RulePreview, usedRuleFields, WHO_WHERE, type RuleValues } from './recurrence-fields';
 import type { LessonConflict, RecurringLesson } from './types';
 
 type Values = Record<string, unknown> & RuleValues & { scope?: 'all' | 'following'; from_date?: string; include_changed?: boolean };
@@ -26,27 +27,49 @@ export function SeriesForm({ id, onDone }: { id: number; onDone(): void }) {
   const [reload, setReload] = useState(0);
   const { result: row, query } = useOne<RecurringLesson, ProviderError>({ resource: 'recurring-lessons', id });
   if (query.isLoading) return <Spin />;
-  if (query.isError || !row) return <Alert type="error" message={providerError(query.error).message} />;
+  // once loaded, a failed refetch leaves the form (and what is typed in it) in place
+  if (!row) return <Alert type="error" message={providerError(query.error).message} />;
+  // Keyed by an explicit reload only: the series fetched again must not wipe what is being
+  // typed; a stale save offers the choice instead.
   return (
-    <SeriesFormBody key={`${reload}-${row.version}`} row={row} onDone={onDone} onReload={() => void query.refetch().then(() => setReload((n) => n + 1))} />
+    <SeriesFormBody key={reload} row={row} onDone={onDone} onReload={() => setReload((n) => n + 1)} fresh={async () => (await query.refetch()).data?.data} />
   );
 }
 
-function SeriesFormBody({ row, onDone, onReload }: { row: RecurringLesson; onDone(): void; onReload(): void }) {
+function SeriesFormBody({
+  row: loaded,
+  onDone,
+  onReload,
+  fresh,
+}: {
+  row: RecurringLesson;
+  onDone(): void;
+  /** Starts the form again from the series as stored now (after `fresh`). */
+  onReload(): void;
+  /** The series as stored now. */
+  fresh(): Promise<RecurringLesson | undefined>;
+}) {
   const { t: translate } = useTranslation();
   const t = translate as Translate;
   const { message, modal } = App.useApp();
   const refresh = useRefreshLessons();
   const { send, saving } = useSeriesCommand();
+  // The version the form edits: the one it opened with, until a stale save's "keep mine" moves
+  // it on to the stored one.
+  const [row, setRow] = useState(loaded);
   const [form] = Form.useForm<Values>();
+  // closing the drawer with changes asks first (Esc, ×, Cancel)
+  useGuardChanges(() => form.isFieldsTouched());
+  const guard = useDrawerGuard();
   const [problem, setProblem] = useState<string | null>(null);
   const [conflicts, setConflicts] = useState<LessonConflict[] | null>(null);
   const today = dayjs().format('YYYY-MM-DD');
-  const initial: Values = { ...row, scope: 'all', from_date: today < row.start_date ? row.start_date : today, include_changed: false };
+  const initial: Values = { ...loaded, scope: 'all', from_date: today < loaded.start_date ? loaded.start_date : today, include_changed: false };
   const values = (Form.useWatch([], { form, preserve: true }) as Values | undefined) ?? initial;
   const ctx: InputContext = { t, mode: 'update', record: row };
 
-  const submit = async () => {
+  /** Sends the form's values as changes to `against` (the series as the form knows it). */
+  const submit = async (against: RecurringLesson = row) => {
     const all = form.getFieldsValue(true) as Values;
     const times = checkTimes(all.start_time, all.end_time);
     if (times.end_time) {
@@ -56,14 +79,14 @@ function SeriesFormBody({ row, onDone, onReload }: { row: RecurringLesson; onDon
     const used = usedRuleFields(all);
     // the rule's unused fields go back to null, so a changed repeat is a clean rule
     const rule = Object.fromEntries(RULE_FIELDS.map((n) => [n, used.includes(n) ? all[n] : null]));
-    const changed = { ...changedFields(all, row, SERIES_SHARED), ...changedFields(rule, row, RULE_FIELDS) };
+    const changed = { ...changedFields(all, against, SERIES_SHARED), ...changedFields(rule, against, RULE_FIELDS) };
     if (!Object.keys(changed).length) return onDone();
     setProblem(null);
     setConflicts(null);
     try {
-      const answer = await send(row.id, {
+      const answer = await send(against.id, {
         ...changed,
-        version: row.version,
+        version: against.version,
         scope: all.scope,
         ...(all.scope === 'following' ? { from_date: all.from_date } : {}),
         include_changed: Boolean(all.include_changed),
@@ -75,12 +98,29 @@ function SeriesFormBody({ row, onDone, onReload }: { row: RecurringLesson; onDon
       const failure = providerError(error);
       const lessons = conflictsOf(failure);
       if (lessons) setConflicts(lessons);
-      else if (!offerReload(modal, failure, onReload)) {
+      else if (failure.code === 'stale') offerStale();
+      else {
         const fields = fieldProblems(failure);
         if (fields.length) form.setFields(fields.map(([name, text]) => ({ name: name as never, errors: [text] })));
         setProblem(failure.message);
       }
     }
+  };
+
+  /** Someone else saved the series first: keep what was typed, and offer keep mine / load theirs / compare. */
+  const offerStale = () => {
+    const mine = Object.fromEntries([...SERIES_SHARED, ...RULE_FIELDS].map((name) => [name, form.getFieldValue(name) as unknown]));
+    offerStaleChoice(modal, {
+      mine,
+      theirs: async () => ((await fresh()) ?? {}) as Record<string, unknown>,
+      labelOf: (name) => fieldLabel(t, RECURRING_LESSONS, name),
+      keepMine: (theirs) => {
+        const stored = theirs as unknown as RecurringLesson;
+        setRow(stored);
+        void submit(stored);
+      },
+      loadTheirs: onReload,
+    });
   };
 
   const item = (name: string) => (
@@ -116,7 +156,7 @@ function SeriesFormBody({ row, onDone, onReload }: { row: RecurringLesson; onDon
       {problem && <Alert type="error" showIcon message={problem} style={{ marginBottom: 16 }} />}
       {conflicts && <LessonConflicts lessons={conflicts} series />}
       <Space>
-        <Button onClick={onDone}>{t('buttons.cancel')}</Button>
+        <Button onClick={() => (guard ? guard.requestClose(onDone) : onDone())}>{t('buttons.cancel')}</Button>
         <Button type="primary" htmlType="submit" loading={saving}>
           {t('buttons.save')}
         </Button>

@@ -5,7 +5,6 @@ import dayjs from 'dayjs';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { CONTRACTS } from '../../../domain/resources/money';
 import { DATE_FORMAT } from '../../engine/fields/format';
 import { ReferenceSelect } from '../../engine/fields/reference-select';
 import type { ListState } from '../../engine/list/list-table';
@@ -118,8 +117,7 @@ export function ContractToolbar({ state }: { state: ListState }) {
         </Badge>
       </Space>
       <ListTotals
-        resource={CONTRACTS.name}
-        filters={state.filters}
+        state={state}
         items={[
           { key: 'total_cost', label: t('contracts.fields.total_cost') },
           { key: 'total_paid', label: t('contracts.fields.total_paid') },

@@ -1,13 +1,52 @@
 import { UnorderedListOutlined } from '@ant-design/icons';
 import { Button, Tag } from 'antd';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
 import { CONTRACTS } from '../../../domain/resources/money';
-import { formatDate, type RefLabel } from '../../engine/fields/format';
+import { formatDate, formatMoney, type RefLabel } from '../../engine/fields/format';
 import { ModeDrawer, useModeParams } from '../../engine/mode-drawer';
 import { ResourceScreen, type Row } from '../../engine/resource-screen';
 import { ContractToolbar } from './contract-filters';
+import { MANAGERS } from '../../../domain/access';
+import { useRole } from '../lessons/status';
+import { ContractReminders } from './contract-reminders';
 import { ContractStatusView } from './contract-status';
 import { PaymentsList } from './payments-list';
+import { monthShort, NEW_CONTRACT_PAYER, NEW_CONTRACT_STUDENT, type Contract } from './types';
+
+const idParam = (value: string | null) => (value && /^\d+$/.test(value) ? Number(value) : undefined);
+
+/**
+ * The new-contract form opened from a student (`?mode=create&student_id=…&payer_guardian_id=…`)
+ * starts with them; once the form is gone they leave the address, so the next one starts empty.
+ */
+function useNewContractFor() {
+  const [params, setParams] = useSearchParams();
+  const creating = params.get('mode') === 'create';
+  const named = params.has(NEW_CONTRACT_STUDENT) || params.has(NEW_CONTRACT_PAYER);
+  useEffect(() => {
+    if (creating || !named) return;
+    setParams(
+      () => {
+        const copy = new URLSearchParams(window.location.search);
+        copy.delete(NEW_CONTRACT_STUDENT);
+        copy.delete(NEW_CONTRACT_PAYER);
+        return copy;
+      },
+      { replace: true },
+    );
+  }, [creating, named, setParams]);
+  return () => {
+    const current = new URLSearchParams(window.location.search);
+    const values: Record<string, number> = {};
+    for (const name of [NEW_CONTRACT_STUDENT, NEW_CONTRACT_PAYER]) {
+      const id = idParam(current.get(name));
+      if (id !== undefined) values[name] = id;
+    }
+    return values;
+  };
+}
 
 /** "Μαρία Παππά · 01/09/2026 – 30/06/2027" */
 export const contractName = (row: Row) =>
@@ -21,12 +60,37 @@ export default function ContractsPage() {
   const { t } = useTranslation();
   const status = useModeParams(CONTRACTS.screen.entity, ['status'] as const);
   const statusOpen = status.mode === 'status' && status.id !== null;
+  // what was sent to the family: for administrators
+  const seesReminders = MANAGERS.includes(useRole());
+  // turning reminders off or on is ADMIN's too: the office's form leaves the switch out
+  const formFields = seesReminders ? undefined : CONTRACTS.fields.map((f) => f.name).filter((name) => name !== 'reminders_enabled');
+  const createDefaults = useNewContractFor();
   return (
     <>
       <ResourceScreen
         def={CONTRACTS}
+        formFields={formFields}
+        createDefaults={createDefaults}
         rowName={contractName}
         toolbar={(state) => <ContractToolbar state={state} />}
+        // the list of a month's unpaid says which months each contract owes and how much
+        moreColumns={(state) =>
+          state.filters.some((f) => 'field' in f && f.field === 'unpaid_month' && f.value !== undefined && f.value !== '')
+            ? [
+                {
+                  key: 'unpaid_months',
+                  title: t('contracts.fields.unpaid_months'),
+                  render: (_, row) => ((row.unpaid_months as string[] | undefined) ?? []).map((m) => monthShort(t, m)).join(', '),
+                },
+                {
+                  key: 'unpaid_amount',
+                  title: t('contracts.fields.unpaid_amount'),
+                  align: 'right',
+                  render: (_, row) => formatMoney(row.unpaid_amount as number | undefined),
+                },
+              ]
+            : []
+        }
         columns={{
           is_register_paid: {
             render: (row) =>
@@ -45,6 +109,7 @@ export default function ContractsPage() {
         viewTabs={(row) => [
           { key: 'status', label: t('contracts.status.title'), children: <ContractStatusView id={row.id} withPayments={false} /> },
           { key: 'payments', label: t('contracts.tabs.payments'), children: <PaymentsList owner={{ field: 'contract_id', id: row.id }} /> },
+          ...(seesReminders ? [{ key: 'reminders', label: t('contractReminders.tab'), children: <ContractReminders contract={row as Contract} /> }] : []),
         ]}
       />
       <ModeDrawer open={statusOpen} title={t('contracts.status.title')} onClose={status.close}>

@@ -1,8 +1,8 @@
 import { useForm } from '@refinedev/antd';
-import { useCustom, useInvalidate, type HttpError } from '@refinedev/core';
-import { Alert, Button, DatePicker, Form, Input, Space, Spin } from 'antd';
+import { useCustom, useInvalidate, useOne, type HttpError } from '@refinedev/core';
+import { Alert, DatePicker, Form, Input, Space, Spin } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FieldDef } from '../../../domain/fields';
 import { PAYMENTS } from '../../../domain/resources/money';
@@ -10,7 +10,7 @@ import { FormButtons } from '../../engine/form/drawer-form';
 import { labelOf, type Translate } from '../../engine/fields/format';
 import { FieldFormItem, type InputContext } from '../../engine/fields/input';
 import { ModeDrawer } from '../../engine/mode-drawer';
-import type { Payment, PaymentDraft } from './types';
+import type { Contract, Payment, PaymentDraft } from './types';
 
 const field = (name: string) => PAYMENTS.fields.find((f) => f.name === name) as FieldDef;
 
@@ -31,7 +31,7 @@ interface Props {
   onSaved?(): void;
 }
 
-/** The payment drawer: kind (the month for MONTHLY), amount in euro, method, receipt number (the next one offered), date. */
+/** The payment drawer: kind (the month for MONTHLY), amount in euro, method, with receipt (as its contract unless changed; the number is given on save), date. */
 export function PaymentDrawer({ draft, id, onClose, onSaved }: Props) {
   const { t } = useTranslation();
   const open = Boolean(draft) || Boolean(id);
@@ -63,6 +63,14 @@ function PaymentForm({ draft, id, onClose, onSaved }: { draft: PaymentDraft | nu
   });
   const next = useCustom<{ data: { bill_number: string } }>({ url: '/api/payments/next-bill-number', method: 'get', queryOptions: { enabled: !id } });
   const nextNumber = next.result.data?.data?.bill_number;
+  // A new payment is "with receipt" as its contract, unless changed here.
+  const contract = useOne<Contract>({ resource: 'contracts', id: draft?.contract_id ?? 0, queryOptions: { enabled: !id && Boolean(draft?.contract_id) } });
+  const contractWithReceipt = contract.result?.with_receipt;
+  useEffect(() => {
+    if (!id && typeof contractWithReceipt === 'boolean' && !form.isFieldTouched('with_receipt')) form.setFieldValue('with_receipt', contractWithReceipt);
+  }, [id, contractWithReceipt, form]);
+  const withReceipt = Form.useWatch('with_receipt', form) as boolean | undefined;
+  const issued = Boolean(id && query?.data?.data.receipt_id);
   const kind = Form.useWatch('kind', form) as string | undefined;
   const ctx: InputContext = { t, mode: id ? 'update' : 'create', record: query?.data?.data };
   const label = (name: string) => labelOf(t, PAYMENTS, field(name));
@@ -75,6 +83,7 @@ function PaymentForm({ draft, id, onClose, onSaved }: { draft: PaymentDraft | nu
         month: draft?.month ?? (draft?.kind === 'MONTHLY' || !draft?.kind ? dayjs().format('YYYY-MM') : null),
         amount: draft?.amount,
         method: 'CASH',
+        with_receipt: contractWithReceipt ?? true,
         paid_on: dayjs().format('YYYY-MM-DD'),
       };
 
@@ -93,7 +102,7 @@ function PaymentForm({ draft, id, onClose, onSaved }: { draft: PaymentDraft | nu
             month: values.kind === 'MONTHLY' ? values.month : null,
             amount: values.amount,
             method: values.method,
-            bill_number: text(values.bill_number),
+            with_receipt: values.with_receipt === true,
             paid_on: values.paid_on,
             description: text(values.description),
           };
@@ -122,16 +131,17 @@ function PaymentForm({ draft, id, onClose, onSaved }: { draft: PaymentDraft | nu
         <FieldFormItem field={field('amount')} label={label('amount')} ctx={ctx} />
         <FieldFormItem field={field('method')} label={label('method')} ctx={ctx} />
         <FieldFormItem
-          field={field('bill_number')}
-          label={label('bill_number')}
+          field={field('with_receipt')}
+          label={label('with_receipt')}
           ctx={ctx}
           extra={
             <Space size={4} wrap>
-              <span>{t('payments.withoutReceiptHint')}</span>
-              {nextNumber && (
-                <Button size="small" type="link" onClick={() => form.setFieldValue('bill_number', nextNumber)}>
-                  {t('payments.useNext', { number: nextNumber })}
-                </Button>
+              {issued ? (
+                <span>{t('payments.receiptIssued', { number: query?.data?.data.bill_number ?? '' })}</span>
+              ) : withReceipt ? (
+                nextNumber && <span>{t('payments.nextReceipt', { number: nextNumber })}</span>
+              ) : (
+                <span>{t('payments.withoutReceiptHint')}</span>
               )}
             </Space>
           }

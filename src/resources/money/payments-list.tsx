@@ -155,9 +155,7 @@ export function PaymentsList({ owner, initialRange = null }: Props) {
             title: t('table.actions'),
             render: (_, p) => (
               <Space size={4}>
-                {p.bill_number && (
-                  <Button size="small" icon={<PrinterOutlined />} title={t('receipt.open')} aria-label={t('receipt.open')} onClick={() => setPrinting(p.id)} />
-                )}
+                <Button size="small" icon={<PrinterOutlined />} title={t('receipt.open')} aria-label={t('receipt.open')} onClick={() => setPrinting(p.id)} />
                 <CanAccess resource={PAYMENTS.name} action="edit">
                   <Button size="small" icon={<EditOutlined />} title={t('buttons.edit')} aria-label={t('buttons.edit')} onClick={() => setEditing(p.id)} />
                 </CanAccess>

@@ -10,6 +10,7 @@ import { hostTenant } from '../../providers/http';
 import type { SessionUser } from '../../providers/session';
 import { monthLabel, type Payment } from './types';
 import { euroInWords } from './words';
+import { FiscalReceiptModal } from './fiscal-receipt';
 import './receipt.css';
 
 /** What the payment was for, in words: "Δίδακτρα Νοεμβρίου 2026", "Εγγραφή", or the extra charge's description. */
@@ -25,7 +26,7 @@ function ReceiptSheet({ payment }: { payment: Payment }) {
   const { data: identity } = useGetIdentity<SessionUser>();
   const centre = identity?.tenantName || t('receipt.centre', { name: hostTenant() });
   const rows: [string, ReactNode][] = [
-    [t('receipt.number'), payment.bill_number],
+    [t('receipt.number'), payment.bill_number ?? `#${payment.id}`],
     [t('receipt.date'), formatDate(payment.paid_on)],
     [t('receipt.receivedFrom'), payment.student?.name ?? ''],
     [t('receipt.for'), paymentPurpose(payment, t, i18n.language)],
@@ -39,8 +40,8 @@ function ReceiptSheet({ payment }: { payment: Payment }) {
     [t('receipt.inWords'), euroInWords(payment.amount)],
   ];
   return (
-    <div className="frontis-receipt">
-      <h2>{t('receipt.title')}</h2>
+    <div className="frontis-receipt" data-testid="acknowledgement">
+      <h2>{t('receipts.acknowledgement')}</h2>
       <p style={{ textAlign: 'center', marginTop: 0 }}>
         <strong>{centre}</strong>
       </p>
@@ -63,8 +64,9 @@ function ReceiptSheet({ payment }: { payment: Payment }) {
 }
 
 /**
- * A payment's receipt, shown in a dialog and printed by the browser on an A5 sheet. For print
- * the sheet is copied to the end of <body> and everything else is hidden (receipt.css).
+ * A payment's receipt, shown in a dialog and printed by the browser on an A5 sheet: its fiscal
+ * receipt while one stands, else an acknowledgement that says it is not a fiscal document.
+ * For print the sheet is copied to the end of <body> and everything else is hidden (receipt.css).
  */
 export function ReceiptModal({ id, onClose }: { id: number | null; onClose(): void }) {
   const { t } = useTranslation();
@@ -75,10 +77,11 @@ export function ReceiptModal({ id, onClose }: { id: number | null; onClose(): vo
     return () => document.body.classList.remove('frontis-printing');
   }, [id]);
   const ready = id !== null && payment && payment.id === id;
+  if (ready && typeof payment.receipt_id === 'number') return <FiscalReceiptModal id={payment.receipt_id} onClose={onClose} />;
   return (
     <Modal
       open={id !== null}
-      title={t('receipt.title')}
+      title={t('receipts.acknowledgement')}
       onCancel={onClose}
       width={640}
       footer={[

@@ -1,6 +1,6 @@
-import { useList, type CrudFilters } from '@refinedev/core';
 import { Card, Space, Statistic } from 'antd';
 import { formatMoney } from '../../engine/fields/format';
+import type { ListState } from '../../engine/list/list-table';
 
 interface Item {
   key: string;
@@ -22,12 +22,7 @@ export function MoneyTotals({ items }: { items: Item[] }) {
   );
 }
 
-/**
- * The totals the list API sums over every row matching `filters` (all pages): one row is asked
- * for, the sums come beside it.
- */
-export function ListTotals({ resource, filters, items }: { resource: string; filters: CrudFilters; items: { key: string; label: string }[] }) {
-  const { query } = useList({ resource, filters, pagination: { currentPage: 1, pageSize: 1, mode: 'server' } });
-  const totals = (query.data as { totals?: Record<string, number> } | undefined)?.totals;
-  return <MoneyTotals items={items.map((i) => ({ ...i, value: totals?.[i.key] }))} />;
+/** The sums of every row a list's filters match, from the list's own answer (all pages, one request). */
+export function ListTotals({ state, items }: { state: ListState; items: { key: string; label: string }[] }) {
+  return <MoneyTotals items={items.map((i) => ({ ...i, value: state.totals?.[i.key] }))} />;
 }

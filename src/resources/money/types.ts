@@ -22,6 +22,8 @@ export interface Contract {
   extra_total: number;
   is_register_paid: boolean;
   unpaid_months: string[];
+  /** What the due unpaid months still owe, in cents. */
+  unpaid_amount: number;
   [key: string]: unknown;
 }
 
@@ -35,6 +37,9 @@ export interface Payment {
   amount: number;
   method: PaymentMethod;
   bill_number: string | null;
+  /** A receipt is issued for it (the number is bill_number, the receipt receipt_id while it stands). */
+  with_receipt?: boolean | null;
+  receipt_id?: number | null;
   paid_on: string;
   description: string | null;
   student_id?: number;
@@ -44,6 +49,10 @@ export interface Payment {
 
 /** GET /api/contracts/:id/status (domain/answers/money.ts), its contract typed as the contract rows are. */
 export type ContractStatus = Omit<z.infer<typeof ContractStatusAnswer>['data'], 'contract'> & { contract: Contract };
+
+/** Address parameters of /contracts/?mode=create that start the form with a student and her payer. */
+export const NEW_CONTRACT_STUDENT = 'student_id';
+export const NEW_CONTRACT_PAYER = 'payer_guardian_id';
 
 /** What the payment form starts with: a line of the status ("record payment") or nothing. */
 export interface PaymentDraft {
@@ -61,4 +70,10 @@ export function monthLabel(month: string | null | undefined, language: string): 
     new Date(Date.UTC(y!, m! - 1, 1)),
   );
   return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** "2026-10" -> "Οκτ 2026": a short name that reads the same in a list ("Οκτ 2026, Νοε 2026"), never a genitive. */
+export function monthShort(t: (key: string) => string, month: string): string {
+  const [year, m] = month.split('-');
+  return `${t(`money.monthsShort.${m}`)} ${year}`;
 }

@@ -1,0 +1,22 @@
+/**
+ * The answer of GET/PATCH /api/settings: the centre's issuer details, its myDATA switch and
+ * user, its reminders' schedule. The subscription key is never answered, only whether it is set.
+ */
+export interface SettingsAnswer {
+  legal_name: string | null;
+  tax_id: string | null;
+  tax_office: string | null;
+  address: string | null;
+  city: string | null;
+  postal_code: string | null;
+  phone: string | null;
+  email: string | null;
+  receipt_series: string;
+  mydata_enabled: boolean;
+  mydata_user_id: string | null;
+  mydata_subscription_key_set: boolean;
+  reminder_day: number;
+  reminder_repeat_days: number;
+  version: number;
+  updated_at: string;
+}

@@ -1,0 +1,50 @@
+/**
+ * Guardians: a person's plain fields and the students they are a guardian of (siblings share
+ * one). The link is the same rows as students.guardian_ids. `portal` is her access to the
+ * families' portal: turned on, she is e-mailed an invitation in the same transaction; turned
+ * off, her sign-in ends; a guardian deleted takes her sign-in with her.
+ */
+import { sql } from 'drizzle-orm';
+import { GUARDIANS } from '../../../domain/index';
+import { guardians, studentGuardians } from '../../db/schema/index';
+import type { ResourceSpec } from '../../engine/spec';
+import { deleteRow } from '../../engine/write';
+import { endPortal, inviteGuardian, refuseTakenEmail, removeSignIn, signInOf, usernameOfEmail, type InvitedGuardian } from '../portal-auth/invitations';
+
+const emailOf = (value: unknown) => (typeof value === 'string' && value.trim() ? usernameOfEmail(value) : null);
+
+const plainGuardians: ResourceSpec = {
+  def: GUARDIANS,
+  table: guardians,
+  label: sql`trim(${guardians.firstName} || ' ' || ${guardians.lastName})`,
+  links: {
+    student_ids: { table: studentGuardians, tenantId: studentGuardians.tenantId, owner: studentGuardians.guardianId, other: studentGuardians.studentId },
+  },
+};
+
+export const guardiansSpec: ResourceSpec = {
+  ...plainGuardians,
+  async afterWrite({ tx, ctx, before, after }) {
+    const wasOn = before?.portal === true;
+    if (after.portal !== true) {
+      if (wasOn) await endPortal(tx, ctx.tenantId, after.id);
+      return;
+    }
+    const guardian = after as unknown as InvitedGuardian;
+    if (!wasOn) return inviteGuardian(tx, ctx.tenantId, ctx.actor, ctx.origin, guardian);
+    const email = emailOf(after.email);
+    if (email === emailOf(before?.email)) return;
+    // A new address while she has access: she signs in with it from now on, or is invited at it.
+    const user = await signInOf(tx, ctx.tenantId, after.id);
+    if (!email || !user) return inviteGuardian(tx, ctx.tenantId, ctx.actor, ctx.origin, guardian);
+    await refuseTakenEmail(tx, ctx.tenantId, after.id, email);
+    await tx.execute(sql`update users set username = ${email}, email = ${email}, version = version + 1, updated_at = now()
+      where tenant_id = ${ctx.tenantId} and id = ${user.id}`);
+  },
+  async remove(tx, ctx, before, options, registry) {
+    await removeSignIn(tx, ctx.tenantId, before.id);
+    // Her messages stay as sent, no longer hers: the foreign key's own SET NULL would clear their tenant too.
+    await tx.execute(sql`update outbox set guardian_id = null where tenant_id = ${ctx.tenantId} and guardian_id = ${before.id}`);
+    await deleteRow(tx, registry, ctx, plainGuardians, before.id, options);
+  },
+};

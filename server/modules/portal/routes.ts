@@ -1,0 +1,280 @@
+/**
+ * /api/portal: the families' portal, for a GUARDIAN only (area `portal`). Who she is comes
+ * from her sign-in (guardian_users); everything after runs in withFamily(), as her, so the
+ * database itself hides every other family. She reads her children's timetable, homework,
+ * attendance, contracts and receipts, and writes her own contact details and notice
+ * preference (versioned, in the history as her).
+ */
+import { and, eq, sql } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  DomainError,
+  fieldSchema,
+  GUARDIANS,
+  isRealDate,
+  parseBody,
+  PortalAttendanceAnswer,
+  PortalContractsAnswer,
+  PortalHomeAnswer,
+  PortalLessonsAnswer,
+  PortalMeAnswer,
+  PortalReceiptsAnswer,
+  type FieldDef,
+} from '../../../domain/index';
+import { queryRows, withFamily, withTenantReads, type Database, type Tx } from '../../db/client';
+import { guardians, guardianUsers } from '../../db/schema/index';
+import { answerSchema } from '../../engine/answers';
+import { recordHistory } from '../../engine/history';
+import { IdParams } from '../../engine/params';
+import { ctxOf } from '../../engine/routes';
+import { searchText } from '../../engine/write';
+import { guardiansSpec } from '../guardians/spec';
+import { receiptPdf } from '../receipts/pdf';
+import { loadReceipt } from '../receipts/routes';
+import { childAttendance, childContracts, childHome, childLessons, childOf, childrenList, familyReceipts, guardianOf, type Family } from './reads';
+
+const READ = { access: { area: 'portal', action: 'read' } } as const;
+const WRITE = { access: { area: 'portal', action: 'update' } } as const;
+
+/** The longest timetable one request reads. */
+const MAX_DAYS = 62;
+const DAY_MS = 86_400_000;
+
+const day = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/)
+  .refine(isRealDate, 'invalid date');
+const RangeQuery = z.strictObject({ from: day, to: day });
+const OptionalRange = z.strictObject({ from: day.optional(), to: day.optional() });
+const ReceiptsQuery = z.strictObject({
+  student_id: z
+    .string()
+    .regex(/^\d{1,10}$/)
+    .transform(Number)
+    .pipe(z.number().int().min(1).max(2_147_483_647))
+    .optional(),
+});
+
+/** A range from..to no longer than `max` days (when given); else a field error. */
+function checkRange(from: string | undefined, to: string | undefined, max?: number) {
+  if (!from || !to) return;
+  const days = (Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS;
+  if (days < 0) throw new DomainError('validation', 'The range ends before it starts.', { to: 'invalid' });
+  if (max !== undefined && days > max) throw new DomainError('validation', `At most ${max} days at once.`, { to: 'invalid' });
+}
+
+/** What she may change of herself, validated as the guardians resource validates those fields. */
+const EDITABLE = ['phone', 'address', 'city', 'postal_code'] as const;
+const fieldDef = (name: string): FieldDef => {
+  const def = GUARDIANS.fields.find((f) => f.name === name);
+  if (!def) throw new Error(`guardians has no field ${name}`);
+  return def;
+};
+const MeBody = z.strictObject({
+  version: z.number().int().min(0).max(2_147_483_647),
+  ...Object.fromEntries(EDITABLE.map((name) => [name, fieldSchema(fieldDef(name)).nullable().optional()])),
+  notify: z.boolean().optional(),
+});
+type MeInput = { version: number; notify?: boolean } & Partial<Record<(typeof EDITABLE)[number], string | null>>;
+
+export const portalRoutes: FastifyPluginAsyncZod<{ database: Database }> = async (app, { database }) => {
+  /** Her family: her centre, and her guardian id from her sign-in. */
+  async function familyOf(request: Parameters<typeof ctxOf>[0]): Promise<Family> {
+    const ctx = ctxOf(request);
+    const actor = ctx.actor;
+    if (actor?.kind !== 'user') throw new DomainError('forbidden');
+    const userId = actor.id;
+    const [link] = await withTenantReads(database, ctx.tenantId, (tx) =>
+      tx
+        .select({ guardianId: guardianUsers.guardianId })
+        .from(guardianUsers)
+        .where(and(eq(guardianUsers.tenantId, ctx.tenantId), eq(guardianUsers.userId, userId))),
+    );
+    if (!link) throw new DomainError('forbidden', 'This sign-in belongs to no guardian.');
+    return { tenantId: ctx.tenantId, guardianId: link.guardianId, timeZone: request.tenant?.timeZone ?? 'Europe/Athens' };
+  }
+
+  const asHer = async <T>(request: Parameters<typeof ctxOf>[0], fn: (tx: Tx, f: Family) => Promise<T>): Promise<T> => {
+    const f = await familyOf(request);
+    return withFamily(database, f.tenantId, f.guardianId, (tx) => fn(tx, f));
+  };
+
+  const me = async (tx: Tx, f: Family) => {
+    const [guardian, children] = await Promise.all([guardianOf(tx, f), childrenList(tx, f)]);
+    return { data: { guardian, children } };
+  };
+
+  app.get(
+    '/me',
+    { config: READ, schema: { tags: ['portal'], summary: 'The guardian herself and her children', response: { 200: answerSchema(PortalMeAnswer) } } },
+    (request) => asHer(request, me),
+  );
+
+  app.patch(
+    '/me',
+    {
+      config: WRITE,
+      schema: {
+        tags: ['portal'],
+        summary: 'Her phone, address, city, postal code and notice preference, with the version she read (409 stale when it changed)',
+        response: { 200: answerSchema(PortalMeAnswer) },
+      },
+    },
+    async (request) => {
+      const input = parseBody(MeBody, request.body) as MeInput;
+      const ctx = ctxOf(request);
+      return asHer(request, async (tx, f) => {
+        const [locked] = await queryRows<{ version: number }>(
+          tx,
+          sql`select version from guardians where tenant_id = ${f.tenantId} and id = ${f.guardianId} for update`,
+        );
+        if (!locked) throw new DomainError('not-found');
+        if (Number(locked.version) !== input.version) throw new DomainError('stale');
+        const before = await guardianOf(tx, f);
+        const changes: Record<string, unknown> = {};
+        for (const name of EDITABLE) if (input[name] !== undefined) changes[name] = input[name] === '' ? null : input[name];
+        if (input.notify !== undefined) changes.notify = input.notify;
+        const changed = Object.entries(changes).filter(([k, v]) => (before as Record<string, unknown>)[k] !== v);
+        if (changed.length) {
+          const values = Object.fromEntries(changed);
+          await tx
+            .update(guardians)
+            .set({
+              ...('phone' in values ? { phone: values.phone as string | null } : {}),
+              ...('address' in values ? { address: values.address as string | null } : {}),
+              ...('city' in values ? { city: values.city as string | null } : {}),
+              ...('postal_code' in values ? { postalCode: values.postal_code as string | null } : {}),
+              ...('notify' in values ? { notify: values.notify as boolean } : {}),
+              version: sql`${guardians.version} + 1`,
+              updatedAt: new Date(),
+            })
+            .where(and(eq(guardians.tenantId, f.tenantId), eq(guardians.id, f.guardianId)));
+          await recordHistory(tx, f.tenantId, ctx.actor, { entity: 'guardians', entityId: f.guardianId, action: 'update', before, after: values });
+          // The search text (the phone is searched) is the centre's bookkeeping, and the contracts
+          // that follow it are not hers to write: that one statement runs as the centre.
+          const after = { ...before, ...values };
+          await tx.execute(sql`select set_config('role', 'frontis_app', true)`);
+          await tx
+            .update(guardians)
+            .set({ search: searchText(guardiansSpec, after) })
+            .where(and(eq(guardians.tenantId, f.tenantId), eq(guardians.id, f.guardianId)));
+          await tx.execute(sql`select set_config('role', 'frontis_guardian', true)`);
+        }
+        return me(tx, f);
+      });
+    },
+  );
+
+  app.get(
+    '/home',
+    {
+      config: READ,
+      schema: { tags: ['portal'], summary: "Each child's next lessons and latest homework", response: { 200: answerSchema(PortalHomeAnswer) } },
+    },
+    (request) =>
+      asHer(request, async (tx, f) => {
+        const children = await childrenList(tx, f);
+        return { data: await Promise.all(children.map((child) => childHome(tx, f, child))) };
+      }),
+  );
+
+  app.get(
+    '/children/:id/lessons',
+    {
+      config: READ,
+      schema: {
+        tags: ['portal'],
+        summary: `A child's lessons from \`from\` to \`to\` (YYYY-MM-DD, at most ${MAX_DAYS} days), with their homework`,
+        params: IdParams,
+        querystring: RangeQuery,
+        response: { 200: answerSchema(PortalLessonsAnswer) },
+      },
+    },
+    (request) => {
+      const { from, to } = request.query;
+      checkRange(from, to, MAX_DAYS);
+      return asHer(request, async (tx, f) => {
+        const child = await childOf(tx, f, request.params.id);
+        return { data: await childLessons(tx, f, child.id, from, to) };
+      });
+    },
+  );
+
+  app.get(
+    '/children/:id/attendance',
+    {
+      config: READ,
+      schema: {
+        tags: ['portal'],
+        summary: "A child's marks (newest first), the count of each status and the rate, optionally from `from` to `to`",
+        params: IdParams,
+        querystring: OptionalRange,
+        response: { 200: answerSchema(PortalAttendanceAnswer) },
+      },
+    },
+    (request) => {
+      const { from, to } = request.query;
+      checkRange(from, to);
+      return asHer(request, async (tx, f) => {
+        const child = await childOf(tx, f, request.params.id);
+        return { data: await childAttendance(tx, f, child.id, from, to) };
+      });
+    },
+  );
+
+  app.get(
+    '/children/:id/contracts',
+    {
+      config: READ,
+      schema: {
+        tags: ['portal'],
+        summary: "A child's contracts month by month: what is due, paid and left",
+        params: IdParams,
+        response: { 200: answerSchema(PortalContractsAnswer) },
+      },
+    },
+    (request) =>
+      asHer(request, async (tx, f) => {
+        const child = await childOf(tx, f, request.params.id);
+        return { data: await childContracts(tx, f, child.id) };
+      }),
+  );
+
+  app.get(
+    '/receipts',
+    {
+      config: READ,
+      schema: {
+        tags: ['portal'],
+        summary: "Her children's receipts (or one child's: ?student_id=), newest first",
+        querystring: ReceiptsQuery,
+        response: { 200: answerSchema(PortalReceiptsAnswer) },
+      },
+    },
+    (request) =>
+      asHer(request, async (tx, f) => {
+        const childId = request.query.student_id;
+        if (childId !== undefined) await childOf(tx, f, childId);
+        return { data: await familyReceipts(tx, f, { childId }) };
+      }),
+  );
+
+  app.get(
+    '/receipts/:id/pdf',
+    { config: READ, schema: { tags: ['portal'], summary: 'One of her receipts, printable (A5 PDF)', params: IdParams } },
+    async (request, reply) => {
+      const receipt = await asHer(request, async (tx, f) => {
+        const [mine] = await familyReceipts(tx, f, { id: request.params.id });
+        if (!mine) throw new DomainError('not-found');
+        return loadReceipt(tx, f.tenantId, mine.id);
+      });
+      const pdf = await receiptPdf(receipt);
+      reply
+        .type('application/pdf')
+        .header('Content-Disposition', `inline; filename="receipt-${encodeURIComponent(receipt.bill_number)}.pdf"`)
+        .header('X-Content-Type-Options', 'nosniff');
+      return reply.send(pdf);
+    },
+  );
+};

@@ -1,0 +1,25 @@
+import { GUARDIANS } from '../../../domain/resources/people';
+import { ResourceScreen, rowTitle } from '../../engine/resource-screen';
+import { PersonalDataActions } from './personal-data';
+import { PortalAccessCard } from './portal-access';
+
+const name = rowTitle(GUARDIANS);
+
+/**
+ * /guardians/: `?mode=create|update|view&guardian=<id>`, the families' people (siblings share
+ * one); the office sees each one's portal access (and may send her invitation again); a
+ * manager also sees the guardian's personal data and may erase it.
+ */
+export default function GuardiansPage() {
+  return (
+    <ResourceScreen
+      def={GUARDIANS}
+      viewExtra={(row) => (
+        <>
+          <PortalAccessCard id={Number(row.id)} />
+          <PersonalDataActions resource="guardians" id={Number(row.id)} name={name(row)} />
+        </>
+      )}
+    />
+  );
+}

@@ -1,0 +1,72 @@
+import { MailOutlined } from '@ant-design/icons';
+import { useCustom, useCustomMutation } from '@refinedev/core';
+import { Alert, App, Button, Card, Descriptions, Space, Tag } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { z } from 'zod';
+import { can } from '../../../domain/access';
+import type { GuardianPortalStateAnswer } from '../../../domain/answers/portal';
+import { formatInstant } from '../../engine/fields/format';
+import { toProviderError, type ProviderError } from '../../providers/dataProvider';
+import { useRole } from '../lessons/status';
+
+type PortalState = z.infer<typeof GuardianPortalStateAnswer>;
+
+/**
+ * The office's view of a guardian's portal access: whether she was invited (and until when the
+ * link holds), whether she has signed up, when she last signed in; and, while her access is
+ * on, the invitation sent again (the older link stops working).
+ */
+export function PortalAccessCard({ id }: { id: number }) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const role = useRole();
+  const [problem, setProblem] = useState<string | null>(null);
+  const endpoint = `/api/guardians/${id}/portal`;
+  const { query } = useCustom<PortalState, ProviderError>({ url: endpoint, method: 'get', errorNotification: false });
+  const state = query.data?.data.data;
+  const { mutateAsync, mutation } = useCustomMutation<Record<string, unknown>, ProviderError>();
+
+  const resend = async () => {
+    setProblem(null);
+    try {
+      await mutateAsync({ url: `/api/guardians/${id}/invitation`, method: 'post', values: {}, successNotification: false, errorNotification: false });
+      await query.refetch();
+      message.success(t('guardians.portal.sent'));
+    } catch (e) {
+      setProblem(toProviderError(e).message);
+    }
+  };
+
+  const when = (value: string | null | undefined) => (value ? formatInstant(value) : '—');
+  const status = !state?.portal
+    ? { color: 'default', text: t('guardians.portal.off') }
+    : state.signed_up_at
+      ? { color: 'green', text: t('guardians.portal.active') }
+      : { color: 'gold', text: t('guardians.portal.invited') };
+
+  return (
+    <Card size="small" title={t('guardians.portal.title')} loading={query.isLoading} style={{ marginTop: 16 }} data-testid="portal-access">
+      <Space direction="vertical" style={{ width: '100%' }}>
+        {query.error && <Alert type="error" message={query.error.message} />}
+        {state && (
+          <Descriptions size="small" column={1}>
+            <Descriptions.Item label={t('guardians.portal.status')}>
+              <Tag color={status.color}>{status.text}</Tag>
+            </Descriptions.Item>
+            <Descriptions.Item label={t('guardians.portal.invitedAt')}>{when(state.invited_at)}</Descriptions.Item>
+            {!state.signed_up_at && <Descriptions.Item label={t('guardians.portal.expiresAt')}>{when(state.invitation_expires_at)}</Descriptions.Item>}
+            <Descriptions.Item label={t('guardians.portal.signedUpAt')}>{when(state.signed_up_at)}</Descriptions.Item>
+            <Descriptions.Item label={t('guardians.portal.lastSignInAt')}>{when(state.last_sign_in_at)}</Descriptions.Item>
+          </Descriptions>
+        )}
+        {problem && <Alert type="error" message={problem} />}
+        {state?.portal && can(role, 'guardians', 'update') && (
+          <Button icon={<MailOutlined />} loading={mutation.isPending} onClick={() => void resend()}>
+            {t('guardians.portal.resend')}
+          </Button>
+        )}
+      </Space>
+    </Card>
+  );
+}
