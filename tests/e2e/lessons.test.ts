@@ -73,12 +73,14 @@ const lessons = (text: string) => calendar().locator('[data-lesson-id]', { hasTe
 /** Picks `option` in the antd Select of the form item labelled `label`. */
 const choose = (scope: Locator, label: string, option: string) => chooseOption(page, scope, label, option);
 
+/** Types `time` into the picker labelled `label` and confirms it with Enter, as a keyboard user does; the field then shows it. */
 async function setTime(scope: Locator, label: string, time: string) {
   const input = scope.getByLabel(label, { exact: true });
   await input.click();
-  await input.fill(time);
-  // The picker's OK button (Enter would also submit the form).
-  await page.locator('.ant-picker-dropdown:not(.ant-picker-dropdown-hidden) .ant-picker-ok button').last().click();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type(time);
+  await page.keyboard.press('Enter');
+  await expect.poll(() => input.inputValue()).toBe(time);
 }
 
 /** Drags over today's column in the week view from hour `from` to hour `to` (the grid starts at 08:00). */
@@ -165,6 +167,7 @@ describe('the calendar', () => {
     const replacement = await opened('Νέα αναπλήρωση');
     await setTime(replacement, 'Από', '19:00');
     await setTime(replacement, 'Έως', '20:00');
+    await expect(replacement.getByLabel('Από', { exact: true }).inputValue()).resolves.toBe('19:00');
     await replacement.getByRole('button', { name: 'Αποθήκευση' }).click();
     await page.getByText('Η αναπλήρωση δημιουργήθηκε.').waitFor();
 
