@@ -1,6 +1,6 @@
 import { Refine } from '@refinedev/core';
 import { App as AntdApp } from 'antd';
-import routerProvider, { DocumentTitleHandler } from '@refinedev/react-router';
+import { DocumentTitleHandler } from '@refinedev/react-router';
 import { type ComponentType, Suspense, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Route, Routes } from 'react-router';
@@ -17,6 +17,7 @@ import { MESSAGE_CONFIG, NOTIFICATION_CONFIG } from './providers/toasts';
 import { ToastBehaviour } from './components/toast-behaviour';
 import { onRecovery } from './providers/connectivity';
 import { createAppQueryClient } from './providers/query-client';
+import { routerProvider, SharedAddress } from './providers/router';
 import { refineResources } from './resources';
 import { DETAIL_TABS } from './resources/detail-tabs';
 import { CLIENT_SCREENS, PAGES, routeTable } from './routes';
@@ -110,18 +111,20 @@ export default function App({ loadRuntime = fetchRuntimeDeclarations }: { loadRu
               reactQuery: { clientConfig: queryClient },
             }}
           >
-            <SessionNavigator />
-            <Suspense fallback={<FullPageSpin />}>
-              <Routes>
-                <Route element={<Shell />}>
-                  {ROUTES}
-                  <Route path={`${RUNTIME_ROUTE}:slug`} element={<GenericScreen />} />
-                  <Route path="*" element={<NotFoundPage />} />
-                </Route>
-              </Routes>
-            </Suspense>
-            {/* keyed by language: the title is written again when the language changes, not only on navigation */}
-            <DocumentTitleHandler key={instance.language} handler={titleHandler} />
+            <SharedAddress>
+              <SessionNavigator />
+              <Suspense fallback={<FullPageSpin />}>
+                <Routes>
+                  <Route element={<Shell />}>
+                    {ROUTES}
+                    <Route path={`${RUNTIME_ROUTE}:slug`} element={<GenericScreen />} />
+                    <Route path="*" element={<NotFoundPage />} />
+                  </Route>
+                </Routes>
+              </Suspense>
+              {/* keyed by language: the title is written again when the language changes, not only on navigation */}
+              <DocumentTitleHandler key={instance.language} handler={titleHandler} />
+            </SharedAddress>
           </Refine>
         </DetailTabsContext.Provider>
       </RuntimeResourcesProvider>

@@ -1,6 +1,6 @@
 import { BellOutlined } from '@ant-design/icons';
 import { App, Badge, Button, Tooltip } from 'antd';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { subscribeNotifications } from '../providers/notification-stream';
@@ -13,16 +13,22 @@ export function NotificationBell() {
   const { notification } = App.useApp();
   const [unread, setUnread] = useState(0);
 
+  // useNavigate gives a new function on every change of address: read through a ref, it doesn't
+  // end the subscription, which (the bell being the stream's last listener off the calendar)
+  // closed the notification stream and opened a new one on every navigation.
+  const navigateRef = useRef(navigate);
+  navigateRef.current = navigate;
+
   useEffect(
     () =>
       subscribeNotifications((state) => {
         setUnread(state.unread);
         if (state.fresh && state.latest) {
           const { title, body } = notificationText(t, state.latest);
-          notification.info({ message: title, description: body, onClick: () => navigate(state.latest!.link) });
+          notification.info({ message: title, description: body, onClick: () => navigateRef.current(state.latest!.link) });
         }
       }),
-    [t, navigate, notification],
+    [t, notification],
   );
 
   const label = t('notifications.bell', { count: unread });

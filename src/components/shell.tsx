@@ -1,8 +1,8 @@
 import { ThemedLayout, ThemedTitle } from '@refinedev/antd';
-import { CanAccess, useIsAuthenticated } from '@refinedev/core';
+import { useIsAuthenticated } from '@refinedev/core';
 import { Suspense, useEffect } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
-import { homeOf, ROUTE_RESOURCE } from '../engine/access-control';
+import { allows, homeOf, ROUTE_RESOURCE } from '../engine/access-control';
 import { useRuntimeResources } from '../engine/runtime/runtime';
 import { FullPageSpin } from './full-page-spin';
 import { Header } from './header';
@@ -11,6 +11,8 @@ import { session } from '../providers/session';
 import './shell.css';
 
 const Logo = () => <img src="/favicon.svg" alt="" width={24} height={24} />;
+/** The sidebar's title, one component for the page's life (made in the render, it was drawn anew on every navigation). */
+const Title = ({ collapsed }: { collapsed: boolean }) => <ThemedTitle collapsed={collapsed} text="Frontis" icon={<Logo />} />;
 
 /**
  * The protected shell: nobody signed in -> /login?redirect=<here>; a role that may not open
@@ -35,13 +37,16 @@ export default function Shell() {
   }
 
   return (
-    <ThemedLayout Header={Header} Title={({ collapsed }) => <ThemedTitle collapsed={collapsed} text="Frontis" icon={<Logo />} />}>
+    <ThemedLayout Header={Header} Title={Title}>
       <OfflineBanner />
-      <CanAccess resource={ROUTE_RESOURCE} action="open" params={{ pathname: location.pathname }} fallback={<Navigate to={homeOf(role)} replace />}>
+      {/* asked while drawing, not through a query: the screen of a new address is drawn at once */}
+      {allows(ROUTE_RESOURCE, 'open', { pathname: location.pathname }) ? (
         <Suspense fallback={<FullPageSpin />}>
           <Outlet />
         </Suspense>
-      </CanAccess>
+      ) : (
+        <Navigate to={homeOf(role)} replace />
+      )}
     </ThemedLayout>
   );
 }

@@ -1,6 +1,6 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { CreateButton, EditButton, getDefaultSortOrder, List, ShowButton } from '@refinedev/antd';
-import { CanAccess, type CrudFilter, useDelete, useInvalidate, useOne } from '@refinedev/core';
+import { type CrudFilter, useDelete, useInvalidate, useOne } from '@refinedev/core';
 import { Alert, App, Button, Descriptions, Form, Input, Popconfirm, Space, Spin, Tabs, type TabsProps } from 'antd';
 import type { TableColumnsType } from 'antd';
 import { Fragment, useContext, useMemo, type ReactNode } from 'react';
@@ -11,6 +11,7 @@ import type { Role } from '../../domain/enums';
 import { can } from '../../domain/permissions';
 import { session } from '../providers/session';
 import { areaOf } from './registry';
+import { allows } from './access-control';
 import { toProviderError, type ProviderError } from '../providers/dataProvider';
 import { errorText } from '../providers/errors';
 import type { Row } from './row';
@@ -180,10 +181,13 @@ const resolve = (config: ScreenConfig): Resolved => {
   };
 };
 
+/** A row's Refine buttons: the list has already asked the access control for that row. */
+const ROW_CHECKED = { enabled: false } as const;
+
 /**
  * The generic screen: list with filters, search, sort and CSV export; drawer form; show view.
- * Which buttons show is the access control's answer (Refine's buttons and CanAccess), given
- * the row for roles limited to their own rows.
+ * Which buttons show is the access control's answer, given the row for roles limited to their
+ * own rows: asked directly for each row's buttons while the list is drawn.
  */
 export function ResourceScreen(props: ScreenConfig) {
   const config = resolve(screenForRole(props, session.get()?.role));
@@ -259,8 +263,9 @@ export function ResourceScreen(props: ScreenConfig) {
       render: (_: unknown, row: Row) => (
         <Space size={4}>
           {config.rowActions?.(row)}
-          {modes.includes('view') && (
+          {modes.includes('view') && allows(def.name, 'show', { meta: { record: row } }) && (
             <ShowButton
+              accessControl={ROW_CHECKED}
               resource={def.name}
               recordItemId={row.id}
               hideText
@@ -270,8 +275,9 @@ export function ResourceScreen(props: ScreenConfig) {
               onClick={() => open('view', row.id)}
             />
           )}
-          {!row.deleted && modes.includes('update') && (config.canEdit?.(row) ?? true) && (
+          {!row.deleted && modes.includes('update') && (config.canEdit?.(row) ?? true) && allows(def.name, 'edit', { meta: { record: row } }) && (
             <EditButton
+              accessControl={ROW_CHECKED}
               resource={def.name}
               recordItemId={row.id}
               meta={{ record: row }}
@@ -282,25 +288,23 @@ export function ResourceScreen(props: ScreenConfig) {
               onClick={() => open('update', row.id)}
             />
           )}
-          {!row.deleted && (config.canDelete?.(row) ?? true) && (
+          {!row.deleted && (config.canDelete?.(row) ?? true) && allows(def.name, 'delete', { meta: { record: row } }) && (
             // Our own delete (not Refine's DeleteButton): a refused delete (409 in-use) is explained or handled by the screen.
-            <CanAccess resource={def.name} action="delete" params={{ id: row.id, meta: { record: row } }}>
-              <Popconfirm
-                title={config.deleteConfirm?.(row) ?? t('directory.deleteConfirm', { name: config.rowName(row) })}
-                okText={config.deleteLabels?.ok ?? t('buttons.delete')}
-                okButtonProps={{ danger: true }}
-                cancelText={t('buttons.cancel')}
-                onConfirm={() => remove(row)}
-              >
-                <Button
-                  size="small"
-                  danger
-                  icon={<DeleteOutlined />}
-                  title={config.deleteLabels?.button ?? t('buttons.delete')}
-                  aria-label={config.deleteLabels?.button ?? t('buttons.delete')}
-                />
-              </Popconfirm>
-            </CanAccess>
+            <Popconfirm
+              title={config.deleteConfirm?.(row) ?? t('directory.deleteConfirm', { name: config.rowName(row) })}
+              okText={config.deleteLabels?.ok ?? t('buttons.delete')}
+              okButtonProps={{ danger: true }}
+              cancelText={t('buttons.cancel')}
+              onConfirm={() => remove(row)}
+            >
+              <Button
+                size="small"
+                danger
+                icon={<DeleteOutlined />}
+                title={config.deleteLabels?.button ?? t('buttons.delete')}
+                aria-label={config.deleteLabels?.button ?? t('buttons.delete')}
+              />
+            </Popconfirm>
           )}
         </Space>
       ),

@@ -55,7 +55,7 @@ const path = (url: string) => {
 };
 
 describe('first visits', () => {
-  it('after sign-in, each first visit of students, contracts, lessons and account downloads no code before its list and asks for the list at once', async () => {
+  it('after sign-in, each first visit of students, contracts, lessons and account downloads no code before its list, asks for the list at once and once, and keeps the notification stream open', async () => {
     await submitSignIn(page, baseUrl, admin.username, admin.password);
     await page.waitForURL(`${baseUrl}/`);
     await page.locator('[data-testid="lesson-calendar"][data-loading="false"]').waitFor();
@@ -87,6 +87,16 @@ describe('first visits', () => {
       // and the list's request went out without waiting for another answer of the API
       expect(
         before.filter((e) => e.startsWith('gets /api/')),
+        screen.link,
+      ).toEqual([]);
+      // once: the list's request sent while the screen is drawn is the one its table waits for
+      expect(
+        events.filter((e) => e === events[listAsked]),
+        screen.link,
+      ).toHaveLength(1);
+      // the header's notification stream stays open across the navigation (it was closed and opened again on each)
+      expect(
+        events.filter((e) => e.includes('/api/notifications/stream')),
         screen.link,
       ).toEqual([]);
     }

@@ -52,9 +52,12 @@ export function parseDate(text: string): string | undefined {
   return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === iso ? iso : undefined;
 }
 
+/** Made once: building a number format costs far more than using it (a list's cells each used a new one). */
+const NUMBER_FORMAT = new Intl.NumberFormat('el-GR', { maximumFractionDigits: 6 });
+
 export function formatNumber(value: number | null | undefined): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return '';
-  return new Intl.NumberFormat('el-GR', { maximumFractionDigits: 6 }).format(value);
+  return NUMBER_FORMAT.format(value);
 }
 
 /** The i18n key of a field's label. */

@@ -13,7 +13,8 @@ export type AttendanceOwner = 'student_id' | 'class_id';
 
 export const STATUS_COLOR: Record<AttendanceStatus, string> = { PRESENT: 'green', ABSENT: 'red', LATE: 'orange', EXCUSED: 'blue' };
 const PAGE = 20;
-export const percent = (rate: number) => new Intl.NumberFormat('el-GR', { style: 'percent', maximumFractionDigits: 1 }).format(rate);
+const PERCENT = new Intl.NumberFormat('el-GR', { style: 'percent', maximumFractionDigits: 1 });
+export const percent = (rate: number) => PERCENT.format(rate);
 
 /** The Attendance tab of a student or a class: the rate and the marks over a date range (this month by default). */
 export function AttendanceTab({ field, id }: { field: AttendanceOwner; id: number }) {

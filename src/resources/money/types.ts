@@ -62,13 +62,19 @@ export interface PaymentDraft {
   amount?: number;
 }
 
+const MONTH_FORMATS = new Map<string, Intl.DateTimeFormat>();
+/** One format per locale, made once (a list of payments names a month on every row). */
+const monthFormat = (locale: string) => {
+  let format = MONTH_FORMATS.get(locale);
+  if (!format) MONTH_FORMATS.set(locale, (format = new Intl.DateTimeFormat(locale, { month: 'long', year: 'numeric', timeZone: 'UTC' })));
+  return format;
+};
+
 /** "2026-11" -> "Νοέμβριος 2026" in the user's language. */
 export function monthLabel(month: string | null | undefined, language: string): string {
   if (!month) return '';
   const [y, m] = month.split('-').map(Number);
-  const text = new Intl.DateTimeFormat(language === 'el' ? 'el-GR' : 'en-GB', { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(
-    new Date(Date.UTC(y!, m! - 1, 1)),
-  );
+  const text = monthFormat(language === 'el' ? 'el-GR' : 'en-GB').format(new Date(Date.UTC(y!, m! - 1, 1)));
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
