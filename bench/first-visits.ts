@@ -15,7 +15,7 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { freePort } from '../tests/free-port';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -40,16 +40,6 @@ const SCREENS: { name: string; path: string | null }[] = [
   { name: 'lessons', path: '/lessons/' },
   { name: 'account', path: '/account/' },
 ];
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
 
 /** A Frontis with the demo data in a process of its own; resolves once healthy. */
 async function startServer(cwd: string): Promise<{ base: string; stop(): Promise<void> }> {

@@ -2,7 +2,7 @@
 // with a fresh embedded database, for the Playwright tests in this folder.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { freePort } from '../free-port';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SMTPServer } from 'smtp-server';
@@ -30,16 +30,6 @@ export interface E2eServer {
 
 /** As many servers as browser-test files run at once (vitest.config.ts: one at a time). */
 const SERVERS = 1;
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
 
 async function waitForHealth(url: string, child: ChildProcess, ms: number) {
   const until = Date.now() + ms;

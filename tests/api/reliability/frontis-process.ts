@@ -2,24 +2,15 @@
 // it, cut its database or run two of them; and a small fetch client over loopback.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { freePort } from '../../free-port';
+
+export { freePort };
 
 export const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 export const ROOT = { username: 'root', password: 'root-password-1' } as const;
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 export interface FrontisProcess {
   port: number;
