@@ -27,6 +27,7 @@ export type Area =
   | 'notes'
   | 'notifications'
   | 'mydata'
+  | 'password'
   | 'customEntityRecords'
   | 'personalData'
   | 'portal';
@@ -82,7 +83,12 @@ export const PERMISSIONS: Record<Area, Grant> = {
   classes: { read: ALL, write: STAFF, ownOnly: ['TEACHER'] },
   notes: { read: ALL, write: ALL, ownOnly: ['TEACHER'] },
   notifications: { read: EVERYONE, write: EVERYONE, ownOnly: EVERYONE },
-  mydata: { read: EVERYONE, write: EVERYONE, ownOnly: EVERYONE },
+  // One's own account: a GUARDIAN reads hers, but her names and contact details are her
+  // guardian record's, which she changes in the portal (the centre's copy of her address is
+  // her sign-in, so it is the centre's to change).
+  mydata: { read: EVERYONE, write: ALL, ownOnly: EVERYONE },
+  // One's own password, everyone's, a GUARDIAN's too (from the portal's details).
+  password: { read: EVERYONE, write: EVERYONE, ownOnly: EVERYONE },
   // Records of custom entities: the office keeps them, TEACHER reads them.
   customEntityRecords: { read: ALL, write: STAFF },
   // A person's whole data, its erasure and the whole centre's archive: the centre's managers.

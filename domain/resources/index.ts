@@ -78,7 +78,12 @@ export const NOTIFICATIONS_PAGE: PageDef = {
   area: 'notifications',
   screen: { order: 1010, route: '/notifications/', icon: 'bell', page: 'notifications' },
 };
-export const MYDATA_PAGE: PageDef = { name: 'mydata', area: 'mydata', screen: { order: 1020, route: '/mydata/', page: 'mydata', hidden: true } };
+/** One's own account, for staff (opened by those who may change it): a guardian's details are the portal's. */
+export const MYDATA_PAGE: PageDef = {
+  name: 'mydata',
+  area: 'mydata',
+  screen: { order: 1020, route: '/mydata/', page: 'mydata', hidden: true, opensFor: 'writers' },
+};
 /** The centre's receipts (fiscal documents): read, printed, cancelled by a credit receipt. */
 export const RECEIPTS_PAGE: PageDef = { name: 'receipts', area: 'receipts', screen: { order: 75, route: '/receipts/', icon: 'file-text', page: 'receipts' } };
 /** The centre's details as the issuer of its receipts, myDATA and reminders (under Settings). */

@@ -26,9 +26,10 @@ const ALLOWED: Array<{ route: RegExp; why: string; skip?: boolean; status?: numb
   { route: /^GET \/ical\/:file$/, why: 'public secret calendar link (404 without a real secret)', status: 404 },
   // her own: her session, her account and password, her notifications and their stream, the portal
   { route: /^GET \/me$/, why: 'her session', status: 200 },
-  { route: /^(GET|PATCH) \/api\/mydata$/, why: 'her own account' },
+  // (her account is read here; her names and contact details are changed in the portal)
+  { route: /^GET \/api\/mydata$/, why: 'her own account' },
   { route: /^POST \/api\/mydata\/password$/, why: 'her own password' },
-  { route: /^(GET|POST|DELETE) \/api\/mydata\/calendar-feed$/, why: 'a teacher’s own calendar link: she has none, 404', status: 404 },
+  { route: /^GET \/api\/mydata\/calendar-feed$/, why: 'a teacher’s own calendar link: she has none, 404', status: 404 },
   { route: /^GET \/api\/notifications$/, why: 'her own notifications', status: 200 },
   { route: /^GET \/api\/notifications\/stream$/, why: 'her own live notifications', skip: true },
   { route: /^POST \/api\/notifications\/(read-all|:id\/read)$/, why: 'her own notifications' },
@@ -106,6 +107,19 @@ describe.each(DATABASE_KINDS)('a GUARDIAN is walled off from the centre’s rout
     const mine = ok(await t.request({ url: '/api/mydata', token }));
     expect(mine).toMatchObject({ role: 'GUARDIAN', username: guardian.email });
     expect((await t.request({ url: '/api/notifications', token })).statusCode).toBe(200);
+  });
+
+  it('changes her names and address in the portal, not through the staff’s account page', async () => {
+    const before = ok(await t.request({ url: '/api/mydata', token }));
+    const refused = await t.request({
+      method: 'PATCH',
+      url: '/api/mydata',
+      token,
+      body: { first_name: 'Άλλη', email: 'allo@example.gr', version: before.version },
+    });
+    expect(refused.statusCode, show(refused)).toBe(403);
+    expect(json(refused).error.code).toBe('forbidden');
+    expect(ok(await t.request({ url: '/api/mydata', token }))).toMatchObject({ first_name: before.first_name, email: before.email, version: before.version });
   });
 
   it('is refused the history of her own child, her own guardian row and her own sign-in', async () => {

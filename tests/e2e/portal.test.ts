@@ -105,6 +105,9 @@ describe('the guardian portal on a phone', () => {
     // A staff screen is not hers: its address brings her back to the portal, and the menu names none.
     await page.goto(`${baseUrl}/students/`);
     await page.waitForURL(`${baseUrl}/portal/`);
+    // nor is the staff's account page: her details are the portal's
+    await page.goto(`${baseUrl}/mydata/`);
+    await page.waitForURL(`${baseUrl}/portal/`);
     await page.getByTestId('menu-toggle').click();
     const menu = page.locator('.ant-drawer-content .ant-menu');
     await menu.getByRole('menuitem', { name: 'Αρχική' }).waitFor();

@@ -148,7 +148,7 @@ export const mydataRoutes: FastifyPluginAsyncZod<{ database: Database; registry:
   app.post(
     '/password',
     {
-      config: { access: { area: 'mydata', action: 'update' } },
+      config: { access: { area: 'password', action: 'update' } },
       schema: {
         ...tag,
         summary: 'Change my password (ends my other sessions)',
