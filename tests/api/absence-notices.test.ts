@@ -122,6 +122,30 @@ describe.each(DATABASE_KINDS)('absence notices on %s', (kind) => {
     expect(box.mails.filter((m) => m.to.includes(to))).toHaveLength(1);
   });
 
+  it('an absence whose lesson is deleted or cancelled within the grace period sends nothing', async () => {
+    const student = await family('Ορέστης', 'Καλλέργη', `mother.kallergi.${kind}@example.gr`);
+    const to = `mother.kallergi.${kind}@example.gr`;
+    const deleted = await makeLesson(w.admin, lessonBody(w, nextDate()));
+    const cancelled = await makeLesson(w.admin, lessonBody(w, nextDate()));
+    for (const lesson of [deleted, cancelled]) ok(await put(w.teachers[0]!.call, lesson.id, [{ student_id: student.id, status: 'ABSENT' }]));
+    expect((await outboxRows(student.id)).filter((r) => r.cancelled_at === null)).toHaveLength(2);
+
+    const gone = await w.admin('DELETE', `/api/lessons/${deleted.id}`);
+    expect(gone.statusCode, show(gone)).toBeLessThan(300);
+    const fresh = ok(await w.admin('GET', `/api/lessons/${cancelled.id}`));
+    ok(await w.admin('PATCH', `/api/lessons/${cancelled.id}`, { status: 'CANCELED', version: fresh.version }));
+    await pastGrace();
+    await deliverer.deliverDue(tenantId);
+    await deliverer.deliverDue(tenantId);
+    expect(box.mails.filter((m) => m.to.includes(to))).toHaveLength(0);
+    const rows = await outboxRows(student.id);
+    expect(rows).toHaveLength(2);
+    for (const row of rows) {
+      expect(row.sent_at).toBeNull();
+      expect(row.cancelled_at).not.toBeNull();
+    }
+  });
+
   it('a refused message is retried later, and after the last attempt ADMIN is told in the app', async () => {
     const to = `mother.refused.${kind}@example.gr`;
     box.refuse.add(to);

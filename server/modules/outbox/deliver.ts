@@ -54,8 +54,21 @@ export function createDeliverer(database: Database, options: OutboxOptions, log?
   const transport: Transporter = nodemailer.createTransport(options.smtpUrl);
 
   async function claim(tenantId: number): Promise<Claimed[]> {
-    return withTenant(database, tenantId, (tx) =>
-      queryRows<Claimed>(
+    return withTenant(database, tenantId, async (tx) => {
+      // An absence is told only while it is still one: a notice whose mark went away in its
+      // grace period by another road than undoing it (the lesson deleted, taking its marks,
+      // or cancelled) is cancelled here rather than sent.
+      await tx.execute(
+        sql`update outbox o set cancelled_at = now()
+            where o.tenant_id = ${tenantId} and o.kind = 'absence' and o.sent_at is null and o.cancelled_at is null
+              and o.deliver_after <= now()
+              and not exists (select 1 from attendance a
+                              join lessons l on l.tenant_id = a.tenant_id and l.id = a.lesson_id
+                              where a.tenant_id = o.tenant_id and a.lesson_id = (o.params->>'lesson_id')::int
+                                and a.student_id = (o.params->>'student_id')::int
+                                and a.status = 'ABSENT' and l.status <> 'CANCELED')`,
+      );
+      return queryRows<Claimed>(
         tx,
         sql`update outbox o set attempts = o.attempts + 1, deliver_after = now() + make_interval(secs => ${CLAIM_SECONDS})
             from (select id from outbox
@@ -64,8 +77,8 @@ export function createDeliverer(database: Database, options: OutboxOptions, log?
                   order by deliver_after, id limit ${BATCH} for update skip locked) c
             where o.tenant_id = ${tenantId} and o.id = c.id
             returning o.id, o.recipient, o.subject, o.body, o.attempts`,
-      ),
-    );
+      );
+    });
   }
 
   async function deliverFor(tenantId: number): Promise<Delivery> {
