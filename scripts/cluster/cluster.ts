@@ -266,14 +266,16 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
         .catch(() => undefined);
     }, 500);
 
-    const frontisEnv = (port: number, i: number): NodeJS.ProcessEnv => ({
+    const frontisEnv = (port: number): NodeJS.ProcessEnv => ({
       PATH: process.env.PATH,
       HOME: process.env.HOME,
       PORT: String(port),
       HOST: '127.0.0.1',
       DATABASE_URL: `postgres://postgres@127.0.0.1:${ports.bouncer}/frontis`,
       DATABASE_DIRECT_URL: `postgres://postgres@127.0.0.1:${ports.bouncer}/frontis_session`,
-      DATA_DIR: join(dir, `frontis${i + 1}`),
+      // one folder for the three on this machine: an upload through one is there for the others
+      // (each its own, the second process refused to start, as a server should on such a split)
+      DATA_DIR: join(dir, 'frontis-data'),
       DEFAULT_TENANT: 'demo',
       ROOT_USERNAME: ROOT_USER.username,
       ROOT_PASSWORD: ROOT_USER.password,
@@ -285,7 +287,7 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
     // The first migrates and creates the centre; the others find it done.
     for (const [i, port] of ports.frontis.entries()) {
       log(`Frontis ${i + 1} on ${port}`);
-      run(`frontis${i + 1}`, process.execPath, ['--import', 'tsx', 'server/main.ts'], frontisEnv(port, i));
+      run(`frontis${i + 1}`, process.execPath, ['--import', 'tsx', 'server/main.ts'], frontisEnv(port));
       await waitFor(`Frontis ${i + 1}`, healthy(frontis[i]!), 120_000);
     }
 

@@ -187,7 +187,6 @@ async function main() {
               amount: 100,
               method: 'CASH',
               paid_on: '2026-09-20',
-              bill_number: `F${i}`,
             };
         const res = await call(base, 'POST', lesson ? '/api/lessons' : '/api/payments', office, body);
         if (res.status === 201) {
@@ -229,6 +228,21 @@ async function main() {
         else missing.push(`attendance ${lesson}/${m.student} (${res.status}, ${line?.mark?.status ?? 'no mark'})`);
       }
     }
+    // Every acknowledged payment has its receipt, and each series is numbered 1..N without a
+    // gap or a repeat (a receipt is issued in its payment's transaction, so a write lost or
+    // rolled back in the failover leaves no hole either).
+    const receipts: Row[] = [];
+    for (let start = 0; ; start += 200) {
+      const page = ((await call(base, 'GET', `/api/receipts?_start=${start}&_end=${start + 200}`, office)).body?.data ?? []) as Row[];
+      receipts.push(...page);
+      if (page.length < 200) break;
+    }
+    const receiptOf = new Set(receipts.flatMap((r) => r.payment_ids as number[]));
+    const withoutReceipt = acked.filter((a) => a.kind === 'payments' && !receiptOf.has(a.id)).length;
+    const bySeries = new Map<string, number[]>();
+    for (const r of receipts) bySeries.set(String(r.series), [...(bySeries.get(String(r.series)) ?? []), Number(r.number)]);
+    const gapless = [...bySeries.values()].every((numbers) => numbers.sort((a, b) => a - b).every((number, i) => number === i + 1));
+
     // One more lesson after everything: the stream must hear of it.
     const eventsBeforeLast = stream.state.events;
     await must(base, 'POST', '/api/lessons', office, {
@@ -252,6 +266,9 @@ async function main() {
       `acknowledged writes read back afterwards: ${found + marksFound} of ${all} (marks ${marksFound} of ${marked.length}); lost: ${all - found - marksFound}` +
         `${missing.length ? ` (${missing.slice(0, 10).join(', ')})` : ''}`,
     );
+    console.log(
+      `receipts: ${receipts.length} in ${bySeries.size} series; acknowledged payments without their receipt: ${withoutReceipt}; each series numbered 1..N without a gap or a repeat: ${gapless ? 'yes' : 'NO'}`,
+    );
     console.log(`primary killed: ${killed}; new primary: ${newPrimary?.name ?? 'none'}`);
     console.log(
       recoveredAt
@@ -261,7 +278,7 @@ async function main() {
     console.log(
       `notification stream: ${eventsBeforeKill} events before the kill, ${stream.state.events} in all; re-opened ${stream.state.reopened} time(s); heard the lesson written after the failover: ${stream.state.events > eventsBeforeLast ? 'yes' : 'NO'}`,
     );
-    if (all - found - marksFound > 0 || !recoveredAt) process.exitCode = 1;
+    if (all - found - marksFound > 0 || !recoveredAt || withoutReceipt > 0 || !gapless) process.exitCode = 1;
   } finally {
     stream?.close();
     await cluster.stop();
