@@ -1,80 +1,27 @@
-// E-mail copies of notifications against a real SMTP server started here (smtp-server): only
+// E-mail copies of notifications against a real SMTP server (tests/api/mailbox.ts): only
 // users who chose them in My data and gave an address get one, once, in the centre's language.
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { json, show } from './api-helpers';
 import { DATABASE_KINDS, startApp, type TestApp } from './harness';
 import { dateCursor, lessonBody, makeLesson, makeWorld, type World } from './lessons-helpers';
-
-interface Mail {
-  to: string[];
-  subject: string;
-  text: string;
-}
-
-/** Headers and text of a plain message as nodemailer writes it (encoded words, quoted-printable or base64). */
-function parse(raw: string, to: string[]): Mail {
-  const split = raw.indexOf('\r\n\r\n');
-  const head = raw.slice(0, split).replace(/\r\n[ \t]+/g, ' ');
-  const body = raw.slice(split + 4);
-  const header = (name: string) => new RegExp(`^${name}:\\s*(.*)$`, 'im').exec(head)?.[1] ?? '';
-  const words = (value: string) =>
-    value.replace(/=\?UTF-8\?([BQ])\?([^?]*)\?=\s*/gi, (_, enc: string, text: string) =>
-      enc.toUpperCase() === 'B'
-        ? Buffer.from(text, 'base64').toString('utf8')
-        : Buffer.from(
-            text.replace(/_/g, ' ').replace(/=([0-9A-F]{2})/gi, (_m, h: string) => String.fromCharCode(Number.parseInt(h, 16))),
-            'latin1',
-          ).toString('utf8'),
-    );
-  const encoding = header('Content-Transfer-Encoding').toLowerCase();
-  const text =
-    encoding === 'base64'
-      ? Buffer.from(body, 'base64').toString('utf8')
-      : encoding === 'quoted-printable'
-        ? Buffer.from(
-            body.replace(/=\r\n/g, '').replace(/=([0-9A-F]{2})/gi, (_m, h: string) => String.fromCharCode(Number.parseInt(h, 16))),
-            'latin1',
-          ).toString('utf8')
-        : body;
-  return { to, subject: words(header('Subject')).trim(), text };
-}
+import { type Mailbox, startMailbox } from './mailbox';
 
 describe.each(DATABASE_KINDS)('notification e-mails on %s', (kind) => {
-  const mails: Mail[] = [];
-  let smtp: SMTPServer;
+  let box: Mailbox;
+  let mails: Mailbox['mails'];
   let t: TestApp;
   let w: World;
   const nextDate = dateCursor('2027-07-05');
 
   beforeAll(async () => {
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS'],
-      logger: false,
-      onData(stream, session, callback) {
-        const chunks: Buffer[] = [];
-        stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-        stream.on('end', () => {
-          mails.push(
-            parse(
-              Buffer.concat(chunks).toString('latin1'),
-              (session.envelope.rcptTo || []).map((r) => r.address),
-            ),
-          );
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-    const { port } = smtp.server.address() as AddressInfo;
-    t = await startApp(kind, { smtpUrl: `smtp://127.0.0.1:${port}`, publicUrl: 'https://{tenant}.frontis.test' });
+    box = await startMailbox();
+    mails = box.mails;
+    t = await startApp(kind, { smtpUrl: box.url, publicUrl: 'https://{tenant}.frontis.test' });
     w = await makeWorld(t, { tenant: `mail${kind === 'pglite' ? 'a' : 'b'}`, teachers: 2 });
   });
   afterAll(async () => {
     await t?.close();
-    await new Promise<void>((resolve) => smtp?.close(() => resolve()));
+    await box?.close();
   });
 
   it('only a user who chose e-mail copies in My data gets one, in Greek, with the link', async () => {
