@@ -11,7 +11,7 @@ import { json, show } from './api-helpers';
 import { DATABASE_KINDS, startApp, type TestApp } from './harness';
 import { created, dateCursor, lessonBody, makeLesson, makeWorld, ok, type Row, type World } from './lessons-helpers';
 import { type Mailbox, startMailbox } from './mailbox';
-import { call, type FrontisProcess, ROOT, scratchDatabase, signIn, sleep, startFrontis } from './reliability/frontis-process';
+import { call, type FrontisProcess, ROOT, scratchDatabase, signIn, sleep, startFrontis, endFrontis } from './reliability/frontis-process';
 
 // Long enough that no test step outlasts it on a busy machine; the tests let it pass (pastGrace).
 const GRACE_SECONDS = 120;
@@ -195,12 +195,7 @@ describe.runIf(DATABASE_KINDS.includes('postgres'))('absence notices from two se
     b = await startFrontis(env);
   }, 240_000);
   afterAll(async () => {
-    const end = async (server: FrontisProcess | undefined) => {
-      if (!server) return;
-      await Promise.race([server.stop(), sleep(10_000)]);
-      await server.kill9();
-    };
-    await Promise.all([end(a), end(b)]);
+    await endFrontis(a, b);
     await db?.drop();
     await box?.close();
   }, 60_000);

@@ -6,7 +6,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AadeStandIn, startAadeStandIn } from './aade-stand-in';
 import { DATABASE_KINDS } from './harness';
-import { type FrontisProcess, scratchDatabase, sleep, startFrontis } from './reliability/frontis-process';
+import { type FrontisProcess, scratchDatabase, sleep, startFrontis, endFrontis } from './reliability/frontis-process';
 
 const RECEIPTS = 40;
 /** The centres' settings key both processes are given; the subscription key is stored sealed with it, as the settings keep it. */
@@ -47,12 +47,7 @@ describe.runIf(DATABASE_KINDS.includes('postgres'))('myDATA sending across two s
   }, 240_000);
 
   afterAll(async () => {
-    const end = async (server: FrontisProcess | undefined) => {
-      if (!server) return;
-      await Promise.race([server.stop(), sleep(10_000)]);
-      await server.kill9();
-    };
-    await Promise.all([end(a), end(b)]);
+    await endFrontis(a, b);
     await db?.drop();
     await aade?.close();
   }, 60_000);

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_KINDS } from './harness';
 import { openStream } from './notification-stream';
-import { type Answer, call, type FrontisProcess, ROOT, scratchDatabase, signIn, sleep, startFrontis, within } from './reliability/frontis-process';
+import { type Answer, call, type FrontisProcess, ROOT, scratchDatabase, signIn, startFrontis, within, endFrontis } from './reliability/frontis-process';
 
 type Row = Record<string, any>;
 const PASSWORD = 'teacher-password-1';
@@ -27,13 +27,7 @@ describe.runIf(DATABASE_KINDS.includes('postgres'))('notifications across two se
   }, 240_000);
 
   afterAll(async () => {
-    // SIGTERM, and SIGKILL for one that has not ended ten seconds later.
-    const end = async (server: FrontisProcess | undefined) => {
-      if (!server) return;
-      await Promise.race([server.stop(), sleep(10_000)]);
-      await server.kill9();
-    };
-    await Promise.all([end(a), end(b)]);
+    await endFrontis(a, b);
     await db?.drop();
   }, 60_000);
 

@@ -94,6 +94,17 @@ export async function startFrontis(env: Record<string, string>, timeoutMs = 90_0
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** Ends each process started: SIGTERM, and SIGKILL for one that has not ended ten seconds later. */
+export async function endFrontis(...servers: (FrontisProcess | undefined)[]): Promise<void> {
+  await Promise.all(
+    servers.map(async (server) => {
+      if (!server) return;
+      await Promise.race([server.stop(), sleep(10_000)]);
+      await server.kill9();
+    }),
+  );
+}
+
 /** `promise`, or a failure saying `what` when it takes longer than `ms`. */
 export async function within<T>(ms: number, promise: Promise<T>, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
