@@ -60,14 +60,15 @@ async function tabToButton(name: string) {
   await tabUntil(name, async () => (await page.evaluate(() => document.activeElement?.tagName)) === 'BUTTON' && (await focusedText()) === name);
 }
 
-/** The focused element draws a visible focus ring. */
+/** The focused element draws a visible focus ring (read until the page has drawn its focus). */
 async function ringShown() {
-  const outline = await page.evaluate(() => {
-    const style = getComputedStyle(document.activeElement as HTMLElement);
-    return { style: style.outlineStyle, width: Number.parseFloat(style.outlineWidth) };
-  });
-  expect(outline.style).not.toBe('none');
-  expect(outline.width).toBeGreaterThan(0);
+  const outline = () =>
+    page.evaluate(() => {
+      const focused = document.activeElement as HTMLElement;
+      const style = getComputedStyle(focused);
+      return `${focused.tagName}.${focused.className}: ${style.outlineStyle} ${Number.parseFloat(style.outlineWidth) > 0 ? 'wide' : 'zero'}`;
+    });
+  await expect.poll(outline).toMatch(/: (?!none )\S+ wide$/);
 }
 
 /** Types a value into the focused picker (date or time), replacing what it held, and confirms it. */
