@@ -136,6 +136,9 @@ describe('a student leaves', () => {
     await form.getByRole('button', { name: 'Αποθήκευση' }).click();
     const dialog = page.locator('.ant-modal-content', { hasText: 'Ο μαθητής έγινε ανενεργός' });
     await dialog.getByText('Έχει 1 ενεργό συμβόλαιο. Να διακοπεί με αποχώρηση;').waitFor();
+    // answered once it has opened, as a person does (a click in its opening animation was now
+    // and then lost by antd's modal, which then stayed open)
+    await expect.poll(() => page.locator('.ant-modal[class*="zoom-appear"], .ant-modal[class*="zoom-enter"]').count()).toBe(0);
     await dialog.getByLabel('Λόγος αποχώρησης').fill('Ολοκλήρωσε νωρίτερα');
     await dialog.getByRole('button', { name: 'Αποχώρηση από τα συμβόλαια' }).click();
     await dialog.waitFor({ state: 'detached' });
