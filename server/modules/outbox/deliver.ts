@@ -49,6 +49,17 @@ export interface Deliverer {
   close(): void;
 }
 
+/**
+ * An absence message's absence still stands: its mark is ABSENT on a lesson not cancelled (a
+ * deleted lesson takes its marks with it). Checked by the claim itself, so a message is never
+ * taken for sending after its absence went away.
+ */
+const ABSENCE_STANDS = sql`exists (select 1 from attendance a
+  join lessons l on l.tenant_id = a.tenant_id and l.id = a.lesson_id
+  where a.tenant_id = outbox.tenant_id and a.lesson_id = (outbox.params->>'lesson_id')::int
+    and a.student_id = (outbox.params->>'student_id')::int
+    and a.status = 'ABSENT' and l.status <> 'CANCELED')`;
+
 export function createDeliverer(database: Database, options: OutboxOptions, log?: { warn(obj: unknown, msg?: string): void }): Deliverer | null {
   if (!options.smtpUrl) return null;
   const transport: Transporter = nodemailer.createTransport(options.smtpUrl);
@@ -59,14 +70,9 @@ export function createDeliverer(database: Database, options: OutboxOptions, log?
       // grace period by another road than undoing it (the lesson deleted, taking its marks,
       // or cancelled) is cancelled here rather than sent.
       await tx.execute(
-        sql`update outbox o set cancelled_at = now()
-            where o.tenant_id = ${tenantId} and o.kind = 'absence' and o.sent_at is null and o.cancelled_at is null
-              and o.deliver_after <= now()
-              and not exists (select 1 from attendance a
-                              join lessons l on l.tenant_id = a.tenant_id and l.id = a.lesson_id
-                              where a.tenant_id = o.tenant_id and a.lesson_id = (o.params->>'lesson_id')::int
-                                and a.student_id = (o.params->>'student_id')::int
-                                and a.status = 'ABSENT' and l.status <> 'CANCELED')`,
+        sql`update outbox set cancelled_at = now()
+            where tenant_id = ${tenantId} and kind = 'absence' and sent_at is null and cancelled_at is null
+              and deliver_after <= now() and not ${ABSENCE_STANDS}`,
       );
       return queryRows<Claimed>(
         tx,
@@ -74,6 +80,7 @@ export function createDeliverer(database: Database, options: OutboxOptions, log?
             from (select id from outbox
                   where tenant_id = ${tenantId} and sent_at is null and cancelled_at is null
                     and deliver_after <= now() and attempts < ${options.maxAttempts}
+                    and (kind <> 'absence' or ${ABSENCE_STANDS})
                   order by deliver_after, id limit ${BATCH} for update skip locked) c
             where o.tenant_id = ${tenantId} and o.id = c.id
             returning o.id, o.recipient, o.subject, o.body, o.attempts`,
