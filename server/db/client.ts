@@ -343,6 +343,17 @@ export function inlineParams(text: string, params: readonly unknown[]): string |
   return text.replace(/\$(\d+)\b/g, (whole, n: string) => literals[Number(n) - 1] ?? whole);
 }
 
+/**
+ * A read-only statement (only checked integers written in) sent ahead of the first message of
+ * a withTenantReads(), in the same tenant view: the per-request session check. `judge` sees its
+ * rows before any other answer of that message is given; an error it returns is what every
+ * query of the message rejects with.
+ */
+export interface FirstStatement {
+  text: string;
+  judge(rows: Record<string, unknown>[]): Error | undefined;
+}
+
 type QueryConfig = { text: string; rowMode?: 'array' | 'object'; types?: unknown; parsers?: Record<number, (value: string) => unknown> };
 type Answer = { rows: unknown[]; fields: { name: string }[] };
 type Pending = { config: QueryConfig; params: unknown[]; resolve: (result: Answer) => void; reject: (error: unknown) => void };
@@ -425,6 +436,8 @@ class ReadBatch {
     private channel: ReadChannel,
     /** How the driver writes a parameter into SQL text (undefined: it cannot). */
     private inline: (text: string, params: readonly unknown[]) => string | undefined,
+    /** Sent ahead of the first message's statements, and judged before any of their answers is given. */
+    private first?: FirstStatement,
   ) {}
 
   query(config: QueryConfig | string, params: unknown[] = [], options: Omit<QueryConfig, 'text'> = {}): Promise<Answer> {
@@ -446,6 +459,26 @@ class ReadBatch {
     // A parameter that cannot be written into the text goes alone, with the statement's parameters.
     const alone = batch.filter((_, i) => texts[i] === undefined);
     const together = batch.filter((_, i) => texts[i] !== undefined);
+    const first = this.first;
+    this.first = undefined;
+    if (first) {
+      // The first statement travels with the first message; nothing is answered before it is judged.
+      const statements = [first.text, ...texts.filter((t): t is string => t !== undefined)];
+      let judged: Answer[];
+      try {
+        judged = await this.channel.script(statements, together[0]?.config ?? { text: first.text });
+        const [head] = judged;
+        const names = head!.fields.map((f) => f.name);
+        const refusal = first.judge((head!.rows as unknown[][]).map((r) => Object.fromEntries(names.map((n, j) => [n, r[j]]))));
+        if (refusal) throw refusal;
+      } catch (error) {
+        for (const p of batch) p.reject(error);
+        return;
+      }
+      for (const p of alone) void this.answer([p], () => this.channel.alone(p.config, p.params).then((r) => [r]));
+      if (together.length) await this.answer(together, async () => judged.slice(1));
+      return;
+    }
     for (const p of alone) void this.answer([p], () => this.channel.alone(p.config, p.params).then((r) => [r]));
     if (together.length) {
       const statements = texts.filter((t): t is string => t !== undefined);
@@ -485,18 +518,19 @@ const inlinePglite = (text: string, params: readonly unknown[]) =>
  * and COMMIT. The queries fn sends together (a page and its count, say) travel as one message
  * with the tenant settings, which the database runs as one implicit transaction: role
  * frontis_app and app.tenant_id apply to them and end with them, as in withTenant(). fn must
- * not write (nothing would roll it back with the rest).
+ * not write (nothing would roll it back with the rest). `first` goes ahead of the first
+ * message's statements (see FirstStatement).
  */
-export async function withTenantReads<T>(database: Database, tenantId: number, fn: (tx: Tx) => Promise<T>): Promise<T> {
+export async function withTenantReads<T>(database: Database, tenantId: number, fn: (tx: Tx) => Promise<T>, first?: FirstStatement): Promise<T> {
   assertTenantId(tenantId);
   const root = (database.db as unknown as DrizzleInternals).session;
   let tx: Tx;
   if (database.pool) {
-    const client = new ReadBatch(pgChannel(database.pool, tenantId), inlineParams);
+    const client = new ReadBatch(pgChannel(database.pool, tenantId), inlineParams, first);
     const session = new NodePgSession(client as never, root.dialect as never, root.schema as never, root.options as never);
     tx = new NodePgTransaction(root.dialect as never, session, root.schema as never) as unknown as Tx;
   } else {
-    const client = new ReadBatch(pgliteChannel(database.pglite!, tenantId), inlinePglite);
+    const client = new ReadBatch(pgliteChannel(database.pglite!, tenantId), inlinePglite, first);
     const session = new PgliteSession(client as never, root.dialect as never, root.schema as never, root.options as never);
     tx = new PgliteTransaction(root.dialect as never, session, root.schema as never) as unknown as Tx;
   }

@@ -25,7 +25,8 @@ import {
 } from '../../domain/index';
 import { actorOf, tenantOf } from '../context';
 import { getTableName, sql } from 'drizzle-orm';
-import { platform, withPlatform, withTenant, withTenantReads, type Database, type Tx } from '../db/client';
+import { platform, withPlatform, withTenant, withTenantReads, type Database, type FirstStatement, type Tx } from '../db/client';
+import { readsConfirmingSession } from '../plugins/auth';
 import { answerSchema } from './answers';
 import { formBody } from './body';
 import { prepareInput, refuseClearedDefaults, withDefaults } from './input';
@@ -135,21 +136,29 @@ export async function serveRecords(app: Parameters<FastifyPluginAsyncZod>[0], o:
   const tags = o.tags;
   const inTenant = <T>(ctx: Ctx, fn: (tx: Tx) => Promise<T>) => (o.platform ? withPlatform(database, fn) : withTenant(database, ctx.tenantId, fn));
   // Reads send what they can together: a page, its count and its labels in one round trip.
-  const readTenant = <T>(ctx: Ctx, fn: (tx: Tx) => Promise<T>) => (o.platform ? withPlatform(database, fn) : withTenantReads(database, ctx.tenantId, fn));
+  const readTenant = <T>(ctx: Ctx, fn: (tx: Tx) => Promise<T>, first?: FirstStatement) =>
+    o.platform ? withPlatform(database, fn) : withTenantReads(database, ctx.tenantId, fn, first);
+  /** A read whose session check travels with its first message (sessionInReads), in the request's ctx once confirmed. */
+  const readOf = <T>(request: FastifyRequest, fn: (ctx: Ctx, tx: Tx) => Promise<T>) =>
+    readsConfirmingSession(request, (first) => {
+      const ctx = ctxOf(request);
+      return readTenant(ctx, (tx) => fn(ctx, tx), first);
+    });
   const guard = (action: 'create' | 'delete') => async (request: FastifyRequest) => o.guard?.(ctxOf(request), action);
   const prepare = o.prepare ?? asPrepared;
   const paramsOf = (request: FastifyRequest) => (request.params ?? {}) as Record<string, unknown>;
   /** The row as answered: only what its schema names (open schemas; fixed ones are cut by Fastify). */
   const answer = (row: JsonSchema, data: Data) => (o.answers.open ? namedOnly(row, data) : data);
   const access = (action: 'list' | 'read' | 'create' | 'update' | 'delete') => ({ access: { area, action } });
+  // Platform rows are read in a transaction of their own, where a session check cannot travel.
+  const reads = (action: 'list' | 'read') => ({ ...access(action), sessionInReads: !o.platform });
 
   app.get(
     path,
-    { config: access('list'), schema: { tags, summary: `List ${o.title}`, ...(o.params ? { params: o.params } : {}), response: { 200: o.answers.list } } },
+    { config: reads('list'), schema: { tags, summary: `List ${o.title}`, ...(o.params ? { params: o.params } : {}), response: { 200: o.answers.list } } },
     async (request, reply) => {
-      const ctx = ctxOf(request);
       // The filter names depend on the resource (and on the centre's own fields): the store checks them.
-      const page: Page = await readTenant(ctx, async (tx) => {
+      const page: Page = await readOf(request, async (ctx, tx) => {
         const store = await open(tx, ctx, paramsOf(request));
         const found = await store.list(request.query as Record<string, string | string[] | undefined>);
         return o.answers.open ? { ...found, data: found.data.map((row) => answer(store.row, row)) } : found;
@@ -161,11 +170,10 @@ export async function serveRecords(app: Parameters<FastifyPluginAsyncZod>[0], o:
 
   app.get(
     `${path}/:id`,
-    { config: access('read'), schema: { tags, summary: `One of ${o.title}`, params: o.idParams, response: { 200: o.answers.one } } },
+    { config: reads('read'), schema: { tags, summary: `One of ${o.title}`, params: o.idParams, response: { 200: o.answers.one } } },
     async (request) => {
-      const ctx = ctxOf(request);
       const { id } = request.params as { id: number };
-      const data = await readTenant(ctx, async (tx) => {
+      const data = await readOf(request, async (ctx, tx) => {
         const store = await open(tx, ctx, paramsOf(request));
         const row = await store.find(id);
         return row && answer(store.row, row);

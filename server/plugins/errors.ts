@@ -8,6 +8,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import fp from 'fastify-plugin';
 import { DomainError, type ErrorCode, type FieldErrors } from '../../domain/index';
 import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from '../db/unavailable';
+import { confirmPendingSession } from './auth';
 
 /** PostgreSQL error code of a driver error, also when drizzle wraps it. */
 export function pgCode(error: unknown): string | undefined {
@@ -75,7 +76,9 @@ export function sendError(reply: FastifyReply, error: DomainError) {
 }
 
 export const errorsPlugin = fp(async (app: FastifyInstance) => {
-  app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
+  app.setErrorHandler(async (error: unknown, request: FastifyRequest, reply: FastifyReply) => {
+    // A session taken as last seen is confirmed before any other answer: an ended one is 401.
+    await confirmPendingSession(request).catch((refusal: unknown) => (error = refusal));
     const known = translate(error);
     if (known) {
       if (known.code === 'unavailable') request.log.warn({ err: error }, 'database unavailable');

@@ -15,6 +15,7 @@ import { declaredTable } from './declared';
 import { contractCategories } from './directory';
 import { guardians } from './families';
 import { students } from './people';
+import { tenants } from './platform';
 import { id, search, tenantId } from './tenant-columns';
 
 const day = (name: string) => date(name, { mode: 'string' });
@@ -157,3 +158,16 @@ export const expenses = pgTable(
     check('expenses_amount_check', sql`${t.amount} > 0`),
   ],
 );
+
+/**
+ * How many times a centre's money has changed: triggers (0022_money_revisions.sql) add one on
+ * every write to what the account and the analytics read (contracts and their months,
+ * payments, expenses, categories, classes and their members, students). A report kept for a
+ * centre is valid while its revision (and the centre's date) stays the same.
+ */
+export const moneyRevisions = pgTable('money_revisions', {
+  tenantId: integer('tenant_id')
+    .primaryKey()
+    .references(() => tenants.id, { onDelete: 'cascade' }),
+  revision: bigint('revision', { mode: 'number' }).notNull().default(0),
+});

@@ -16,6 +16,7 @@ import { ATTENDANCE_STATUSES, attendanceRate, DomainError, displayDate, isOwnOnl
 import type { Config } from '../../config';
 import type { Actor } from '../../context';
 import { queryRows, withTenant, withTenantReads, type Database, type Tx } from '../../db/client';
+import { readsConfirmingSession } from '../../plugins/auth';
 import { history } from '../../db/schema/index';
 import { answerSchema } from '../../engine/answers';
 import { pagedQuery, pageOf } from '../../engine/list-query';
@@ -392,7 +393,7 @@ export const attendanceRoutes: FastifyPluginAsyncZod<{ database: Database; confi
   app.get(
     '/attendance',
     {
-      config: { access: { area, action: 'list' } },
+      config: { access: { area, action: 'list' }, sessionInReads: true },
       schema: {
         tags: ['attendance'],
         summary: 'Marks with their lesson, newest lesson first by default; filters student_id, class_id, lesson_id, status, date_gte, date_lte',
@@ -400,29 +401,34 @@ export const attendanceRoutes: FastifyPluginAsyncZod<{ database: Database; confi
         response: { 200: answerSchema(ListAnswer) },
       },
     },
-    async (request, reply) => {
-      const ctx = ctxOf(request);
-      const q = request.query;
-      const { start, end } = pageOf(q);
-      const sorts = (q._sort ?? 'date').split(',');
-      const orders = (q._order ?? '').split(',');
-      const order: SQL[] = [];
-      sorts.forEach((name, i) => {
-        const expr = SORTS[name as keyof typeof SORTS];
-        if (!expr) throw new DomainError('validation', 'The list query is not valid.', { _sort: 'invalid-option' });
-        const dir = orders[i] || (name === 'date' ? 'desc' : 'asc');
-        if (dir !== 'asc' && dir !== 'desc') throw new DomainError('validation', 'The list query is not valid.', { _order: 'invalid-option' });
-        order.push(sql`${expr} ${sql.raw(dir)}`);
-        if (name === 'date') order.push(sql`l.start_time ${sql.raw(dir)}`);
-      });
-      const where = conditions(ctx, { ...q, from: q.date_gte, to: q.date_lte });
-      // One statement behind the tenant settings (one round trip): the database shapes the page
-      // as the answer's JSON beside its count, and the text goes out as it is (the page keeps
-      // the order of its sorted subquery, as json_agg reads it).
-      const [row] = await withTenantReads(database, ctx.tenantId, (tx) =>
-        queryRows<{ data: string; total: number }>(
-          tx,
-          sql`select coalesce((select json_agg(p) from (
+    async (request, reply) =>
+      // The session check travels with the page (sessionInReads); what the page shows follows the actor, so all is built inside.
+      readsConfirmingSession(request, async (first) => {
+        const ctx = ctxOf(request);
+        const q = request.query;
+        const { start, end } = pageOf(q);
+        const sorts = (q._sort ?? 'date').split(',');
+        const orders = (q._order ?? '').split(',');
+        const order: SQL[] = [];
+        sorts.forEach((name, i) => {
+          const expr = SORTS[name as keyof typeof SORTS];
+          if (!expr) throw new DomainError('validation', 'The list query is not valid.', { _sort: 'invalid-option' });
+          const dir = orders[i] || (name === 'date' ? 'desc' : 'asc');
+          if (dir !== 'asc' && dir !== 'desc') throw new DomainError('validation', 'The list query is not valid.', { _order: 'invalid-option' });
+          order.push(sql`${expr} ${sql.raw(dir)}`);
+          if (name === 'date') order.push(sql`l.start_time ${sql.raw(dir)}`);
+        });
+        const where = conditions(ctx, { ...q, from: q.date_gte, to: q.date_lte });
+        // One statement behind the tenant settings (one round trip): the database shapes the page
+        // as the answer's JSON beside its count, and the text goes out as it is (the page keeps
+        // the order of its sorted subquery, as json_agg reads it).
+        const [row] = await withTenantReads(
+          database,
+          ctx.tenantId,
+          (tx) =>
+            queryRows<{ data: string; total: number }>(
+              tx,
+              sql`select coalesce((select json_agg(p) from (
                   select a.id, a.lesson_id, a.student_id,
                     json_build_object('id', a.student_id, 'name', nullif(trim(coalesce(s.first_name, '') || ' ' || coalesce(s.last_name, '')), '')) as student,
                     a.status, a.note, a.marked_by, to_char(a.marked_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as marked_at,
@@ -434,12 +440,13 @@ export const attendanceRoutes: FastifyPluginAsyncZod<{ database: Database; confi
                   order by ${sql.join(order, sql`, `)}, a.id
                   limit ${end - start} offset ${start}) p), '[]'::json)::text as data,
                 (select count(*)::int ${FROM} where ${where}) as total`,
-        ),
-      );
-      const total = Number(row?.total ?? 0);
-      reply.header('x-total-count', String(total));
-      return reply.type('application/json; charset=utf-8').send(`{"data":${row!.data},"total":${total}}`);
-    },
+            ),
+          first,
+        );
+        const total = Number(row?.total ?? 0);
+        reply.header('x-total-count', String(total));
+        return reply.type('application/json; charset=utf-8').send(`{"data":${row!.data},"total":${total}}`);
+      }),
   );
 
   app.get(

@@ -135,7 +135,7 @@ export async function loadSession(tx: Tx, tenantId: number, sessionId: number): 
   return sessionCheckOf(tenantId, sessionId, row && { ...row, revoked: row.revokedAt !== null });
 }
 
-interface SessionRow {
+export interface SessionRow {
   publicId: string;
   revoked: boolean;
   userId: number | null;
@@ -155,7 +155,7 @@ interface SessionRow {
  * loadSession's query in raw SQL, for checkSession(): the same columns, joins and conditions.
  * Only the two integers are inlined (checked by the caller).
  */
-const sessionCheckSql = (tenantId: number, sessionId: number) => `select
+export const sessionCheckSql = (tenantId: number, sessionId: number) => `select
   s.public_id as "publicId", (s.revoked_at is not null) as "revoked", s.user_id as "userId", s.root_user_id as "rootUserId",
   u.username as "userName", u.role as "userRole", u.first_name as "userFirst", u.last_name as "userLast", u.status as "userStatus",
   r.username as "rootName", r.first_name as "rootFirst", r.last_name as "rootLast", r.status as "rootStatus"
@@ -183,7 +183,8 @@ export async function checkSession(
   return { ...sessionCheckOf(tenantId, sessionId, rows![0] as unknown as SessionRow | undefined), along: rest };
 }
 
-function sessionCheckOf(tenantId: number, sessionId: number, row: SessionRow | undefined): SessionCheck {
+/** What a row of sessionCheckSql says of the session (unknown without a row). */
+export function sessionCheckOf(tenantId: number, sessionId: number, row: SessionRow | undefined): SessionCheck {
   if (!row) return { status: 'unknown' };
   if (row.revoked) return { status: 'revoked' };
   const base = { tenantId, sessionId };

@@ -10,6 +10,7 @@ import type { ReceiptAnswer } from '../../../domain/answers/receipts';
 import { DomainError, normalizeSearch, RECEIPT_KINDS, RECEIPT_STATUSES, RESOURCE_AREA } from '../../../domain/index';
 import { amountInWords, VAT_EXEMPTION_LINE } from '../../../domain/receipt-words';
 import { queryRows, withTenant, withTenantReads, type Database, type Tx } from '../../db/client';
+import { readsConfirmingSession } from '../../plugins/auth';
 import { receiptPayments, receipts } from '../../db/schema/index';
 import { likePattern, pagedQuery, pageOf } from '../../engine/list-query';
 import { ctxOf } from '../../engine/routes';
@@ -114,7 +115,7 @@ export const receiptRoutes: FastifyPluginAsyncZod<{ database: Database }> = asyn
   app.get(
     '',
     {
-      config: { access: { area: AREA, action: 'read' } },
+      config: { access: { area: AREA, action: 'read' }, sessionInReads: true },
       schema: {
         tags: ['receipts'],
         summary: 'Receipts, newest first: ?q (payer, number), status, kind, issued_on_gte/lte, payment_id',
@@ -125,6 +126,7 @@ export const receiptRoutes: FastifyPluginAsyncZod<{ database: Database }> = asyn
       const ctx = ctxOf(request);
       const query = request.query;
       const { start, end } = pageOf(query);
+      // Nothing below depends on the actor, only on the centre: the session check travels with the page (sessionInReads).
       const where: (SQL | undefined)[] = [eq(receipts.tenantId, ctx.tenantId)];
       const statuses = asList(query.status);
       const kinds = asList(query.kind);
@@ -141,7 +143,9 @@ export const receiptRoutes: FastifyPluginAsyncZod<{ database: Database }> = asyn
       if (q) where.push(sql`${receipts.search} like ${likePattern(q)}`);
       // Only reads, one statement behind the tenant settings (one round trip): the database
       // shapes the page as JSON with its count; only the amount in words is added here.
-      const [row] = await withTenantReads(database, ctx.tenantId, (tx) => queryRows<{ body: string }>(tx, pageSql(and(...where)!, start, end - start)));
+      const [row] = await readsConfirmingSession(request, (first) =>
+        withTenantReads(database, ctx.tenantId, (tx) => queryRows<{ body: string }>(tx, pageSql(and(...where)!, start, end - start)), first),
+      );
       const { data, total } = JSON.parse(row!.body) as { data: Array<Omit<ReceiptAnswer, 'amount_in_words' | 'vat_exemption'>>; total: number };
       const rows: ReceiptAnswer[] = data.map((r) => ({ ...r, amount_in_words: amountInWords(r.amount), vat_exemption: VAT_EXEMPTION_LINE }));
       reply.header('X-Total-Count', String(total));
