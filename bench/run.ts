@@ -186,14 +186,14 @@ async function compare(label: string, kind: Kind, server: ServerProcess, url: st
   const probe = await fetch(address + url, { headers });
   if (!probe.ok) throw new Error(`${url} answered ${probe.status}: ${await probe.text()}`);
   const total = probe.headers.get('x-total-count');
-  await probe.arrayBuffer();
+  const answer = (await probe.json()) as Page;
   const again = await fetch(address + url, { headers });
   await again.arrayBuffer();
   const roundTrips = Number(again.headers.get('x-db-round-trips'));
   const statements = Number(again.headers.get('x-db-statements'));
   const bareProbe = await fetch(bareAddress + bareUrl);
   if (!bareProbe.ok) throw new Error(`bare ${bareUrl} answered ${bareProbe.status}`);
-  await bareProbe.arrayBuffer();
+  const sameness = sameAnswer(answer, (await bareProbe.json()) as Page);
   const connections = kind === 'postgres' ? 50 : 10;
 
   await saturated(address + url, headers, connections); // warm-up
@@ -222,8 +222,29 @@ async function compare(label: string, kind: Kind, server: ServerProcess, url: st
     `ratio ≥ ${TARGET.ratio * 100}% (${gap(ratio >= TARGET.ratio, `${((TARGET.ratio - ratio) * 100).toFixed(0)} points short`)})`,
     `p99 < ${TARGET.p99Ms} ms at ${rate}/s (${gap(open.p99 < TARGET.p99Ms && !open.errors, `${(open.p99 - TARGET.p99Ms).toFixed(1)} ms over`)})`,
   ];
+  console.log(`    the bare route's answer: ${sameness}`);
   console.log(`    targets: ${checks.join('; ')}`);
   return { label, ratio, p99: open.p99, rate, frontis: frontis.rps, bare: bare.rps };
+}
+
+type Page = { data: Array<Record<string, unknown>>; total: number };
+
+/**
+ * Whether the bare route answers what Frontis answers (the comparison is only fair if it
+ * does): the same total, the same rows in the same order, and the same fields in each.
+ */
+function sameAnswer(frontis: Page, bare: Page): string {
+  const ids = (p: Page) => p.data.map((r) => r.id).join(',');
+  const keys = (p: Page) => new Set(p.data.flatMap((r) => Object.keys(r)));
+  const missing = [...keys(frontis)].filter((k) => !keys(bare).has(k));
+  const extra = [...keys(bare)].filter((k) => !keys(frontis).has(k));
+  const faults = [
+    frontis.total !== bare.total && `total ${bare.total} where Frontis says ${frontis.total}`,
+    ids(frontis) !== ids(bare) && 'other rows or another order',
+    missing.length > 0 && `without ${missing.join(', ')}`,
+    extra.length > 0 && `with ${extra.join(', ')} too`,
+  ].filter(Boolean);
+  return faults.length ? `NOT the same (${faults.join('; ')})` : 'the same total, rows, order and fields';
 }
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
