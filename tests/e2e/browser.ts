@@ -67,9 +67,11 @@ export async function submitSignIn(page: Page, baseUrl: string, username: string
   await page.click('button[type=submit]');
 }
 
-/** Picks `option` in the antd Select labelled `label` inside `scope`. */
+/** Picks `option` in the antd Select labelled `label` inside `scope` (once a sliding drawer has put it on the screen). */
 export async function chooseOption(page: Page, scope: Locator, label: string, option: string) {
-  await scope.getByLabel(label, { exact: true }).click({ force: true });
+  const field = scope.getByLabel(label, { exact: true });
+  await whollyOnScreen(page, field);
+  await field.click({ force: true });
   await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: option }).first().click();
 }
 
