@@ -170,9 +170,13 @@ async function drained(url: string, headers: Record<string, string>) {
  * Closed loop: requests per second answered 200 (a 503 refused at once by the overload guard is
  * not served work, so it is counted apart, with the other failures).
  */
-async function saturated(url: string, headers: Record<string, string>, connections: number) {
+async function saturated(url: string, headers: Record<string, string>, connections: number, server?: ServerProcess) {
+  const cpuBefore = await server?.cpuMicros();
   const result = await autocannon({ url, headers, connections, duration: SECONDS });
-  return { rps: result['2xx'] / SECONDS, errors: result.errors + result.timeouts + result.non2xx };
+  const cpu = server && cpuBefore !== undefined ? (await server.cpuMicros()) - cpuBefore : undefined;
+  const answered = result['2xx'];
+  // The server process's CPU per answer: what the database costs runs elsewhere, so this is Node's share alone.
+  return { rps: answered / SECONDS, errors: result.errors + result.timeouts + result.non2xx, cpuPerAnswer: cpu !== undefined && answered ? cpu / answered : undefined };
 }
 
 const gap = (ok: boolean, text: string) => (ok ? 'met' : `MISSED: ${text}`);
@@ -197,8 +201,8 @@ async function compare(label: string, kind: Kind, server: ServerProcess, url: st
   const connections = kind === 'postgres' ? 50 : 10;
 
   await saturated(address + url, headers, connections); // warm-up
-  const frontis = await saturated(address + url, headers, connections);
-  const bare = await saturated(bareAddress + bareUrl, {}, connections);
+  const frontis = await saturated(address + url, headers, connections, server);
+  const bare = await saturated(bareAddress + bareUrl, {}, connections, server);
   const ratio = frontis.rps / bare.rps;
   const rate = Number(args.rate ?? Math.max(1, Math.round(bare.rps * TARGET.openShare)));
   await drained(address + url, headers);
@@ -213,6 +217,9 @@ async function compare(label: string, kind: Kind, server: ServerProcess, url: st
     `    saturated, ${connections} clients: Frontis ${frontis.rps.toFixed(0)} answers/s${frontis.errors ? ` (${frontis.errors} refused or failed)` : ''}, ` +
       `bare route ${bare.rps.toFixed(0)} answers/s, ratio ${(ratio * 100).toFixed(0)}%`,
   );
+  if (frontis.cpuPerAnswer !== undefined && bare.cpuPerAnswer !== undefined) {
+    console.log(`    server process CPU per answer: Frontis ${frontis.cpuPerAnswer.toFixed(0)} µs, bare route ${bare.cpuPerAnswer.toFixed(0)} µs`);
+  }
   console.log(
     `    open loop ${rate}/s (${args.rate ? '--rate' : `${TARGET.openShare * 100}% of the bare route's`}) for ${SECONDS} s: Frontis p50 ${open.p50.toFixed(1)} ms, p99 ${open.p99.toFixed(1)} ms` +
       `${open.errors ? ` (${open.errors} errors)` : ''}; bare route p50 ${bareOpen.p50.toFixed(1)} ms, p99 ${bareOpen.p99.toFixed(1)} ms`,

@@ -105,7 +105,7 @@ const LINKED = (alias: string, link: string, key: string, table: string, label: 
  * for each (their contracts' count, first and last start in one pass over their contracts;
  * their guardians', classes' and subjects' ids and names), and the count, as JSON.
  */
-const BARE_STUDENTS = `select case when ${LIVE_SESSION} then json_build_object(
+export const BARE_STUDENTS = `select case when ${LIVE_SESSION} then json_build_object(
   'data', coalesce((select json_agg(p) from (
     select s.id, s.version, ${INSTANT('s.created_at')} as created_at, ${INSTANT('s.updated_at')} as updated_at, s.first_name, s.last_name, s.email,
       s.phone, to_char(s.birth_date, 'YYYY-MM-DD') as birth_date, s.gender, s.status, s.inactive_reason, s.information, s.custom_fields,
@@ -132,7 +132,7 @@ const BARE_REVISION = `select ${LIVE_SESSION} as live, coalesce((select revision
  * same database: /students answers the students page; /week answers the week Frontis answered
  * (kept, as Frontis keeps it) while the calendar's revision stays the same.
  */
-async function startBareRoutes(database: Database, headers: Record<string, string>) {
+export async function startBareRoutes(database: Database, headers: Record<string, string>) {
   const { tid, sid } = claimsOf(headers);
   const run = async <T>(text: string): Promise<T[]> =>
     database.pglite ? ((await database.pglite.query(text, [tid, sid])).rows as T[]) : ((await database.pool!.query(text, [tid, sid])).rows as T[]);
@@ -170,10 +170,12 @@ export interface ServerProcess {
   seedLists(): Promise<ListsSeed>;
   /** The server's memory in MB: RSS, V8's heap, and memory outside it (PGlite's WebAssembly memory, buffers). */
   memoryMb(): Promise<{ rss: number; heap: number; external: number }>;
+  /** CPU time the server's process has used so far, in microseconds (user and system). */
+  cpuMicros(): Promise<number>;
   close(): Promise<void>;
 }
 
-type Reply = { id: number; memory?: NodeJS.MemoryUsage; seeded?: ListsSeed; error?: string };
+type Reply = { id: number; memory?: NodeJS.MemoryUsage; cpu?: NodeJS.CpuUsage; seeded?: ListsSeed; error?: string };
 
 /**
  * startSeededServer in a process of its own, so that the load generator (this process) and
@@ -210,6 +212,10 @@ export async function spawnSeededServer(kind: 'pglite' | 'postgres', students: n
       const mb = (n: number) => n / 1024 / 1024;
       return { rss: mb(memory.rss), heap: mb(memory.heapTotal), external: mb(memory.external) };
     },
+    cpuMicros: async () => {
+      const cpu = (await ask('cpu')).cpu!;
+      return cpu.user + cpu.system;
+    },
     close: async () => {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.send({ id: 0, cmd: 'close' });
@@ -227,6 +233,7 @@ if (process.argv[2] === '--serve' && process.send) {
     try {
       if (message.cmd === 'vacuum') await queryRows(server.database.db, sql`vacuum analyze`);
       if (message.cmd === 'seed-lists') return process.send!({ id: message.id, seeded: await seedLists(server.database) });
+      if (message.cmd === 'cpu') return process.send!({ id: message.id, cpu: process.cpuUsage() });
       if (message.cmd === 'close') {
         await bare.close();
         await server.close();

@@ -435,7 +435,7 @@ class ReadBatch {
   constructor(
     private channel: ReadChannel,
     /** How the driver writes a parameter into SQL text (undefined: it cannot). */
-    private inline: (text: string, params: readonly unknown[]) => string | undefined,
+    private inline: Inline,
     /** Sent ahead of the first message's statements, and judged before any of their answers is given. */
     private first?: FirstStatement,
   ) {}
@@ -450,6 +450,15 @@ class ReadBatch {
         setImmediate(() => void this.flush());
       }
     });
+  }
+
+  /** A written statement (see WrittenStatement), its parameters written in once per driver where it keeps them. */
+  queryWritten(statement: WrittenStatement): Promise<Answer> {
+    const kept = statement.inlined;
+    if (!kept) return this.query({ text: statement.text, rowMode: 'object' }, statement.params);
+    if (!kept.has(this.inline)) kept.set(this.inline, this.inline(statement.text, statement.params));
+    const text = kept.get(this.inline);
+    return text === undefined ? this.query({ text: statement.text, rowMode: 'object' }, statement.params) : this.query({ text, rowMode: 'object' }, []);
   }
 
   private async flush() {
@@ -525,20 +534,47 @@ export async function withTenantReads<T>(database: Database, tenantId: number, f
   assertTenantId(tenantId);
   const root = (database.db as unknown as DrizzleInternals).session;
   let tx: Tx;
+  let client: ReadBatch;
   if (database.pool) {
-    const client = new ReadBatch(pgChannel(database.pool, tenantId), inlineParams, first);
+    client = new ReadBatch(pgChannel(database.pool, tenantId), inlineParams, first);
     const session = new NodePgSession(client as never, root.dialect as never, root.schema as never, root.options as never);
     tx = new NodePgTransaction(root.dialect as never, session, root.schema as never) as unknown as Tx;
   } else {
-    const client = new ReadBatch(pgliteChannel(database.pglite!, tenantId), inlinePglite, first);
+    client = new ReadBatch(pgliteChannel(database.pglite!, tenantId), inlinePglite, first);
     const session = new PgliteSession(client as never, root.dialect as never, root.schema as never, root.options as never);
     tx = new PgliteTransaction(root.dialect as never, session, root.schema as never) as unknown as Tx;
   }
   batchedReads.set(tx, database);
+  batchClients.set(tx, client);
   return fn(tx);
 }
 
 const batchedReads = new WeakMap<Tx, Database>();
+const batchClients = new WeakMap<Tx, ReadBatch>();
+
+/** How a driver's parameters are written into a statement's text (inlineParams, inlinePglite). */
+type Inline = (text: string, params: readonly unknown[]) => string | undefined;
+
+/**
+ * A statement drizzle already wrote: its text (`$n` for each parameter) and its parameters.
+ * With `inlined`, the text with the parameters written in is kept there too, per driver, for
+ * a statement sent many times as it is (a kept list page).
+ */
+export interface WrittenStatement {
+  text: string;
+  params: unknown[];
+  inlined?: Map<Inline, string | undefined>;
+}
+
+/**
+ * Rows of a written statement, sent again without drizzle where tx batches reads; `fallback`
+ * is the same statement as SQL, for any other tx.
+ */
+export async function writtenRows<T>(tx: Tx, statement: WrittenStatement, fallback: () => ReturnType<typeof sql>): Promise<T[]> {
+  const client = batchClients.get(tx);
+  if (!client) return queryRows<T>(tx, fallback());
+  return (await client.queryWritten(statement)).rows as T[];
+}
 
 /** Whether queries on tx sent together share one round trip (so it pays to send them together). */
 export const sendsTogether = (tx: Tx) => batchedReads.has(tx);

@@ -8,15 +8,15 @@ import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { narrowedDef, parseListQuery, readableFields, type FieldDef, type FieldType, type ListQuery } from '../../domain/index';
 import { isDeepStrictEqual } from 'node:util';
-import { databaseOfReads, type Database, type Tx } from '../db/client';
+import { databaseOfReads, type Database, type Tx, type WrittenStatement } from '../db/client';
 import { byCodePoint, sortKey } from '../db/schema/columns';
 import { listOrder, listWhere, type ColumnMap } from './list-query';
-import { baseWhere, loadRows } from './read';
+import { baseWhere, labelScope, loadRows } from './read';
+import { shapedPage, shapedSelect, shapedStatement } from './shaped';
 import type { Registry } from './registry';
-import type { Ctx, Data, ListExtras, ResourceSpec } from './spec';
+import type { Ctx, ListExtras, ResourceSpec } from './spec';
+import type { Page, RawQuery } from './store';
 import { tableColumns } from './table';
-
-type RawQuery = Record<string, string | string[] | undefined>;
 
 /** Columns a plain filter or sort may use, by field name. */
 function filterColumns(spec: ResourceSpec): ColumnMap {
@@ -51,17 +51,31 @@ function sortColumns(spec: ResourceSpec, fields: readonly FieldDef[], columns: R
   return out as ColumnMap;
 }
 
-type Page = { data: Data[]; total: number; totals?: Record<string, number> };
+export interface ListOptions {
+  /** The answer may come as JSON text the database wrote (Page.json). */
+  json?: boolean;
+}
+
+/** Whether every label of the resource names its row for this caller (labelScope narrows none). */
+const labelsUnscoped = (registry: Registry, ctx: Ctx, spec: ResourceSpec) =>
+  spec.def.fields.every((f) => !f.reference || labelScope(registry, ctx, f.reference) === undefined);
 
 /** The settings each centre's lists were last built from, per database, spec and centre (see listRows). */
 const lastSettings = new WeakMap<Database, Map<string, unknown>>();
 const LAST_SETTINGS_MAX = 5000;
 
-export async function listRows(tx: Tx, registry: Registry, ctx: Ctx, spec: ResourceSpec, raw: RawQuery): Promise<Page> {
+/**
+ * A page of the list `raw` asks for. With `json`, the database may write the whole answer as
+ * JSON text (shaped.ts): the page then comes as `json`, its `data` empty.
+ */
+export async function listRows(tx: Tx, registry: Registry, ctx: Ctx, spec: ResourceSpec, raw: RawQuery, opts: ListOptions = {}): Promise<Page> {
   const settings = spec.listSettings;
-  if (!settings) return listPage(tx, registry, ctx, spec, raw, spec.listExtras ? await spec.listExtras(tx, ctx) : undefined);
+  if (!settings) return pageOf(tx, registry, ctx, spec, raw, opts, async () => spec.listExtras?.(tx, ctx));
   const database = databaseOfReads(tx);
-  if (!database) return listPage(tx, registry, ctx, spec, raw, settings.extras(await settings.load(tx, ctx.tenantId), ctx));
+  if (!database) {
+    const loaded = await settings.load(tx, ctx.tenantId);
+    return pageOf(tx, registry, ctx, spec, raw, opts, async () => settings.extras(loaded, ctx));
+  }
   // Sent together: the settings are read in the same round trip as a page built from the
   // settings last seen; if they differ (changed, maybe by another process) the page is built again.
   let seen = lastSettings.get(database);
@@ -71,25 +85,64 @@ export async function listRows(tx: Tx, registry: Registry, ctx: Ctx, spec: Resou
   const attempt =
     guess === undefined
       ? undefined
-      : listPage(tx, registry, ctx, spec, raw, settings.extras(guess, ctx)).then(
+      : pageOf(tx, registry, ctx, spec, raw, opts, async () => settings.extras(guess, ctx), guess).then(
           (page) => ({ page }),
           (error: unknown) => ({ error }),
         );
   const [loaded, outcome] = await Promise.all([settings.load(tx, ctx.tenantId), attempt]);
   if (seen.size >= LAST_SETTINGS_MAX) seen.clear();
-  seen.set(key, loaded);
-  if (outcome && isDeepStrictEqual(loaded, guess)) {
+  // The same settings keep the object first seen: the statements kept for them stay in use.
+  const same = guess !== undefined && isDeepStrictEqual(loaded, guess);
+  seen.set(key, same ? guess : loaded);
+  if (outcome && same) {
     if ('error' in outcome) throw outcome.error;
     return outcome.page;
   }
-  return listPage(tx, registry, ctx, spec, raw, settings.extras(loaded, ctx));
+  return pageOf(tx, registry, ctx, spec, raw, opts, async () => settings.extras(loaded, ctx), loaded);
 }
 
-async function listPage(tx: Tx, registry: Registry, ctx: Ctx, spec: ResourceSpec, raw: RawQuery, extras: ListExtras | undefined): Promise<Page> {
-  const cols = tableColumns(spec.table);
-  // A role that reads only some fields filters and sorts only on those (others are unknown names).
+/**
+ * The statements of shaped pages already written, per resource, by what decides their text:
+ * the centre, the caller (role and scope), the settings the list was built from and the query
+ * string. The same page asked again is sent as written, without parsing or building anything.
+ */
+const keptStatements = new WeakMap<ResourceSpec, Map<string, WrittenStatement>>();
+const KEPT_STATEMENTS_MAX = 2000;
+const settingsIds = new WeakMap<object, number>();
+let nextSettingsId = 1;
+
+function keptKey(ctx: Ctx, raw: RawQuery, settings: unknown): string | undefined {
+  let settingsId = 0;
+  if (settings !== undefined) {
+    if (typeof settings !== 'object' || settings === null) return undefined;
+    settingsId = settingsIds.get(settings) ?? nextSettingsId++;
+    settingsIds.set(settings, settingsId);
+  }
+  const actor = ctx.actor ? `${ctx.actor.kind}:${ctx.actor.id}:${ctx.actor.role}` : '';
+  return `${ctx.tenantId}|${actor}|${settingsId}|${JSON.stringify(raw)}`;
+}
+
+async function pageOf(
+  tx: Tx,
+  registry: Registry,
+  ctx: Ctx,
+  spec: ResourceSpec,
+  raw: RawQuery,
+  opts: ListOptions,
+  extrasOf: () => Promise<ListExtras | undefined>,
+  settings?: unknown,
+): Promise<Page> {
   const role = ctx.actor?.role;
   const readable = readableFields(spec.def, role);
+  // A caller who reads every field and every label's name gets the page as the database writes it.
+  const shaped = opts.json && !readable && labelsUnscoped(registry, ctx, spec) ? shapedSelect(registry, spec) : null;
+  const key = shaped ? keptKey(ctx, raw, settings) : undefined;
+  let kept = key === undefined ? undefined : keptStatements.get(spec);
+  const written = key === undefined ? undefined : kept?.get(key);
+  if (written) return { data: [], ...(await shapedPage(tx, written)) };
+  const extras = await extrasOf();
+  const cols = tableColumns(spec.table);
+  // A role that reads only some fields filters and sorts only on those (others are unknown names).
   const extraFields = (extras?.fields ?? []).filter((f) => !readable || readable.has(f.name));
   const query = parseListQuery(narrowedDef(spec.def, role), raw, extraFields);
   const extraNames = new Set((extras?.fields ?? []).map((f) => f.name));
@@ -112,13 +165,23 @@ async function listPage(tx: Tx, registry: Registry, ctx: Ctx, spec: ResourceSpec
   if (extras) where.push(...extras.where(query));
 
   const sorts = sortColumns(spec, [...spec.def.fields, ...(extras?.fields ?? [])], { ...filterColumns(spec), ...(extras?.sorts ?? {}) });
+  const order = listOrder(query, sorts, cols.id);
+  if (shaped) {
+    const statement = shapedStatement(spec, shaped, { where: and(...where)!, order, limit: query.end - query.start, offset: query.start, totals: spec.totals });
+    if (key !== undefined) {
+      if (!kept) keptStatements.set(spec, (kept = new Map()));
+      if (kept.size >= KEPT_STATEMENTS_MAX) kept.clear();
+      kept.set(key, statement);
+    }
+    return { data: [], ...(await shapedPage(tx, statement)) };
+  }
   // Lists with totals count in the same statement that sums.
   // Both start at once: where queries sent together share a round trip, they go as one message.
   const [summed, { rows, total }] = await Promise.all([
     spec.totals ? sumRows(tx, spec, where, spec.totals) : undefined,
     loadRows(tx, registry, ctx, spec, {
       where,
-      order: listOrder(query, sorts, cols.id),
+      order,
       limit: query.end - query.start,
       offset: query.start,
       counted: !spec.totals,

@@ -164,6 +164,8 @@ export async function serveRecords(app: Parameters<FastifyPluginAsyncZod>[0], o:
         return o.answers.open ? { ...found, data: found.data.map((row) => answer(store.row, row)) } : found;
       });
       reply.header('x-total-count', String(page.total));
+      // Written by the database as the row schema would write it (shaped.ts): sent as it is.
+      if (page.json !== undefined) return reply.type('application/json; charset=utf-8').send(page.json);
       return page;
     },
   );

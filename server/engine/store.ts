@@ -17,6 +17,8 @@ export interface Page {
   data: Data[];
   total: number;
   totals?: Record<string, number>;
+  /** The whole answer, `{data, total[, totals]}`, as JSON text the database wrote; `data` is then empty. */
+  json?: string;
 }
 
 /** One import's outcome: rows created, rows skipped (skip_invalid), and each refused row's fields (domain/answers/imports.ts). */

@@ -6,7 +6,6 @@
 import helmet from '@fastify/helmet';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { IncomingMessage } from 'node:http';
 import { DomainError } from '../../domain/index';
 import type { Config } from '../config';
 import { isApiPath, pathOf } from '../context';
@@ -25,11 +24,14 @@ const isDocs = (url: string | undefined) => {
   return path === '/api/docs' || path.startsWith('/api/docs/');
 };
 
-/** The policy's directives; the OpenAPI UI runs inline scripts, so only its pages get that relaxation. */
-export function contentSecurityPolicy(config: Config): Record<string, Array<string | ((req: IncomingMessage) => string)>> {
-  return {
+/**
+ * The policy as the header writes it; the OpenAPI UI runs inline scripts, so only its pages
+ * (`docs`) get that relaxation. Written once at start-up, not per answer.
+ */
+export function contentSecurityPolicy(config: Config, docs: boolean): string {
+  const directives: Record<string, string[]> = {
     'default-src': ["'self'"],
-    'script-src': [(req) => (isDocs(req.url) ? "'self' 'unsafe-inline'" : "'self'")],
+    'script-src': docs ? ["'self'", "'unsafe-inline'"] : ["'self'"],
     'style-src': ["'self'", "'unsafe-inline'"],
     'img-src': ["'self'", 'data:', 'blob:'],
     'font-src': ["'self'", 'data:'],
@@ -39,20 +41,27 @@ export function contentSecurityPolicy(config: Config): Record<string, Array<stri
     'base-uri': ["'self'"],
     'form-action': ["'self'"],
   };
+  return Object.entries(directives)
+    .map(([name, values]) => `${name} ${values.join(' ')}`)
+    .join(';');
 }
 
 const isHttps = (request: FastifyRequest) => request.protocol === 'https';
 
 export const securityPlugin = fp(async (app: FastifyInstance, opts: { config: Config }) => {
+  const policy = contentSecurityPolicy(opts.config, false);
+  const docsPolicy = contentSecurityPolicy(opts.config, true);
   await app.register(helmet, {
-    contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy(opts.config) },
+    // Set below from the two policies written once (helmet would write it again for every answer).
+    contentSecurityPolicy: false,
     referrerPolicy: { policy: 'same-origin' },
     xFrameOptions: { action: 'deny' },
     // Only an answer that came over HTTPS may pin the browser to HTTPS (see below).
     strictTransportSecurity: false,
   });
 
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('content-security-policy', isDocs(request.url) ? docsPolicy : policy);
     const origin = request.headers.origin;
     if (origin === undefined) return;
     const own = `${request.protocol}://${request.host}`.toLowerCase();

@@ -62,8 +62,10 @@ export const seriesRoutes: FastifyPluginAsyncZod<{ database: Database; registry:
     { config: { access: { area, action: 'list' } }, schema: { ...tag, summary: 'List recurring lessons', response: { 200: listJsonSchema(row) } } },
     async (request, reply) => {
       const ctx = ctxOf(request);
-      const page = await withTenant(database, ctx.tenantId, (tx) => listRows(tx, registry, ctx, spec, request.query as RawQuery));
+      const page = await withTenant(database, ctx.tenantId, (tx) => listRows(tx, registry, ctx, spec, request.query as RawQuery, { json: true }));
       reply.header('x-total-count', String(page.total));
+      // Written by the database as the row schema would write it (engine/shaped.ts): sent as it is.
+      if (page.json !== undefined) return reply.type('application/json; charset=utf-8').send(page.json);
       return page;
     },
   );
