@@ -302,8 +302,8 @@ async function pgTenantTransaction<T>(pool: pg.Pool, db: Db, settings: string, f
   const client = await pool.connect();
   let broken: Error | undefined;
   try {
-    const session = new NodePgSession(client, root.dialect as never, root.schema as never, root.options as never);
-    const tx = new NodePgTransaction(root.dialect as never, session, root.schema as never) as unknown as Tx;
+    const session = new NodePgSession(client, root.dialect as never, undefined as never, root.options as never);
+    const tx = new NodePgTransaction(root.dialect as never, session, undefined as never) as unknown as Tx;
     await client.query(`begin; ${settings}`);
     try {
       const result = await fn(tx);
@@ -537,12 +537,12 @@ export async function withTenantReads<T>(database: Database, tenantId: number, f
   let client: ReadBatch;
   if (database.pool) {
     client = new ReadBatch(pgChannel(database.pool, tenantId), inlineParams, first);
-    const session = new NodePgSession(client as never, root.dialect as never, root.schema as never, root.options as never);
-    tx = new NodePgTransaction(root.dialect as never, session, root.schema as never) as unknown as Tx;
+    const session = new NodePgSession(client as never, root.dialect as never, undefined as never, root.options as never);
+    tx = new NodePgTransaction(root.dialect as never, session, undefined as never) as unknown as Tx;
   } else {
     client = new ReadBatch(pgliteChannel(database.pglite!, tenantId), inlinePglite, first);
-    const session = new PgliteSession(client as never, root.dialect as never, root.schema as never, root.options as never);
-    tx = new PgliteTransaction(root.dialect as never, session, root.schema as never) as unknown as Tx;
+    const session = new PgliteSession(client as never, root.dialect as never, undefined as never, root.options as never);
+    tx = new PgliteTransaction(root.dialect as never, session, undefined as never) as unknown as Tx;
   }
   batchedReads.set(tx, database);
   batchClients.set(tx, client);
