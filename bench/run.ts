@@ -176,7 +176,11 @@ async function saturated(url: string, headers: Record<string, string>, connectio
   const cpu = server && cpuBefore !== undefined ? (await server.cpuMicros()) - cpuBefore : undefined;
   const answered = result['2xx'];
   // The server process's CPU per answer: what the database costs runs elsewhere, so this is Node's share alone.
-  return { rps: answered / SECONDS, errors: result.errors + result.timeouts + result.non2xx, cpuPerAnswer: cpu !== undefined && answered ? cpu / answered : undefined };
+  return {
+    rps: answered / SECONDS,
+    errors: result.errors + result.timeouts + result.non2xx,
+    cpuPerAnswer: cpu !== undefined && answered ? cpu / answered : undefined,
+  };
 }
 
 const gap = (ok: boolean, text: string) => (ok ? 'met' : `MISSED: ${text}`);
