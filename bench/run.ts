@@ -33,6 +33,7 @@
  * bench/overload.ts).
  */
 import autocannon from 'autocannon';
+import { readdirSync, readFileSync } from 'node:fs';
 import { request as httpRequest, Agent } from 'node:http';
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -170,16 +171,45 @@ async function drained(url: string, headers: Record<string, string>) {
  * Closed loop: requests per second answered 200 (a 503 refused at once by the overload guard is
  * not served work, so it is counted apart, with the other failures).
  */
+/**
+ * CPU time used so far by every PostgreSQL process of this machine, in microseconds (Linux's
+ * /proc; the bench's server is local), or undefined where it cannot be read.
+ */
+function postgresCpuMicros(): number | undefined {
+  try {
+    let ticks = 0;
+    for (const pid of readdirSync('/proc')) {
+      if (!/^\d+$/.test(pid)) continue;
+      let stat: string;
+      try {
+        stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      } catch {
+        continue; // gone meanwhile
+      }
+      if (!stat.includes('(postgres)')) continue;
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]); // utime, stime
+    }
+    return (ticks * 1_000_000) / 100; // USER_HZ
+  } catch {
+    return undefined;
+  }
+}
+
 async function saturated(url: string, headers: Record<string, string>, connections: number, server?: ServerProcess) {
+  const databaseBefore = server ? postgresCpuMicros() : undefined;
   const cpuBefore = await server?.cpuMicros();
   const result = await autocannon({ url, headers, connections, duration: SECONDS });
   const cpu = server && cpuBefore !== undefined ? (await server.cpuMicros()) - cpuBefore : undefined;
+  const databaseAfter = databaseBefore === undefined ? undefined : postgresCpuMicros();
   const answered = result['2xx'];
-  // The server process's CPU per answer: what the database costs runs elsewhere, so this is Node's share alone.
+  const databaseCpu = databaseBefore !== undefined && databaseAfter !== undefined ? databaseAfter - databaseBefore : undefined;
+  // Per answer: the server process's CPU (on PostgreSQL, Node's share alone) and the database's.
   return {
     rps: answered / SECONDS,
     errors: result.errors + result.timeouts + result.non2xx,
     cpuPerAnswer: cpu !== undefined && answered ? cpu / answered : undefined,
+    databaseCpuPerAnswer: databaseCpu !== undefined && answered ? databaseCpu / answered : undefined,
   };
 }
 
@@ -222,7 +252,11 @@ async function compare(label: string, kind: Kind, server: ServerProcess, url: st
       `bare route ${bare.rps.toFixed(0)} answers/s, ratio ${(ratio * 100).toFixed(0)}%`,
   );
   if (frontis.cpuPerAnswer !== undefined && bare.cpuPerAnswer !== undefined) {
-    console.log(`    server process CPU per answer: Frontis ${frontis.cpuPerAnswer.toFixed(0)} µs, bare route ${bare.cpuPerAnswer.toFixed(0)} µs`);
+    const database =
+      kind === 'postgres' && frontis.databaseCpuPerAnswer !== undefined && bare.databaseCpuPerAnswer !== undefined
+        ? `; PostgreSQL's processes: Frontis ${frontis.databaseCpuPerAnswer.toFixed(0)} µs, bare route ${bare.databaseCpuPerAnswer.toFixed(0)} µs`
+        : '';
+    console.log(`    CPU per answer, server process: Frontis ${frontis.cpuPerAnswer.toFixed(0)} µs, bare route ${bare.cpuPerAnswer.toFixed(0)} µs${database}`);
   }
   console.log(
     `    open loop ${rate}/s (${args.rate ? '--rate' : `${TARGET.openShare * 100}% of the bare route's`}) for ${SECONDS} s: Frontis p50 ${open.p50.toFixed(1)} ms, p99 ${open.p99.toFixed(1)} ms` +

@@ -29,10 +29,10 @@ const ANALYTICS = '/api/analytics/contracts?from=2026-09&to=2027-06';
  * (PGlite runs in the server's process: there a round trip is a call into the database.)
  */
 const BOUNDS: Record<string, { roundTrips: number; statements: number }> = {
-  'students page': { roundTrips: 1, statements: 5 },
+  'students page': { roundTrips: 1, statements: 4 },
   'calendar week': { roundTrips: 1, statements: 3 },
-  'unpaid contracts': { roundTrips: 1, statements: 4 },
-  'guardians page': { roundTrips: 1, statements: 4 },
+  'unpaid contracts': { roundTrips: 1, statements: 3 },
+  'guardians page': { roundTrips: 1, statements: 3 },
   receipts: { roundTrips: 1, statements: 3 },
   attendance: { roundTrips: 1, statements: 3 },
   'lesson roster': { roundTrips: 2, statements: 5 },
