@@ -102,24 +102,25 @@ export async function listRows(tx: Tx, registry: Registry, ctx: Ctx, spec: Resou
 }
 
 /**
- * The statements of shaped pages already written, per resource, by what decides their text:
- * the centre, the caller (role and scope), the settings the list was built from and the query
- * string. The same page asked again is sent as written, without parsing or building anything.
+ * The statements of shaped pages already written, by what decides their text: the resource
+ * (as declared now), the centre, the caller (role and scope), the settings the list was built
+ * from and the query string. The same page asked again is sent as written, without parsing or
+ * building anything. At most KEPT_STATEMENTS_MAX in the process (each a few KB of SQL).
  */
-const keptStatements = new WeakMap<ResourceSpec, Map<string, WrittenStatement>>();
-const KEPT_STATEMENTS_MAX = 2000;
-const settingsIds = new WeakMap<object, number>();
-let nextSettingsId = 1;
+const keptStatements = new Map<string, WrittenStatement>();
+const KEPT_STATEMENTS_MAX = 1000;
+const keyIds = new WeakMap<object, number>();
+let nextKeyId = 1;
+const idOf = (thing: object) => {
+  const id = keyIds.get(thing) ?? nextKeyId++;
+  keyIds.set(thing, id);
+  return id;
+};
 
-function keptKey(ctx: Ctx, raw: RawQuery, settings: unknown): string | undefined {
-  let settingsId = 0;
-  if (settings !== undefined) {
-    if (typeof settings !== 'object' || settings === null) return undefined;
-    settingsId = settingsIds.get(settings) ?? nextSettingsId++;
-    settingsIds.set(settings, settingsId);
-  }
+function keptKey(spec: ResourceSpec, ctx: Ctx, raw: RawQuery, settings: unknown): string | undefined {
+  if (settings !== undefined && (typeof settings !== 'object' || settings === null)) return undefined;
   const actor = ctx.actor ? `${ctx.actor.kind}:${ctx.actor.id}:${ctx.actor.role}` : '';
-  return `${ctx.tenantId}|${actor}|${settingsId}|${JSON.stringify(raw)}`;
+  return `${idOf(spec)}|${ctx.tenantId}|${actor}|${settings === undefined ? 0 : idOf(settings)}|${JSON.stringify(raw)}`;
 }
 
 async function pageOf(
@@ -136,9 +137,8 @@ async function pageOf(
   const readable = readableFields(spec.def, role);
   // A caller who reads every field and every label's name gets the page as the database writes it.
   const shaped = opts.json && !readable && labelsUnscoped(registry, ctx, spec) ? shapedSelect(registry, spec) : null;
-  const key = shaped ? keptKey(ctx, raw, settings) : undefined;
-  let kept = key === undefined ? undefined : keptStatements.get(spec);
-  const written = key === undefined ? undefined : kept?.get(key);
+  const key = shaped ? keptKey(spec, ctx, raw, settings) : undefined;
+  const written = key === undefined ? undefined : keptStatements.get(key);
   if (written) return { data: [], ...(await shapedPage(tx, written)) };
   const extras = await extrasOf();
   const cols = tableColumns(spec.table);
@@ -169,9 +169,8 @@ async function pageOf(
   if (shaped) {
     const statement = shapedStatement(spec, shaped, { where: and(...where)!, order, limit: query.end - query.start, offset: query.start, totals: spec.totals });
     if (key !== undefined) {
-      if (!kept) keptStatements.set(spec, (kept = new Map()));
-      if (kept.size >= KEPT_STATEMENTS_MAX) kept.clear();
-      kept.set(key, statement);
+      if (keptStatements.size >= KEPT_STATEMENTS_MAX) keptStatements.clear();
+      keptStatements.set(key, statement);
     }
     return { data: [], ...(await shapedPage(tx, statement)) };
   }

@@ -103,7 +103,7 @@ interface FoldedLabels {
 }
 
 /** A column with its table's name, as a subquery needs it (drizzle leaves single-table selects unqualified). */
-const qualified = (column: AnyPgColumn) => sql`${sql.identifier(getTableName(column.table))}.${sql.identifier(column.name)}`;
+export const qualified = (column: AnyPgColumn) => sql`${sql.identifier(getTableName(column.table))}.${sql.identifier(column.name)}`;
 
 const foldings = new WeakMap<ResourceSpec, FoldedLabels>();
 

@@ -11,20 +11,17 @@
  * whose rows need Node's hands (present(), hidden columns, a label that cannot be folded into
  * the page's statement) is not shaped here: `shapedSelect` says null and list.ts loads rows.
  */
-import { Column, getTableName, is, sql, type SQL } from 'drizzle-orm';
+import { Column, is, sql, type SQL } from 'drizzle-orm';
 import { PgDialect, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import { labelKey } from '../../domain/references';
 import { writtenRows, type Tx, type WrittenStatement } from '../db/client';
 import { sortKey } from '../db/schema/columns';
-import { selectShape } from './read';
+import { qualified, selectShape } from './read';
 import type { Registry } from './registry';
 import type { ResourceSpec } from './spec';
 import { tableColumns } from './table';
 
 const dialect = new PgDialect();
-
-/** A column with its table's name (drizzle leaves some selects unqualified; these run beside subqueries). */
-const qualified = (column: AnyPgColumn) => sql`${sql.identifier(getTableName(column.table))}.${sql.identifier(column.name)}`;
 
 /** SQL whose text holds no parameter is written once and kept as text (see `shapedSelect`). */
 function rendered(part: SQL): SQL {
