@@ -58,18 +58,18 @@ describe.each(DATABASE_KINDS)('list rows against their reads on %s', (kind) => {
       let compared = 0;
       let deletedLabels = 0;
       for (const path of listed()) {
-        const res = await t.request({ url: `${path}?_end=100&_sort=id&_order=desc`, token });
+        const res = await t.request({ url: `${path}?_end=50&_sort=id&_order=desc`, token });
         if (res.statusCode === 403) continue;
         expect(res.statusCode, `${path}: ${res.body.slice(0, 300)}`).toBe(200);
         expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
         const page = json(res);
         expect(res.headers['x-total-count']).toBe(String(page.total));
-        for (const row of page.data) {
-          const read = await get(`${path}/${row.id}`, token);
-          expect(row, `${path}/${row.id}`).toStrictEqual(read.data);
+        const reads = await Promise.all(page.data.map((row: { id: number }) => get(`${path}/${row.id}`, token)));
+        page.data.forEach((row: { id: number }, i: number) => {
+          expect(row, `${path}/${row.id}`).toStrictEqual(reads[i].data);
           deletedLabels += Object.values(row).filter((v) => v !== null && typeof v === 'object' && (v as { deleted?: boolean }).deleted === true).length;
           compared++;
-        }
+        });
       }
       expect(compared).toBeGreaterThan(300);
       expect(deletedLabels).toBeGreaterThan(0);
