@@ -11,8 +11,8 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
-import { sql, type ExtractTablesWithRelations } from 'drizzle-orm';
-import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
+import { sql, type ExtractTablesWithRelations, type SQL } from 'drizzle-orm';
+import { PgDialect, type PgDatabase, type PgQueryResultHKT, type PgTransaction } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite, PgliteSession, PgliteTransaction } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg, NodePgSession, NodePgTransaction } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
@@ -566,13 +566,30 @@ export interface WrittenStatement {
   inlined?: Map<Inline, string | undefined>;
 }
 
-/**
- * Rows of a written statement, sent again without drizzle where tx batches reads; `fallback`
- * is the same statement as SQL, for any other tx.
- */
-export async function writtenRows<T>(tx: Tx, statement: WrittenStatement, fallback: () => ReturnType<typeof sql>): Promise<T[]> {
+const dialect = new PgDialect();
+
+/** A statement written to SQL text once, as drizzle writes it, to be sent again as it is (writtenRows). */
+export function writeStatement(statement: SQL): WrittenStatement {
+  const { sql: text, params } = dialect.sqlToQuery(statement);
+  return { text, params, inlined: new Map() };
+}
+
+/** A written statement as SQL again, for a transaction that does not batch its reads. */
+function asSql({ text, params }: WrittenStatement): SQL {
+  const chunks: SQL[] = [];
+  let last = 0;
+  for (const match of text.matchAll(/\$(\d+)\b/g)) {
+    chunks.push(sql.raw(text.slice(last, match.index)), sql`${sql.param(params[Number(match[1]) - 1])}`);
+    last = match.index + match[0].length;
+  }
+  chunks.push(sql.raw(text.slice(last)));
+  return sql.join(chunks);
+}
+
+/** Rows of a written statement, sent again without drizzle where tx batches reads (through drizzle elsewhere). */
+export async function writtenRows<T>(tx: Tx, statement: WrittenStatement): Promise<T[]> {
   const client = batchClients.get(tx);
-  if (!client) return queryRows<T>(tx, fallback());
+  if (!client) return queryRows<T>(tx, asSql(statement));
   return (await client.queryWritten(statement)).rows as T[];
 }
 

@@ -6,7 +6,7 @@
  * and written by Fastify; a custom entity's follows its fields at request time, and an answer
  * carries no key the schema does not name.
  */
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -42,6 +42,17 @@ export const ctxOf = (request: FastifyRequest): Ctx => ({
   actor: actorOf(request),
   origin: `${request.protocol}://${request.host}`,
 });
+
+/**
+ * A list's answer: its total in `x-total-count`, and the page, which is sent as it is where the
+ * database wrote it as JSON (written as the row schema would write it) and otherwise written
+ * by the route's schema.
+ */
+export function sendPage(reply: FastifyReply, page: Page) {
+  reply.header('x-total-count', String(page.total));
+  if (page.json !== undefined) return reply.type('application/json; charset=utf-8').send(page.json);
+  return reply.send(page);
+}
 
 /** The create body; with `postUpdates`, a body naming an `id` is that row's update instead. */
 function postBody(spec: ResourceSpec) {
@@ -163,10 +174,7 @@ export async function serveRecords(app: Parameters<FastifyPluginAsyncZod>[0], o:
         const found = await store.list(request.query as Record<string, string | string[] | undefined>);
         return o.answers.open ? { ...found, data: found.data.map((row) => answer(store.row, row)) } : found;
       });
-      reply.header('x-total-count', String(page.total));
-      // Written by the database as the row schema would write it (shaped.ts): sent as it is.
-      if (page.json !== undefined) return reply.type('application/json; charset=utf-8').send(page.json);
-      return page;
+      return sendPage(reply, page);
     },
   );
 

@@ -12,20 +12,18 @@
  * the page's statement) is not shaped here: `shapedSelect` says null and list.ts loads rows.
  */
 import { Column, is, sql, type SQL } from 'drizzle-orm';
-import { PgDialect, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { labelKey } from '../../domain/references';
-import { writtenRows, type Tx, type WrittenStatement } from '../db/client';
+import { writeStatement, writtenRows, type Tx, type WrittenStatement } from '../db/client';
 import { sortKey } from '../db/schema/columns';
 import { qualified, selectShape } from './read';
 import type { Registry } from './registry';
 import type { ResourceSpec } from './spec';
 import { tableColumns } from './table';
 
-const dialect = new PgDialect();
-
 /** SQL whose text holds no parameter is written once and kept as text (see `shapedSelect`). */
 function rendered(part: SQL): SQL {
-  const { sql: text, params } = dialect.sqlToQuery(part);
+  const { text, params } = writeStatement(part);
   return params.length ? part : sql.raw(text);
 }
 
@@ -46,7 +44,12 @@ export interface ShapedSelect {
   outer: SQL;
   /** The joined table, where the resource has one. */
   join: SQL;
+  /** The computed values read together (ResourceSpec.computedTogether), joined to the page's rows only. */
+  lateral: SQL;
 }
+
+/** The name the values read together go by in the page's statement. */
+const TOGETHER = '__together';
 
 const shapes = new WeakMap<ResourceSpec, ShapedSelect | null>();
 
@@ -60,15 +63,17 @@ export function shapedSelect(registry: Registry, spec: ResourceSpec): ShapedSele
 }
 
 function buildShape(registry: Registry, spec: ResourceSpec): ShapedSelect | null {
-  if (spec.present || spec.hidden) return null;
+  // Values read together are joined to the page's rows under the table's name, which a joined table's columns would not follow.
+  if (spec.present || spec.hidden || (spec.computedTogether && spec.join)) return null;
   const cols = tableColumns(spec.table);
   if (!cols.tenantId) return null;
   const shape = selectShape(spec);
   const inner: SQL[] = [];
   const outer: SQL[] = [];
   const name = (key: string) => sql`${sql.identifier(key)}`;
+  const together = new Set(spec.computedTogether?.fields);
   for (const [key, value] of Object.entries(shape)) {
-    inner.push(sql`${jsonValue(value)} as ${name(key)}`);
+    inner.push(together.has(key) ? sql`${sql.identifier(TOGETHER)}.${name(key)} as ${name(key)}` : sql`${jsonValue(value)} as ${name(key)}`);
     outer.push(name(key));
   }
   for (const field of spec.def.fields) {
@@ -108,6 +113,7 @@ function buildShape(registry: Registry, spec: ResourceSpec): ShapedSelect | null
     inner: rendered(sql.join(inner, sql`, `)),
     outer: rendered(sql.join(outer, sql`, `)),
     join: spec.join ? rendered(sql` left join ${spec.join.table} on ${spec.join.on}`) : sql``,
+    lateral: spec.computedTogether ? rendered(sql` cross join lateral ${spec.computedTogether.select} ${sql.identifier(TOGETHER)}`) : sql``,
   };
 }
 
@@ -135,35 +141,28 @@ export function shapedStatement(spec: ResourceSpec, shaped: ShapedSelect, o: Sha
         sql`, `,
       )})`
     : sql``;
-  return written(
+  return writeStatement(
     sql`select json_build_object(
       'data', coalesce((select json_agg(p) from (select ${shaped.outer} from (
-        select ${shaped.inner} from ${from} where ${o.where} order by ${sql.join(o.order, sql`, `)} limit ${o.limit} offset ${o.offset}) p0) p), '[]'::json),
+        ${pageRows(spec, shaped, o)}) p0) p), '[]'::json),
       'total', c.n${totals})::text as body, c.n::int as total
     from (select count(*) as n${sql.join(summed, sql``)} from ${from} where ${o.where}) c`,
   );
 }
 
-/** A shaped page's statement as drizzle wrote it: its text and parameters, sent again as they are. */
-function written(statement: SQL): WrittenStatement {
-  const { sql: text, params } = dialect.sqlToQuery(statement);
-  return { text, params, inlined: new Map() };
-}
-
-/** The same statement as SQL again, for a transaction that does not batch its reads. */
-function asSql({ text, params }: WrittenStatement): SQL {
-  const chunks: SQL[] = [];
-  let last = 0;
-  for (const match of text.matchAll(/\$(\d+)\b/g)) {
-    chunks.push(sql.raw(text.slice(last, match.index)), sql`${sql.param(params[Number(match[1]) - 1])}`);
-    last = match.index + match[0].length;
-  }
-  chunks.push(sql.raw(text.slice(last)));
-  return sql.join(chunks);
+/**
+ * The inner select of the page: its rows in order, each with its values. Values read together
+ * (ResourceSpec.computedTogether) are joined to the page's rows once they are chosen, under the
+ * table's own name, so that a sort the index does not give still reads them for the page only.
+ */
+function pageRows(spec: ResourceSpec, shaped: ShapedSelect, o: ShapedPageOptions): SQL {
+  const page = sql`where ${o.where} order by ${sql.join(o.order, sql`, `)} limit ${o.limit} offset ${o.offset}`;
+  if (!spec.computedTogether) return sql`select ${shaped.inner} from ${spec.table}${shaped.join} ${page}`;
+  return sql`select ${shaped.inner} from (select ${spec.table}.* from ${spec.table} ${page}) ${spec.table}${shaped.lateral}`;
 }
 
 /** Runs a shaped page's statement. */
 export async function shapedPage(tx: Tx, statement: WrittenStatement): Promise<{ json: string; total: number }> {
-  const [row] = await writtenRows<{ body: string; total: number }>(tx, statement, () => asSql(statement));
+  const [row] = await writtenRows<{ body: string; total: number }>(tx, statement);
   return { json: row!.body, total: Number(row!.total) };
 }

@@ -77,16 +77,21 @@ export interface TestApp {
 let counter = 0;
 export const uniqueName = (prefix: string) => `${prefix}${process.pid}${Date.now().toString(36)}${(counter++).toString(36)}`;
 
-async function createScratchDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `frontis_t_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
+const databaseUrl = (name: string) => {
   const url = new URL(TEST_DATABASE_URL);
   url.pathname = `/${name}`;
+  return url.toString();
+};
+
+async function createScratchDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `frontis_t_${randomBytes(6).toString('hex')}`;
+  const template = await migratedTemplate();
+  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
+  await admin.end();
   return {
-    url: url.toString(),
+    url: databaseUrl(name),
     async drop() {
       const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
       await c.connect();
@@ -136,6 +141,43 @@ function migratedPglite(): Promise<Blob> {
     }
   })();
   return migrated;
+}
+
+let template: Promise<string> | undefined;
+/**
+ * A PostgreSQL database with every migration applied, made once per set of migrations (named
+ * by what they depend on, as the embedded dump is) and kept on the server: each app's database
+ * is a copy of it (CREATE DATABASE … TEMPLATE), about a second and a half less each than
+ * migrating a new one. `migrate` still runs on the copy and finds nothing left to do. Workers
+ * take turns to make it (an advisory lock); a template of other migrations is dropped when
+ * nothing is copying it.
+ */
+function migratedTemplate(): Promise<string> {
+  template ??= (async () => {
+    const name = `frontis_template_${migratedKey()}`;
+    const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+    await admin.connect();
+    try {
+      await admin.query(`select pg_advisory_lock(hashtext('frontis_template'))`);
+      const { rows } = await admin.query<{ datname: string }>(`select datname from pg_database where datname like 'frontis\\_template\\_%'`);
+      if (rows.some((r) => r.datname === name)) return name;
+      for (const old of rows) await admin.query(`DROP DATABASE IF EXISTS ${old.datname}`).catch(() => undefined);
+      // made under another name and renamed once migrated: a run stopped halfway leaves no template
+      const building = `${name}_${process.pid}`;
+      await admin.query(`CREATE DATABASE ${building}`);
+      const database = await openDatabase({ url: databaseUrl(building) });
+      try {
+        await migrate(database);
+      } finally {
+        await database.close();
+      }
+      await admin.query(`ALTER DATABASE ${building} RENAME TO ${name}`);
+      return name;
+    } finally {
+      await admin.end();
+    }
+  })();
+  return template;
 }
 
 /** What a test adds to the app: declarations served beside the built-in ones, and work on the database before the app is built (their tables). */

@@ -75,6 +75,14 @@ export async function chooseOption(page: Page, scope: Locator, label: string, op
   await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: option }).first().click();
 }
 
+/**
+ * Waits until antd's modal has finished opening: a click in its opening animation is now and
+ * then lost (the modal then stays open), as a person would not click before it has appeared.
+ */
+export async function modalOpened(page: Page) {
+  await expect.poll(() => page.locator('.ant-modal[class*="zoom-appear"], .ant-modal[class*="zoom-enter"]').count()).toBe(0);
+}
+
 /** Waits until `target` is wholly on the screen (a drawer slides in before its fields can be used). */
 export async function whollyOnScreen(page: Page, target: Locator) {
   const width = page.viewportSize()?.width ?? 0;

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { call, post, rootToken } from './api';
-import { chooseOption, submitSignIn, useBrowserTab } from './browser';
+import { chooseOption, modalOpened, submitSignIn, useBrowserTab } from './browser';
 import { e2eServer } from './server';
 
 // A student leaves, in a real Chromium, in Greek: a secretary withdraws her contract on today's
@@ -75,6 +75,7 @@ describe('a student leaves', () => {
     await status.getByRole('button', { name: 'Αποχώρηση' }).click();
     const dialog = page.locator('.ant-modal-content', { hasText: 'Αποχώρηση μαθητή από το συμβόλαιο' });
     await dialog.waitFor();
+    await modalOpened(page);
     await dialog.getByLabel('Λόγος αποχώρησης').fill('Μετακόμισε σε άλλη πόλη');
     await dialog.getByRole('button', { name: 'Αποχώρηση' }).click();
     await dialog.waitFor({ state: 'detached' });
@@ -136,9 +137,7 @@ describe('a student leaves', () => {
     await form.getByRole('button', { name: 'Αποθήκευση' }).click();
     const dialog = page.locator('.ant-modal-content', { hasText: 'Ο μαθητής έγινε ανενεργός' });
     await dialog.getByText('Έχει 1 ενεργό συμβόλαιο. Να διακοπεί με αποχώρηση;').waitFor();
-    // answered once it has opened, as a person does (a click in its opening animation was now
-    // and then lost by antd's modal, which then stayed open)
-    await expect.poll(() => page.locator('.ant-modal[class*="zoom-appear"], .ant-modal[class*="zoom-enter"]').count()).toBe(0);
+    await modalOpened(page);
     await dialog.getByLabel('Λόγος αποχώρησης').fill('Ολοκλήρωσε νωρίτερα');
     await dialog.getByRole('button', { name: 'Αποχώρηση από τα συμβόλαια' }).click();
     await dialog.waitFor({ state: 'detached' });

@@ -21,7 +21,7 @@ import { history } from '../../db/schema/index';
 import { answerSchema } from '../../engine/answers';
 import { pagedQuery, pageOf } from '../../engine/list-query';
 import { IdParams } from '../../engine/params';
-import { ctxOf } from '../../engine/routes';
+import { ctxOf, sendPage } from '../../engine/routes';
 import type { Ctx } from '../../engine/spec';
 import { armAbsenceNotices, cancelAbsenceNotices } from './notices';
 
@@ -447,8 +447,7 @@ export const attendanceRoutes: FastifyPluginAsyncZod<{ database: Database; confi
           first,
         );
         const total = Number(row?.total ?? 0);
-        reply.header('x-total-count', String(total));
-        return reply.type('application/json; charset=utf-8').send(`{"data":${row!.data},"total":${total}}`);
+        return sendPage(reply, { data: [], total, json: `{"data":${row!.data},"total":${total}}` });
       }),
   );
 

@@ -25,7 +25,7 @@ import { listRows } from '../../engine/list';
 import { findRow } from '../../engine/read';
 import type { Registry } from '../../engine/registry';
 import { withDefaults } from '../../engine/input';
-import { ctxOf, rowSchemaOf } from '../../engine/routes';
+import { ctxOf, rowSchemaOf, sendPage } from '../../engine/routes';
 import { IdParams } from '../../engine/params';
 import { createSeries, deleteSeries, patchSeries, setSeriesStatus } from './series';
 import { recurringLessonsSpec as spec } from './spec';
@@ -63,10 +63,7 @@ export const seriesRoutes: FastifyPluginAsyncZod<{ database: Database; registry:
     async (request, reply) => {
       const ctx = ctxOf(request);
       const page = await withTenant(database, ctx.tenantId, (tx) => listRows(tx, registry, ctx, spec, request.query as RawQuery, { json: true }));
-      reply.header('x-total-count', String(page.total));
-      // Written by the database as the row schema would write it (engine/shaped.ts): sent as it is.
-      if (page.json !== undefined) return reply.type('application/json; charset=utf-8').send(page.json);
-      return page;
+      return sendPage(reply, page);
     },
   );
 
