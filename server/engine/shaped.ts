@@ -44,12 +44,7 @@ export interface ShapedSelect {
   outer: SQL;
   /** The joined table, where the resource has one. */
   join: SQL;
-  /** The computed values read together (ResourceSpec.computedTogether), joined to the page's rows only. */
-  lateral: SQL;
 }
-
-/** The name the values read together go by in the page's statement. */
-const TOGETHER = '__together';
 
 const shapes = new WeakMap<ResourceSpec, ShapedSelect | null>();
 
@@ -63,17 +58,15 @@ export function shapedSelect(registry: Registry, spec: ResourceSpec): ShapedSele
 }
 
 function buildShape(registry: Registry, spec: ResourceSpec): ShapedSelect | null {
-  // Values read together are joined to the page's rows under the table's name, which a joined table's columns would not follow.
-  if (spec.present || spec.hidden || (spec.computedTogether && spec.join)) return null;
+  if (spec.present || spec.hidden) return null;
   const cols = tableColumns(spec.table);
   if (!cols.tenantId) return null;
   const shape = selectShape(spec);
   const inner: SQL[] = [];
   const outer: SQL[] = [];
   const name = (key: string) => sql`${sql.identifier(key)}`;
-  const together = new Set(spec.computedTogether?.fields);
   for (const [key, value] of Object.entries(shape)) {
-    inner.push(together.has(key) ? sql`${sql.identifier(TOGETHER)}.${name(key)} as ${name(key)}` : sql`${jsonValue(value)} as ${name(key)}`);
+    inner.push(sql`${jsonValue(value)} as ${name(key)}`);
     outer.push(name(key));
   }
   for (const field of spec.def.fields) {
@@ -113,7 +106,6 @@ function buildShape(registry: Registry, spec: ResourceSpec): ShapedSelect | null
     inner: rendered(sql.join(inner, sql`, `)),
     outer: rendered(sql.join(outer, sql`, `)),
     join: spec.join ? rendered(sql` left join ${spec.join.table} on ${spec.join.on}`) : sql``,
-    lateral: spec.computedTogether ? rendered(sql` cross join lateral ${spec.computedTogether.select} ${sql.identifier(TOGETHER)}`) : sql``,
   };
 }
 
@@ -144,21 +136,10 @@ export function shapedStatement(spec: ResourceSpec, shaped: ShapedSelect, o: Sha
   return writeStatement(
     sql`select json_build_object(
       'data', coalesce((select json_agg(p) from (select ${shaped.outer} from (
-        ${pageRows(spec, shaped, o)}) p0) p), '[]'::json),
+        select ${shaped.inner} from ${from} where ${o.where} order by ${sql.join(o.order, sql`, `)} limit ${o.limit} offset ${o.offset}) p0) p), '[]'::json),
       'total', c.n${totals})::text as body, c.n::int as total
     from (select count(*) as n${sql.join(summed, sql``)} from ${from} where ${o.where}) c`,
   );
-}
-
-/**
- * The inner select of the page: its rows in order, each with its values. Values read together
- * (ResourceSpec.computedTogether) are joined to the page's rows once they are chosen, under the
- * table's own name, so that a sort the index does not give still reads them for the page only.
- */
-function pageRows(spec: ResourceSpec, shaped: ShapedSelect, o: ShapedPageOptions): SQL {
-  const page = sql`where ${o.where} order by ${sql.join(o.order, sql`, `)} limit ${o.limit} offset ${o.offset}`;
-  if (!spec.computedTogether) return sql`select ${shaped.inner} from ${spec.table}${shaped.join} ${page}`;
-  return sql`select ${shaped.inner} from (select ${spec.table}.* from ${spec.table} ${page}) ${spec.table}${shaped.lateral}`;
 }
 
 /** Runs a shaped page's statement. */

@@ -73,13 +73,6 @@ export interface ResourceSpec {
   deletedAt?: AnyPgColumn;
   /** Read-only values computed in SQL (e.g. contract summaries), exposed as fields. */
   computed?: Record<string, SQL>;
-  /**
-   * Some of `computed` read in one pass over the same rows where the database writes a list's
-   * page (shaped.ts): a subquery over the row, joined laterally, selecting a column under each
-   * field's name with the value `computed` gives it. Elsewhere (a row, a filter, a sort) each
-   * is read by its own expression.
-   */
-  computedTogether?: { select: SQL; fields: readonly string[] };
   /** A joined table contributing read-only fields (the teacher's username). */
   join?: { table: PgTable; on: SQL; fields: Record<string, AnyPgColumn> };
   /** Read-only values shown beside the declared fields (the teacher's user_id, a lesson's colour). */

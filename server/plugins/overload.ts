@@ -12,8 +12,11 @@
  *    CPU is saturated answers everything late;
  *  - requests waiting for a PostgreSQL pool connection (OVERLOAD_MAX_POOL_WAITING): the
  *    database is the bottleneck and a new request would only wait in the pool's queue.
- * `/healthz` is never refused (a load balancer must tell "busy" from "down"), and an open
- * notification stream does not count as in flight once it has its answer (it lasts hours).
+ * `/healthz` is never refused (a load balancer must tell "busy" from "down"), nor is a file of
+ * the web client (a GET no route answers outside the API): each is a file sent as it lies on
+ * disk, and a page whose script was refused stays blank, where the client's own API calls
+ * are sent again after the pause. An open notification stream does not count as in flight
+ * once it has its answer (it lasts hours).
  */
 import underPressure from '@fastify/under-pressure';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -21,6 +24,7 @@ import fp from 'fastify-plugin';
 import type pg from 'pg';
 import { DomainError } from '../../domain/index';
 import type { OverloadConfig } from '../config';
+import { isApiPath, pathOf } from '../context';
 import { sendError } from './errors';
 
 /** Requests never refused: the load balancer's health check. */
@@ -28,12 +32,11 @@ const EXEMPT = new Set(['/healthz']);
 /** Long-lived answers: counted while they start, not for their whole life. */
 const STREAMS = new Set(['/api/notifications/stream']);
 
-export type OverloadCause = 'in-flight' | 'event-loop-delay' | 'pool-waiting';
+/** A file of the web client (or its page): a GET or HEAD that no route answers, outside the API (plugins/client.ts). */
+const clientFile = (request: FastifyRequest, path: string) =>
+  (request.method === 'GET' || request.method === 'HEAD') && request.is404 && !isApiPath(request.method, path);
 
-const pathOf = (url: string) => {
-  const q = url.indexOf('?');
-  return q < 0 ? url : url.slice(0, q);
-};
+export type OverloadCause = 'in-flight' | 'event-loop-delay' | 'pool-waiting';
 
 export interface OverloadOptions {
   config: OverloadConfig;
@@ -77,7 +80,7 @@ export const overloadPlugin = fp(async (app: FastifyInstance, { config, pool }: 
 
   app.addHook('onRequest', (request, reply, done) => {
     const path = pathOf(request.url);
-    if (EXEMPT.has(path) || reply.sent) return done();
+    if (EXEMPT.has(path) || reply.sent || clientFile(request, path)) return done();
     const cause = pressure();
     if (cause) {
       // Answered here; not calling done() ends the request's hooks.

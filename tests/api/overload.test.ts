@@ -6,15 +6,20 @@
 import { connect, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { fileURLToPath } from 'node:url';
+import { buildApp } from '../../server/app';
 import { loadConfig } from '../../server/config';
 import { DATABASE_KINDS, startApp, type TestApp } from './harness';
 
 const defaults = loadConfig({}).overload;
+/** The built web client (npm test builds it first). */
+const DIST = fileURLToPath(new URL('../../dist', import.meta.url));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A signed-in write whose body never finishes arriving: it stays in flight until the socket goes. */
-async function holdOne(t: TestApp, token: string): Promise<Socket> {
-  const { port } = t.app.server.address() as AddressInfo;
+async function holdOne(app: FastifyInstance, token: string): Promise<Socket> {
+  const { port } = app.server.address() as AddressInfo;
   // The previous request may still be leaving the count (its connection's close comes just
   // after its answer): a held request refused at once is tried again.
   for (let attempt = 0; attempt < 10; attempt++) {
@@ -56,7 +61,7 @@ describe.each(DATABASE_KINDS)('overload shedding on %s', (kind) => {
   });
 
   it('beyond it: 503 unavailable at once with Retry-After and reason overloaded; /healthz still answers; served again when the held one ends', async () => {
-    const held = await holdOne(t, token);
+    const held = await holdOne(t.app, token);
     try {
       let refused: Response | undefined;
       // The held request is counted as soon as its headers are read: a few tries at most.
@@ -84,6 +89,29 @@ describe.each(DATABASE_KINDS)('overload shedding on %s', (kind) => {
       if (status !== 200) await sleep(20);
     }
     expect(status).toBe(200);
+  });
+
+  it("the web client's page and scripts are sent while the API is refused (a refused script leaves a blank page)", async () => {
+    const app = await buildApp({ database: t.database, config: t.config, serveClient: true, distDir: DIST });
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const site = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    const held = await holdOne(app, token);
+    try {
+      const api = await fetch(`${site}/api/subjects`, { headers: { 'x-tenant-id': 'demo', 'x-client-type': 'api', authorization: `Bearer ${token}` } });
+      expect(api.status).toBe(503);
+      const page = await fetch(`${site}/login`);
+      expect(page.status).toBe(200);
+      const script = /src="(\/assets\/[^"]+\.js)"/.exec(await page.text())?.[1];
+      expect(script).toBeDefined();
+      const file = await fetch(`${site}${script}`);
+      expect(file.status).toBe(200);
+      expect(file.headers.get('content-type')).toMatch(/javascript/);
+    } finally {
+      held.destroy();
+      // the held request's connection is closed from this side too, rather than waited for
+      app.server.closeAllConnections();
+      await app.close();
+    }
   });
 });
 
@@ -126,7 +154,7 @@ describe.each(DATABASE_KINDS)('a blocked event loop on %s', (kind) => {
   });
 
   it('with other requests in flight, refuses requests while the last sample says the loop was late, and serves them again once it is not', async () => {
-    const held = await holdOne(t, token);
+    const held = await holdOne(t.app, token);
     let refused: { statusCode: number; headers: Record<string, unknown>; body: string } | undefined;
     try {
       await busyLoop(async () => {

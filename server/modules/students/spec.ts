@@ -34,13 +34,6 @@ export const studentsSpec: ResourceSpec = {
       string | null
     >`(select to_char(max(c.start_date), 'YYYY-MM-DD') from contracts c where c.tenant_id = students.tenant_id and c.student_id = students.id)`,
   },
-  // The same three in one pass over the student's contracts, where a list's page is written by the database.
-  computedTogether: {
-    select: sql`(select count(*)::int as number_of_contracts, to_char(min(c.start_date), 'YYYY-MM-DD') as first_contract_date,
-        to_char(max(c.start_date), 'YYYY-MM-DD') as last_contract_date
-      from contracts c where c.tenant_id = students.tenant_id and c.student_id = students.id)`,
-    fields: ['number_of_contracts', 'first_contract_date', 'last_contract_date'],
-  },
   listSettings: {
     load: loadDefinitions,
     extras: (definitions) => customListExtras(definitions as Awaited<ReturnType<typeof loadDefinitions>>),
