@@ -41,6 +41,14 @@ describe('toasts', () => {
     await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Ειδοποιήσεις (F8)');
 
     // Dragged less than 50 px it springs back; past it, it goes (the pointer on it holds antd's timer).
+    // Measured once it has slid in: a box taken during its entrance is not where it stays.
+    await expect
+      .poll(() =>
+        page.evaluate(
+          () => document.getAnimations().filter((a) => a.playState === 'running' && a.effect?.getTiming().iterations !== Number.POSITIVE_INFINITY).length,
+        ),
+      )
+      .toBe(0);
     const box = (await notice.boundingBox())!;
     await page.mouse.move(box.x + 40, box.y + box.height / 2);
     await page.mouse.down();
