@@ -7,7 +7,7 @@ import { canOpenRoute } from '../../domain/permissions';
 import { SCREENS } from '../../domain/resources/index';
 import { post, rootToken } from './api';
 import { launchChromium } from './chromium';
-import { submitSignIn } from './browser';
+import { stoppedMoving, submitSignIn } from './browser';
 import { acceptInvitation, invitationPath, portalFamily } from './portal-steps';
 import { e2eServer } from './server';
 
@@ -130,17 +130,7 @@ async function settle(page: Page) {
   await expect.poll(() => page.locator('.ant-spin-spinning, .ant-skeleton-active, .ant-btn-loading').count(), { timeout: 15_000 }).toBe(0);
   // drawers slide in and buttons change colour with transitions: colours are measured when they end
   await page.waitForTimeout(150);
-  await expect
-    .poll(
-      () =>
-        page.evaluate(
-          () => document.getAnimations().filter((a) => a.playState === 'running' && a.effect?.getTiming().iterations !== Number.POSITIVE_INFINITY).length,
-        ),
-      {
-        timeout: 10_000,
-      },
-    )
-    .toBe(0);
+  await stoppedMoving(page, 10_000);
 }
 
 /** The critical and serious violations on the page now, one line each: rule, impact, element. */

@@ -83,6 +83,19 @@ export async function modalOpened(page: Page) {
   await expect.poll(() => page.locator('.ant-modal[class*="zoom-appear"], .ant-modal[class*="zoom-enter"]').count()).toBe(0);
 }
 
+/** Waits until nothing on the page is moving (drawers, toasts and colours change with animations; spinners run forever and are left out). */
+export async function stoppedMoving(page: Page, timeout = 5_000) {
+  await expect
+    .poll(
+      () =>
+        page.evaluate(
+          () => document.getAnimations().filter((a) => a.playState === 'running' && a.effect?.getTiming().iterations !== Number.POSITIVE_INFINITY).length,
+        ),
+      { timeout },
+    )
+    .toBe(0);
+}
+
 /** Waits until `target` is wholly on the screen (a drawer slides in before its fields can be used). */
 export async function whollyOnScreen(page: Page, target: Locator) {
   const width = page.viewportSize()?.width ?? 0;

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { post, rootToken } from './api';
-import { submitSignIn, useBrowserTab } from './browser';
+import { stoppedMoving, submitSignIn, useBrowserTab } from './browser';
 import { e2eServer } from './server';
 
 // The toasts in Greek (src/providers/toasts.ts): a notification is a status a screen reader
@@ -42,13 +42,7 @@ describe('toasts', () => {
 
     // Dragged less than 50 px it springs back; past it, it goes (the pointer on it holds antd's timer).
     // Measured once it has slid in: a box taken during its entrance is not where it stays.
-    await expect
-      .poll(() =>
-        page.evaluate(
-          () => document.getAnimations().filter((a) => a.playState === 'running' && a.effect?.getTiming().iterations !== Number.POSITIVE_INFINITY).length,
-        ),
-      )
-      .toBe(0);
+    await stoppedMoving(page);
     const box = (await notice.boundingBox())!;
     await page.mouse.move(box.x + 40, box.y + box.height / 2);
     await page.mouse.down();
