@@ -1,5 +1,5 @@
 import { Drawer, Grid } from 'antd';
-import { createContext, type ReactNode, type SyntheticEvent, useCallback, useContext, useEffect, useMemo, useRef } from 'react';
+import { createContext, type ReactNode, type SyntheticEvent, useCallback, useContext, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import { useDiscardQuestion, useLeaveGuard } from './form/leave-guard';
 import { useSearchParams } from 'react-router';
 import './mode-drawer.css';
@@ -86,6 +86,46 @@ function escBelongsToPopup(event: SyntheticEvent | undefined): boolean {
   return document.querySelector(OPEN_POPUP) !== null;
 }
 
+/** An open drawer that took a closing one's place, and what had opened the closing one. */
+const handedOver = new WeakMap<Element, HTMLElement>();
+
+/**
+ * Once a drawer has slid away it gives the focus back to what opened it. When another drawer
+ * took its place (a view's Edit opens the form as the view closes), the user is already typing
+ * in the new one: pulling the focus back to the list behind would drop the rest of the typing
+ * (or press the list's button with it). So at that instant the opener refuses the focus
+ * (`inert`, for as long as the closing drawer's own call lasts), and is handed to the drawer
+ * that took the place: when that one closes, the focus goes back there, as if the view had
+ * never been replaced (the Edit button that opened it is gone).
+ */
+function useFocusHandover(open: boolean) {
+  const panel = useRef<HTMLDivElement>(null);
+  const opener = useRef<HTMLElement | null>(null);
+  // the same moment the drawer notes its opener: when it opens, before it focuses its panel
+  useLayoutEffect(() => {
+    if (open) opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+  }, [open]);
+  const afterOpenChange = useCallback((visible: boolean) => {
+    if (visible) return;
+    const target = opener.current;
+    const root = panel.current?.closest('.frontis-drawer');
+    const inherited = root ? handedOver.get(root) : undefined;
+    if (root) handedOver.delete(root);
+    if (inherited?.isConnected && (!target?.isConnected || target === document.body)) {
+      queueMicrotask(() => inherited.focus({ preventScroll: true }));
+      return;
+    }
+    const successor = document.activeElement?.closest('.frontis-drawer.ant-drawer-open');
+    if (!target?.isConnected || target === document.body || target.inert || !successor) return;
+    handedOver.set(successor, target);
+    target.inert = true;
+    queueMicrotask(() => {
+      target.inert = false;
+    });
+  }, []);
+  return { panel, afterOpenChange };
+}
+
 export function ModeDrawer({
   open,
   title,
@@ -120,9 +160,12 @@ export function ModeDrawer({
   );
   // leaving the screen with the drawer's changes unsaved asks too
   useLeaveGuard(changed, open);
+  const focus = useFocusHandover(open);
   return (
     <Drawer
       open={open}
+      panelRef={focus.panel}
+      afterOpenChange={focus.afterOpenChange}
       title={title}
       onClose={(event) => {
         // Esc closes the innermost popup only (a select, a date picker, a dialog), not the drawer too.

@@ -109,6 +109,37 @@ describe('nothing typed is lost', () => {
     expect((await student(token, studentId)).phone).toBe('2610 555555');
   }, 180_000);
 
+  it('a form opened from a view takes typing at once: the view sliding away does not pull the focus back to the list', async () => {
+    const { admin, studentId, token } = await adminAndStudent();
+    const { last_name } = await student(token, studentId);
+    await signIn(page, admin.username, admin.password);
+    await page.goto(`${baseUrl}/students/`);
+    await page.getByRole('searchbox').fill(last_name);
+    await page.waitForURL(/q/);
+    const row = page.locator('.ant-table-row', { hasText: last_name });
+    await expect.poll(() => page.locator('.ant-table-row').count(), { timeout: 15_000 }).toBe(1);
+    await row.getByRole('button', { name: 'Προβολή' }).click();
+    await page.waitForURL(/mode=view/);
+    await whollyOnScreen(page, drawerOf(page));
+
+    // Edit, and the phone typed at a person's pace while the view is still sliding away
+    await drawerOf(page).getByRole('button', { name: 'Επεξεργασία' }).click();
+    await page.waitForURL(/mode=update/);
+    const form = page.locator('.ant-drawer-open .ant-drawer-content');
+    await expect.poll(() => form.getByLabel('Όνομα', { exact: true }).inputValue()).toBe('Ζωή');
+    const phone = form.getByLabel('Τηλέφωνο', { exact: true });
+    await phone.focus();
+    await page.keyboard.type('2610 123456', { delay: 120 });
+    expect(await phone.inputValue()).toBe('2610 123456');
+    expect(await phone.evaluate((input) => input === document.activeElement)).toBe(true);
+
+    await form.getByRole('button', { name: 'Αποθήκευση' }).click();
+    await page.waitForURL((url) => !url.search.includes('mode='));
+    expect((await student(token, studentId)).phone).toBe('2610 123456');
+    // the focus is back where the view was opened, on the student's row
+    await expect.poll(() => page.evaluate(() => document.activeElement?.closest('.ant-table-row')?.textContent ?? '')).toContain(last_name);
+  });
+
   it('Esc closes an open date picker or select, not the drawer; a changed drawer asks before it closes', async () => {
     const { admin, studentId } = await adminAndStudent();
     await signIn(page, admin.username, admin.password);
