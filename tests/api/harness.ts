@@ -85,11 +85,18 @@ const databaseUrl = (name: string) => {
 
 async function createScratchDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `frontis_t_${randomBytes(6).toString('hex')}`;
-  const template = await migratedTemplate();
   const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
-  await admin.end();
+  try {
+    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${await migratedTemplate()}`);
+  } catch (error) {
+    // dropped meanwhile (by a checkout of other migrations on this server, once it was old): made again
+    if ((error as { code?: string }).code !== '3D000') throw error;
+    template = undefined;
+    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${await migratedTemplate()}`);
+  } finally {
+    await admin.end();
+  }
   return {
     url: databaseUrl(name),
     async drop() {
@@ -144,13 +151,16 @@ function migratedPglite(): Promise<Blob> {
 }
 
 let template: Promise<string> | undefined;
+/** How long a template of other migrations is kept for another checkout's run. */
+const TEMPLATE_KEPT_MS = 24 * 60 * 60 * 1000;
 /**
  * A PostgreSQL database with every migration applied, made once per set of migrations (named
  * by what they depend on, as the embedded dump is) and kept on the server: each app's database
  * is a copy of it (CREATE DATABASE … TEMPLATE), about a second and a half less each than
  * migrating a new one. `migrate` still runs on the copy and finds nothing left to do. Workers
- * take turns to make it (an advisory lock); a template of other migrations is dropped when
- * nothing is copying it.
+ * take turns to make it (an advisory lock). A template of other migrations is dropped once it
+ * is a day old and nothing is copying it: another checkout's run on the same server (a
+ * worktree, a clean clone) may be using it now.
  */
 function migratedTemplate(): Promise<string> {
   template ??= (async () => {
@@ -159,9 +169,12 @@ function migratedTemplate(): Promise<string> {
     await admin.connect();
     try {
       await admin.query(`select pg_advisory_lock(hashtext('frontis_template'))`);
-      const { rows } = await admin.query<{ datname: string }>(`select datname from pg_database where datname like 'frontis\\_template\\_%'`);
+      const { rows } = await admin.query<{ datname: string; made: string | null }>(
+        `select datname, shobj_description(oid, 'pg_database') as made from pg_database where datname like 'frontis\\_template\\_%'`,
+      );
       if (rows.some((r) => r.datname === name)) return name;
-      for (const old of rows) await admin.query(`DROP DATABASE IF EXISTS ${old.datname}`).catch(() => undefined);
+      const old = rows.filter((r) => !(Number(r.made) > Date.now() - TEMPLATE_KEPT_MS));
+      for (const { datname } of old) await admin.query(`DROP DATABASE IF EXISTS ${datname}`).catch(() => undefined);
       // made under another name and renamed once migrated: a run stopped halfway leaves no template
       const building = `${name}_${process.pid}`;
       await admin.query(`CREATE DATABASE ${building}`);
@@ -171,6 +184,7 @@ function migratedTemplate(): Promise<string> {
       } finally {
         await database.close();
       }
+      await admin.query(`COMMENT ON DATABASE ${building} IS '${Date.now()}'`);
       await admin.query(`ALTER DATABASE ${building} RENAME TO ${name}`);
       return name;
     } finally {
