@@ -35,6 +35,12 @@ export interface Database {
   pool?: pg.Pool;
   /** PostgreSQL: a URL past any transaction-mode pooler, for sessions of their own (LISTEN, the migration lock). */
   directUrl?: string;
+  /**
+   * Whether a connection keeps what it prepared from one request to the next (PGlite; a
+   * PostgreSQL server reached directly). Behind a pooler in transaction mode (a direct URL of
+   * its own given), the next request's connection may be another.
+   */
+  keepsPrepared: boolean;
   close(): Promise<void>;
 }
 
@@ -211,7 +217,8 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   if (opts.url) {
     const pool = resilientPool({ ...opts, url: opts.url });
     const db = drizzlePg({ client: pool, schema }) as unknown as Db;
-    return { kind: 'postgres', db, pool, directUrl: opts.directUrl ?? opts.url, close: () => pool.end() };
+    const keepsPrepared = !opts.directUrl || opts.directUrl === opts.url;
+    return { kind: 'postgres', db, pool, directUrl: opts.directUrl ?? opts.url, keepsPrepared, close: () => pool.end() };
   }
   const settings = { ...PGLITE_SETTINGS, ...(opts.dataDir ? {} : IN_MEMORY_SETTINGS), ...todaySetting(opts.today) };
   const startParams = [...PGlite.defaultStartParams, ...Object.entries(settings).flatMap(([name, value]) => ['-c', `${name}=${value}`])];
@@ -231,6 +238,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     kind: 'pglite',
     db,
     pglite,
+    keepsPrepared: true,
     close: async () => {
       stopWalCheck();
       if (!pglite.closed) await pglite.close();
@@ -356,7 +364,129 @@ export interface FirstStatement {
 
 type QueryConfig = { text: string; rowMode?: 'array' | 'object'; types?: unknown; parsers?: Record<number, (value: string) => unknown> };
 type Answer = { rows: unknown[]; fields: { name: string }[] };
-type Pending = { config: QueryConfig; params: unknown[]; resolve: (result: Answer) => void; reject: (error: unknown) => void };
+type Pending = { config: QueryConfig; params: unknown[]; written?: WrittenStatement; resolve: (result: Answer) => void; reject: (error: unknown) => void };
+
+/** A statement of a read message: its text with the parameters written in, and a kept one as written too (to prepare it). */
+interface ScriptStatement {
+  text: string;
+  written?: WrittenStatement;
+}
+
+/** How many statements one connection keeps prepared before it lets them all go and starts again. */
+const PREPARED_PER_CONNECTION = 64;
+
+/** Texts PostgreSQL would not prepare (a parameter whose type it cannot tell): sent with their parameters written in. */
+const unpreparable = new Set<string>();
+const UNPREPARABLE_MAX = 1000;
+
+let preparedNames = 0;
+
+/**
+ * The kept statements one connection has prepared, by their text. A kept statement (a list's
+ * page, read again and again) is planned anew every time it travels as text; prepared once on
+ * a connection, its next runs there execute the plan PostgreSQL keeps (after its first few
+ * runs, a generic plan unless the values make a worse one). `PREPARE` travels in the same
+ * message as the statement's first `EXECUTE`, so no round trip is added. Nothing else on these
+ * connections prepares named statements, so letting them all go (`deallocate all`) is safe.
+ */
+class PreparedOnConnection {
+  private names = new Map<string, string>();
+  private forgetAll = false;
+
+  /** The message's lines for `statements`, and for each statement the line whose answer is its rows. */
+  plan(statements: readonly ScriptStatement[], inline: Inline): { lines: string[]; answers: number[]; prepared: string[]; executes: boolean } {
+    const lines: string[] = [];
+    const answers: number[] = [];
+    const prepared: string[] = [];
+    let executes = false;
+    if (this.forgetAll || this.names.size + statements.length > PREPARED_PER_CONNECTION) {
+      lines.push('deallocate all');
+      this.names.clear();
+      this.forgetAll = false;
+    }
+    for (const statement of statements) {
+      const written = statement.written;
+      const run = written && !unpreparable.has(written.text) ? this.execute(written, inline) : undefined;
+      if (!run) {
+        lines.push(statement.text);
+      } else {
+        if (run.prepare) {
+          lines.push(run.prepare);
+          prepared.push(written!.text);
+        }
+        lines.push(run.execute);
+        executes = true;
+      }
+      answers.push(lines.length - 1);
+    }
+    return { lines, answers, prepared, executes };
+  }
+
+  /** After a failed message, what it prepared is unknown: the next message starts by letting all go. */
+  forget() {
+    this.names.clear();
+    this.forgetAll = true;
+  }
+
+  private execute(written: WrittenStatement, inline: Inline): { prepare?: string; execute: string } | undefined {
+    const known = this.names.get(written.text);
+    const name = known ?? `frontis_${++preparedNames}`;
+    const placeholders = written.params.map((_, i) => `$${i + 1}`).join(', ');
+    const execute = inline(placeholders ? `execute ${name}(${placeholders})` : `execute ${name}`, written.params);
+    if (execute === undefined) return undefined;
+    if (known) return { execute };
+    this.names.set(written.text, name);
+    return { prepare: `prepare ${name} as ${written.text}`, execute };
+  }
+}
+
+const preparedOn = new WeakMap<object, PreparedOnConnection>();
+const preparedOf = (connection: object) => {
+  let kept = preparedOn.get(connection);
+  if (!kept) preparedOn.set(connection, (kept = new PreparedOnConnection()));
+  return kept;
+};
+
+/** A connection a read message goes on: how to send a script there, and what it keeps prepared (where it keeps anything). */
+interface ReadConnection {
+  kept?: PreparedOnConnection;
+  send(script: string): Promise<Answer[]>;
+}
+
+/** Runs fn on a connection; `drop` asks for that connection not to be used again. */
+type OnConnection = <T>(fn: (connection: ReadConnection, drop: () => void) => Promise<T>) => Promise<T>;
+
+/**
+ * Sends `statements` behind the tenant settings as one message, prepared where the connection
+ * keeps them. A message that fails with something prepared or executed in it is sent once
+ * more as plain text (on another connection where the pool has more): what it prepared is
+ * then taken for something PostgreSQL would not prepare, and the failed connection's prepared
+ * statements are let go. Answers one per statement.
+ */
+async function sendScript(statements: readonly ScriptStatement[], tenantId: number, inline: Inline, onConnection: OnConnection): Promise<Answer[]> {
+  const settings = tenantSettings(tenantId);
+  const plain = [settings, ...statements.map((s) => s.text)].join(';\n');
+  let failed: string[] | undefined;
+  const answers = await onConnection(async ({ kept, send }, drop) => {
+    if (!kept) return (await send(plain)).slice(1);
+    const plan = kept.plan(statements, inline);
+    try {
+      const answer = (await send([settings, ...plan.lines].join(';\n'))).slice(1);
+      return plan.answers.map((i) => answer[i]!);
+    } catch (error) {
+      kept.forget();
+      if (!plan.executes || isDatabaseUnavailable(error)) throw error;
+      drop();
+      failed = plan.prepared;
+      return undefined;
+    }
+  });
+  if (answers) return answers;
+  const again = (await onConnection(({ send }) => send(plain))).slice(1);
+  if (unpreparable.size + failed!.length > UNPREPARABLE_MAX) unpreparable.clear();
+  for (const text of failed!) unpreparable.add(text);
+  return again;
+}
 
 /**
  * How a ReadBatch reaches its database: a script (the tenant settings, then the statements,
@@ -365,18 +495,18 @@ type Pending = { config: QueryConfig; params: unknown[]; resolve: (result: Answe
  * its parameters, and COMMIT.
  */
 interface ReadChannel {
-  script(statements: string[], first: QueryConfig): Promise<Answer[]>;
+  script(statements: ScriptStatement[], first: QueryConfig): Promise<Answer[]>;
   alone(config: QueryConfig, params: unknown[]): Promise<Answer>;
 }
 
-/** The channel over a node-postgres pool: a connection per message, dropped if it broke. */
-function pgChannel(pool: pg.Pool, tenantId: number): ReadChannel {
-  const onClient = async <T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> => {
+/** The channel over a node-postgres pool: a connection per message, dropped if it broke (or failed with statements prepared on it). */
+function pgChannel(pool: pg.Pool, tenantId: number, keepsPrepared: boolean): ReadChannel {
+  const onClient = async <T>(fn: (client: pg.PoolClient, drop: () => void) => Promise<T>): Promise<T> => {
     let client: pg.PoolClient | undefined;
     let broken: Error | undefined;
     try {
       client = await pool.connect();
-      return await fn(client);
+      return await fn(client, () => (broken ??= new Error('a failed message left its prepared statements unknown')));
     } catch (error) {
       if (isDatabaseUnavailable(error)) broken = error as Error;
       throw error;
@@ -386,11 +516,17 @@ function pgChannel(pool: pg.Pool, tenantId: number): ReadChannel {
   };
   return {
     script: (statements, first) =>
-      onClient(async (client) => {
-        const script = `${tenantSettings(tenantId)}; ${statements.join(';\n')}`;
-        const answer = (await client.query({ text: script, rowMode: 'array', types: first.types } as never)) as unknown as pg.QueryResult[];
-        return answer.slice(1);
-      }),
+      sendScript(statements, tenantId, inlineParams, (fn) =>
+        onClient((client, drop) =>
+          fn(
+            {
+              kept: keepsPrepared ? preparedOf(client) : undefined,
+              send: async (script) => (await client.query({ text: script, rowMode: 'array', types: first.types } as never)) as unknown as Answer[],
+            },
+            drop,
+          ),
+        ),
+      ),
     alone: (config, params) =>
       onClient(async (client) => {
         await client.query(`begin; ${tenantSettings(tenantId)}`);
@@ -408,12 +544,18 @@ function pgChannel(pool: pg.Pool, tenantId: number): ReadChannel {
  * into the database, where a query with parameters costs five), and between two messages other
  * requests get their turn: a transaction would hold PGlite for itself until its COMMIT.
  */
-function pgliteChannel(pglite: PGlite, tenantId: number): ReadChannel {
+function pgliteChannel(pglite: PGlite, tenantId: number, keepsPrepared: boolean): ReadChannel {
   return {
-    script: async (statements, first) => {
-      const answer = await pglite.exec(`${tenantSettings(tenantId)}; ${statements.join(';\n')}`, { rowMode: 'array', parsers: first.parsers });
-      return answer.slice(1) as Answer[];
-    },
+    script: (statements, first) =>
+      sendScript(statements, tenantId, inlinePglite, (fn) =>
+        fn(
+          {
+            kept: keepsPrepared ? preparedOf(pglite) : undefined,
+            send: async (script) => (await pglite.exec(script, { rowMode: 'array', parsers: first.parsers })) as Answer[],
+          },
+          () => {},
+        ),
+      ),
     alone: (config, params) =>
       pglite.transaction(async (tx) => {
         await tx.exec(tenantSettings(tenantId));
@@ -440,11 +582,11 @@ class ReadBatch {
     private first?: FirstStatement,
   ) {}
 
-  query(config: QueryConfig | string, params: unknown[] = [], options: Omit<QueryConfig, 'text'> = {}): Promise<Answer> {
+  query(config: QueryConfig | string, params: unknown[] = [], options: Omit<QueryConfig, 'text'> = {}, written?: WrittenStatement): Promise<Answer> {
     // node-postgres passes one config; PGlite passes the text, the parameters and the options.
     const normalized = typeof config === 'string' ? { ...options, text: config } : config;
     return new Promise((resolve, reject) => {
-      this.pending.push({ config: normalized, params, resolve, reject });
+      this.pending.push({ config: normalized, params, written, resolve, reject });
       if (!this.scheduled) {
         this.scheduled = true;
         setImmediate(() => void this.flush());
@@ -458,7 +600,9 @@ class ReadBatch {
     if (!kept) return this.query({ text: statement.text, rowMode: 'object' }, statement.params);
     if (!kept.has(this.inline)) kept.set(this.inline, this.inline(statement.text, statement.params));
     const text = kept.get(this.inline);
-    return text === undefined ? this.query({ text: statement.text, rowMode: 'object' }, statement.params) : this.query({ text, rowMode: 'object' }, []);
+    return text === undefined
+      ? this.query({ text: statement.text, rowMode: 'object' }, statement.params)
+      : this.query({ text, rowMode: 'object' }, [], {}, statement);
   }
 
   private async flush() {
@@ -472,7 +616,7 @@ class ReadBatch {
     this.first = undefined;
     if (first) {
       // The first statement travels with the first message; nothing is answered before it is judged.
-      const statements = [first.text, ...texts.filter((t): t is string => t !== undefined)];
+      const statements = [{ text: first.text }, ...this.script(together, texts)];
       let judged: Answer[];
       try {
         judged = await this.channel.script(statements, together[0]?.config ?? { text: first.text });
@@ -489,10 +633,12 @@ class ReadBatch {
       return;
     }
     for (const p of alone) void this.answer([p], () => this.channel.alone(p.config, p.params).then((r) => [r]));
-    if (together.length) {
-      const statements = texts.filter((t): t is string => t !== undefined);
-      await this.answer(together, () => this.channel.script(statements, together[0]!.config));
-    }
+    if (together.length) await this.answer(together, () => this.channel.script(this.script(together, texts), together[0]!.config));
+  }
+
+  /** The statements of a message: each with its parameters written in, a kept one as written too. */
+  private script(together: Pending[], texts: (string | undefined)[]): ScriptStatement[] {
+    return texts.filter((t): t is string => t !== undefined).map((text, i) => ({ text, written: together[i]!.written }));
   }
 
   private async answer(batch: Pending[], run: () => Promise<Answer[]>) {
@@ -536,11 +682,11 @@ export async function withTenantReads<T>(database: Database, tenantId: number, f
   let tx: Tx;
   let client: ReadBatch;
   if (database.pool) {
-    client = new ReadBatch(pgChannel(database.pool, tenantId), inlineParams, first);
+    client = new ReadBatch(pgChannel(database.pool, tenantId, database.keepsPrepared), inlineParams, first);
     const session = new NodePgSession(client as never, root.dialect as never, undefined as never, root.options as never);
     tx = new NodePgTransaction(root.dialect as never, session, undefined as never) as unknown as Tx;
   } else {
-    client = new ReadBatch(pgliteChannel(database.pglite!, tenantId), inlinePglite, first);
+    client = new ReadBatch(pgliteChannel(database.pglite!, tenantId, database.keepsPrepared), inlinePglite, first);
     const session = new PgliteSession(client as never, root.dialect as never, undefined as never, root.options as never);
     tx = new PgliteTransaction(root.dialect as never, session, undefined as never) as unknown as Tx;
   }
