@@ -359,6 +359,8 @@ export function inlineParams(text: string, params: readonly unknown[]): string |
  */
 export interface FirstStatement {
   text: string;
+  /** The same with its parameters apart, to prepare where the connection keeps prepared statements. */
+  written?: WrittenStatement;
   judge(rows: Record<string, unknown>[]): Error | undefined;
 }
 
@@ -366,8 +368,14 @@ type QueryConfig = { text: string; rowMode?: 'array' | 'object'; types?: unknown
 type Answer = { rows: unknown[]; fields: { name: string }[] };
 type Pending = { config: QueryConfig; params: unknown[]; written?: WrittenStatement; resolve: (result: Answer) => void; reject: (error: unknown) => void };
 
+/** An answer's rows (sent as arrays) as objects named by its columns. */
+const rowsAsObjects = (answer: Answer): Record<string, unknown>[] => {
+  const names = answer.fields.map((f) => f.name);
+  return (answer.rows as unknown[][]).map((r) => Object.fromEntries(names.map((n, j) => [n, r[j]])));
+};
+
 /** A statement of a read message: its text with the parameters written in, and a kept one as written too (to prepare it). */
-interface ScriptStatement {
+export interface ScriptStatement {
   text: string;
   written?: WrittenStatement;
 }
@@ -616,13 +624,12 @@ class ReadBatch {
     this.first = undefined;
     if (first) {
       // The first statement travels with the first message; nothing is answered before it is judged.
-      const statements = [{ text: first.text }, ...this.script(together, texts)];
+      const statements = [{ text: first.text, written: first.written }, ...this.script(together, texts)];
       let judged: Answer[];
       try {
         judged = await this.channel.script(statements, together[0]?.config ?? { text: first.text });
         const [head] = judged;
-        const names = head!.fields.map((f) => f.name);
-        const refusal = first.judge((head!.rows as unknown[][]).map((r) => Object.fromEntries(names.map((n, j) => [n, r[j]]))));
+        const refusal = first.judge(rowsAsObjects(head!));
         if (refusal) throw refusal;
       } catch (error) {
         for (const p of batch) p.reject(error);
@@ -648,9 +655,7 @@ class ReadBatch {
         const result = results[i]!;
         if (p.config.rowMode === 'array') return p.resolve(result);
         // drizzle asked for rows as objects (raw SQL): named by the answer's columns.
-        const names = result.fields.map((f) => f.name);
-        const rows = (result.rows as unknown[][]).map((r) => Object.fromEntries(names.map((n, j) => [n, r[j]])));
-        p.resolve({ ...result, rows });
+        p.resolve({ ...result, rows: rowsAsObjects(result) });
       });
     } catch (error) {
       for (const p of batch) p.reject(error);
@@ -753,11 +758,20 @@ export const databaseOfReads = (tx: Tx) => batchedReads.get(tx);
  * values the caller has checked to be integers. The rows of each statement, in order. For the
  * per-request session check and what a route reads with it.
  */
-export async function tenantStatements(database: Database, tenantId: number, statements: readonly string[]): Promise<Record<string, unknown>[][]> {
+export async function tenantStatements(
+  database: Database,
+  tenantId: number,
+  statements: readonly (string | ScriptStatement)[],
+): Promise<Record<string, unknown>[][]> {
   assertTenantId(tenantId);
-  const script = [tenantSettings(tenantId), ...statements].join(';\n');
-  const results = database.pglite ? await database.pglite.exec(script) : ((await database.pool!.query(script)) as unknown as pg.QueryResult[]);
-  return results.slice(1).map((r) => r.rows as Record<string, unknown>[]);
+  const channel = database.pool
+    ? pgChannel(database.pool, tenantId, database.keepsPrepared)
+    : pgliteChannel(database.pglite!, tenantId, database.keepsPrepared);
+  const answers = await channel.script(
+    statements.map((s) => (typeof s === 'string' ? { text: s } : s)),
+    { text: '' },
+  );
+  return answers.map(rowsAsObjects);
 }
 
 /**

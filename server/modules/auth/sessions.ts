@@ -4,7 +4,7 @@
  */
 import { and, eq, isNull, ne, sql, type SQL } from 'drizzle-orm';
 import type { Role } from '../../../domain/index';
-import { platform, tenantStatements, withTenant, type Database, type Tx } from '../../db/client';
+import { platform, tenantStatements, withTenant, type Database, type Tx, type WrittenStatement } from '../../db/client';
 import { refreshTokens, rootUsers, sessions, tenants, users } from '../../db/schema/index';
 import type { Actor } from '../../context';
 import { hashToken, newPublicId, newRefreshToken } from './tokens';
@@ -151,19 +151,22 @@ export interface SessionRow {
   rootStatus: string | null;
 }
 
-/**
- * loadSession's query in raw SQL, for checkSession(): the same columns, joins and conditions.
- * Only the two integers are inlined (checked by the caller).
- */
-export const sessionCheckSql = (tenantId: number, sessionId: number) => `select
+/** loadSession's query in raw SQL, for checkSession(): the same columns, joins and conditions; `$1` the centre, `$2` the session. */
+const SESSION_CHECK = `select
   s.public_id as "publicId", (s.revoked_at is not null) as "revoked", s.user_id as "userId", s.root_user_id as "rootUserId",
   u.username as "userName", u.role as "userRole", u.first_name as "userFirst", u.last_name as "userLast", u.status as "userStatus",
   r.username as "rootName", r.first_name as "rootFirst", r.last_name as "rootLast", r.status as "rootStatus"
 from sessions s
   left join users u on u.tenant_id = s.tenant_id and u.id = s.user_id
   left join root_users r on r.id = s.root_user_id
-where s.tenant_id = ${tenantId} and s.id = ${sessionId}
+where s.tenant_id = $1::int and s.id = $2::int
 limit 1`;
+
+/** The session check with its two integers written in (checked by the caller). */
+export const sessionCheckSql = (tenantId: number, sessionId: number) => SESSION_CHECK.replace('$1', String(tenantId)).replace('$2', String(sessionId));
+
+/** The same as a written statement, which a connection that keeps prepared statements prepares once (see withTenantReads). */
+export const sessionCheckStatement = (tenantId: number, sessionId: number): WrittenStatement => ({ text: SESSION_CHECK, params: [tenantId, sessionId] });
 
 /**
  * The per-request check of plugins/auth.ts: loadSession in one round trip (tenantStatements:
@@ -179,7 +182,10 @@ export async function checkSession(
   along: readonly string[] = [],
 ): Promise<SessionCheck & { along?: Record<string, unknown>[][] }> {
   if (!Number.isSafeInteger(sessionId) || sessionId <= 0) return { status: 'unknown' };
-  const [rows, ...rest] = await tenantStatements(database, tenantId, [sessionCheckSql(tenantId, sessionId), ...along]);
+  const [rows, ...rest] = await tenantStatements(database, tenantId, [
+    { text: sessionCheckSql(tenantId, sessionId), written: sessionCheckStatement(tenantId, sessionId) },
+    ...along,
+  ]);
   return { ...sessionCheckOf(tenantId, sessionId, rows![0] as unknown as SessionRow | undefined), along: rest };
 }
 
