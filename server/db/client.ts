@@ -737,6 +737,22 @@ function asSql({ text, params }: WrittenStatement): SQL {
   return sql.join(chunks);
 }
 
+/**
+ * Rows of a statement built for this request, sent as a kept one is: prepared once on a
+ * connection that keeps prepared statements, and executed there after (same text, any values).
+ */
+export const preparedRows = <T>(tx: Tx, statement: SQL): Promise<T[]> => writtenRows<T>(tx, writeStatement(statement));
+
+/**
+ * A count of rows (a page's size or offset), checked and written into a statement's text: a
+ * prepared page whose limit PostgreSQL can see keeps one plan for every centre and filter
+ * value, where against a limit parameter it would plan every run anew.
+ */
+export function rowCount(n: number): SQL {
+  if (!Number.isSafeInteger(n) || n < 0) throw new Error(`not a count of rows: ${n}`);
+  return sql.raw(String(n));
+}
+
 /** Rows of a written statement, sent again without drizzle where tx batches reads (through drizzle elsewhere). */
 export async function writtenRows<T>(tx: Tx, statement: WrittenStatement): Promise<T[]> {
   const client = batchClients.get(tx);

@@ -14,7 +14,7 @@
 import { Column, is, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { labelKey } from '../../domain/references';
-import { writeStatement, writtenRows, type Tx, type WrittenStatement } from '../db/client';
+import { rowCount, writeStatement, writtenRows, type Tx, type WrittenStatement } from '../db/client';
 import { sortKey } from '../db/schema/columns';
 import { qualified, selectShape } from './read';
 import type { Registry } from './registry';
@@ -118,21 +118,11 @@ export interface ShapedPageOptions {
   totals?: Record<string, SQL>;
 }
 
-/** A checked count of rows, written into the text. */
-function rows(n: number): SQL {
-  if (!Number.isSafeInteger(n) || n < 0) throw new Error(`not a count of rows: ${n}`);
-  return sql.raw(String(n));
-}
-
 /**
  * The page's one statement: `{data, total[, totals]}` as JSON text, and the total beside it
  * for the header. Written to SQL text once: what is kept (list.ts) is the text and its
  * parameters, which the next same request sends without building anything again.
- *
- * The page's size and offset are written into the text, not passed as parameters: where the
- * statement is prepared (see withTenantReads), PostgreSQL then finds the plan it keeps (one
- * for every centre and filter value) as cheap as one made for the values, and reuses it
- * instead of planning every run; against a limit it cannot see, it would plan every run.
+ * The page's size and offset are written into the text (`rowCount`).
  */
 export function shapedStatement(spec: ResourceSpec, shaped: ShapedSelect, o: ShapedPageOptions): WrittenStatement {
   const from = sql`${spec.table}${shaped.join}`;
@@ -147,7 +137,7 @@ export function shapedStatement(spec: ResourceSpec, shaped: ShapedSelect, o: Sha
   return writeStatement(
     sql`select json_build_object(
       'data', coalesce((select json_agg(p) from (select ${shaped.outer} from (
-        select ${shaped.inner} from ${from} where ${o.where} order by ${sql.join(o.order, sql`, `)} limit ${rows(o.limit)} offset ${rows(o.offset)}) p0) p), '[]'::json),
+        select ${shaped.inner} from ${from} where ${o.where} order by ${sql.join(o.order, sql`, `)} limit ${rowCount(o.limit)} offset ${rowCount(o.offset)}) p0) p), '[]'::json),
       'total', c.n${totals})::text as body, c.n::int as total
     from (select count(*) as n${sql.join(summed, sql``)} from ${from} where ${o.where}) c`,
   );

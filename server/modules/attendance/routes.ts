@@ -15,7 +15,7 @@ import { z } from 'zod';
 import { ATTENDANCE_STATUSES, attendanceRate, DomainError, displayDate, isOwnOnly, type FieldErrors } from '../../../domain/index';
 import type { Config } from '../../config';
 import type { Actor } from '../../context';
-import { queryRows, withTenant, withTenantReads, type Database, type Tx } from '../../db/client';
+import { preparedRows, queryRows, rowCount, withTenant, withTenantReads, type Database, type Tx } from '../../db/client';
 import { readsConfirmingSession } from '../../plugins/auth';
 import { history } from '../../db/schema/index';
 import { answerSchema } from '../../engine/answers';
@@ -429,7 +429,7 @@ export const attendanceRoutes: FastifyPluginAsyncZod<{ database: Database; confi
           database,
           ctx.tenantId,
           (tx) =>
-            queryRows<{ data: string; total: number }>(
+            preparedRows<{ data: string; total: number }>(
               tx,
               sql`select coalesce((select json_agg(p) from (
                   select a.id, a.lesson_id, a.student_id,
@@ -441,7 +441,7 @@ export const attendanceRoutes: FastifyPluginAsyncZod<{ database: Database; confi
                     a.version
                   ${FROM} where ${where}
                   order by ${sql.join(order, sql`, `)}, a.id
-                  limit ${end - start} offset ${start}) p), '[]'::json)::text as data,
+                  limit ${rowCount(end - start)} offset ${rowCount(start)}) p), '[]'::json)::text as data,
                 (select count(*)::int ${COUNTED_FROM} where ${where}) as total`,
             ),
           first,

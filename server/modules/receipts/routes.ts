@@ -9,7 +9,7 @@ import { z } from 'zod';
 import type { ReceiptAnswer } from '../../../domain/answers/receipts';
 import { DomainError, normalizeSearch, RECEIPT_KINDS, RECEIPT_STATUSES, RESOURCE_AREA } from '../../../domain/index';
 import { amountInWords, VAT_EXEMPTION_LINE } from '../../../domain/receipt-words';
-import { queryRows, withTenant, withTenantReads, type Database, type Tx } from '../../db/client';
+import { preparedRows, rowCount, withTenant, withTenantReads, type Database, type Tx } from '../../db/client';
 import { readsConfirmingSession } from '../../plugins/auth';
 import { receiptPayments, receipts } from '../../db/schema/index';
 import { likePattern, pagedQuery, pageOf } from '../../engine/list-query';
@@ -103,7 +103,7 @@ const pageSql = (where: SQL, offset: number, limit: number) => sql`
         receipts.version, to_char(receipts.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created_at
       from ${receipts} where ${where}
       order by receipts.issued_on desc, receipts.id desc
-      limit ${limit} offset ${offset}) p), '[]'::json),
+      limit ${rowCount(limit)} offset ${rowCount(offset)}) p), '[]'::json),
     'total', (select count(*) from ${receipts} where ${where}))::text as body`;
 
 const asList = <T>(v: T | T[] | undefined): T[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
@@ -144,7 +144,7 @@ export const receiptRoutes: FastifyPluginAsyncZod<{ database: Database }> = asyn
       // Only reads, one statement behind the tenant settings (one round trip): the database
       // shapes the page as JSON with its count; only the amount in words is added here.
       const [row] = await readsConfirmingSession(request, (first) =>
-        withTenantReads(database, ctx.tenantId, (tx) => queryRows<{ body: string }>(tx, pageSql(and(...where)!, start, end - start)), first),
+        withTenantReads(database, ctx.tenantId, (tx) => preparedRows<{ body: string }>(tx, pageSql(and(...where)!, start, end - start)), first),
       );
       const { data, total } = JSON.parse(row!.body) as { data: Array<Omit<ReceiptAnswer, 'amount_in_words' | 'vat_exemption'>>; total: number };
       const rows: ReceiptAnswer[] = data.map((r) => ({ ...r, amount_in_words: amountInWords(r.amount), vat_exemption: VAT_EXEMPTION_LINE }));
