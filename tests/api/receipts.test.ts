@@ -143,6 +143,8 @@ describe.each(DATABASE_KINDS)('receipts on %s', (kind) => {
     expect(byName.data.map((x: Row) => x.id)).toContain(r.id);
     const byNumber = json(await send('GET', `/api/receipts?q=Α-${r.number}`));
     expect(byNumber.data.map((x: Row) => x.id)).toContain(r.id);
+    // The list's row is the receipt as read alone, the amount in words and the VAT line too.
+    expect(byNumber.data.find((x: Row) => x.id === r.id)).toEqual(r);
     // The printable receipt.
     const pdf = await send('GET', `/api/receipts/${r.id}/pdf`);
     expectStatus(pdf, 200);
