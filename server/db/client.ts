@@ -6,6 +6,7 @@
  *    security applies on top of the tenant_id conditions the code writes anyway;
  *  - platform() / withPlatform(): tenants, root users, secrets, login attempts.
  */
+import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -387,6 +388,13 @@ const PREPARED_PER_CONNECTION = 64;
 const unpreparable = new Set<string>();
 const UNPREPARABLE_MAX = 1000;
 
+/**
+ * A prepared statement's name: this process's own prefix and a number never reused in it, so a
+ * name stands for one text wherever it is found. Behind a pooler that hands one server
+ * connection to several processes (it should not be, see `keepsPrepared`), a name prepared by
+ * another process is then unknown here, never another statement.
+ */
+const PREPARED_PREFIX = `frontis_${randomBytes(4).toString('hex')}_`;
 let preparedNames = 0;
 
 /**
@@ -438,7 +446,7 @@ class PreparedOnConnection {
 
   private execute(written: WrittenStatement, inline: Inline): { prepare?: string; execute: string } | undefined {
     const known = this.names.get(written.text);
-    const name = known ?? `frontis_${++preparedNames}`;
+    const name = known ?? `${PREPARED_PREFIX}${++preparedNames}`;
     const placeholders = written.params.map((_, i) => `$${i + 1}`).join(', ');
     const execute = inline(placeholders ? `execute ${name}(${placeholders})` : `execute ${name}`, written.params);
     if (execute === undefined) return undefined;
