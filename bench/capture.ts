@@ -20,6 +20,17 @@ const textOf = (q: unknown) => (typeof q === 'string' ? q : String((q as { text:
 const paramsOf = (q: unknown, p: unknown) => (Array.isArray(p) ? p : ((q as { values?: unknown[] }).values ?? []));
 
 export async function captureStatements(database: Database, run: () => Promise<void>): Promise<Statement[]> {
+  // Recorded as their text: prepared, a statement would travel as `execute <name>(…)`.
+  const keeps = database.keepsPrepared;
+  database.keepsPrepared = false;
+  try {
+    return await capture(database, run);
+  } finally {
+    database.keepsPrepared = keeps;
+  }
+}
+
+async function capture(database: Database, run: () => Promise<void>): Promise<Statement[]> {
   const seen: Statement[] = [];
   const record = (q: unknown, p: unknown) => {
     const text = textOf(q).trim();
