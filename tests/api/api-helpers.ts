@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
 import type { Response } from 'light-my-request';
 import { ERROR_CODES, FIELD_CODES } from '../../domain/errors';
+import { pgCode } from '../../server/plugins/errors';
 
 export const ERROR_CODE_LIST: readonly string[] = ERROR_CODES;
 export const FIELD_CODE_LIST: readonly string[] = FIELD_CODES;
@@ -138,4 +139,18 @@ export function routeTable(app: FastifyInstance): Array<{ method: string; path: 
     for (const method of methods.filter((m) => m !== 'HEAD')) for (const path of paths) out.set(`${method} ${path}`, { method, path });
   }
   return [...out.values()];
+}
+
+/** What a query came to: its rows, or the SQLSTATE it failed with. */
+export type Outcome<Row> = { rows: Row[] } | { error: string };
+
+/** Runs a query and answers its rows or its SQLSTATE; any other failure (not the database refusing it) is thrown. */
+export async function outcome<Row>(run: () => Promise<Row[]>): Promise<Outcome<Row>> {
+  try {
+    return { rows: await run() };
+  } catch (error) {
+    const code = pgCode(error);
+    if (!code) throw error;
+    return { error: code };
+  }
 }

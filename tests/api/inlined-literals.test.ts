@@ -12,14 +12,13 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { normalizeSearch } from '../../domain/index';
 import { inlineParams, queryRows, sendsTogether, withTenant, withTenantReads } from '../../server/db/client';
-import { pgCode } from '../../server/plugins/errors';
-import { expectStatus, json, show } from './api-helpers';
+import { expectStatus, json, outcome, show, type Outcome as OutcomeOf } from './api-helpers';
 import './fast-check-seed';
 import { DATABASE_KINDS, startApp, type TestApp } from './harness';
 
 type Row = Record<string, unknown>;
-/** What a query came to: its rows, or the SQLSTATE it failed with. */
-type Outcome = { rows: Row[] } | { error: string };
+/** What a query came to: its rows, or the SQLSTATE it failed with (a failure must be the database refusing a value, never anything else). */
+type Outcome = OutcomeOf<Row>;
 
 const dialect = new PgDialect();
 
@@ -89,17 +88,6 @@ const stored = (s: string) => Buffer.from(s, 'utf8').toString('utf8');
 
 /** A value for a failure's message (bigints included), cut short. */
 const shown = (value: unknown) => String(JSON.stringify(value, (_, v) => (typeof v === 'bigint' ? `${v}n` : v))).slice(0, 300);
-
-async function outcome(run: () => Promise<Row[]>): Promise<Outcome> {
-  try {
-    return { rows: await run() };
-  } catch (error) {
-    // A failure must be the database refusing a value (a SQLSTATE), never anything else.
-    const code = pgCode(error);
-    if (!code) throw error;
-    return { error: code };
-  }
-}
 
 describe.each(DATABASE_KINDS.filter((kind) => kind === 'postgres'))('values written into read queries on %s', (kind) => {
   let t: TestApp;

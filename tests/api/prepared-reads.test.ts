@@ -9,8 +9,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTenantReads, writeStatement, writtenRows } from '../../server/db/client';
-import { pgCode } from '../../server/plugins/errors';
-import { json, show } from './api-helpers';
+import { json, outcome, show } from './api-helpers';
 import './fast-check-seed';
 import { DATABASE_KINDS, startApp, type TestApp } from './harness';
 import { contractBody, created, makeMoneyWorld, paymentBody, type MoneyWorld } from './money-helpers';
@@ -100,15 +99,6 @@ describe.each(DATABASE_KINDS)('list pages prepared once per connection on %s', (
 
   it('a value reads back through a prepared statement as sent as text; one whose type PostgreSQL cannot tell goes as text', async () => {
     const { tenantId } = await t.createTenant(`prepared${kind}`);
-    const outcome = async (run: () => Promise<Row[]>) => {
-      try {
-        return { rows: await run() };
-      } catch (error) {
-        const code = pgCode(error);
-        if (!code) throw error;
-        return { error: code };
-      }
-    };
     // The same text every time (so it is prepared once), a new value each run.
     const statements: ((s: string, n: number) => SQL)[] = [
       (s, n) => sql`select ${s}::text as v, length(${s}::text) as len, ${n}::int + 1 as next`,
