@@ -9,7 +9,7 @@ import fp from 'fastify-plugin';
 import { can, DomainError } from '../../domain/index';
 import type { Actor } from '../context';
 import type { Database, FirstStatement } from '../db/client';
-import { checkSession, sessionCheckOf, sessionCheckSql, sessionCheckStatement, type SessionRow } from '../modules/auth/sessions';
+import { checkSession, sessionCheckOf, sessionCheckStatement, type SessionRow } from '../modules/auth/sessions';
 import { verifyAccessToken } from '../modules/auth/tokens';
 
 export const ACCESS_COOKIE = 'access_token';
@@ -144,8 +144,7 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: { database: Data
     const self: PendingSession = {
       judged: false,
       first: {
-        text: sessionCheckSql(tid, sid),
-        written: sessionCheckStatement(tid, sid),
+        ...sessionCheckStatement(tid, sid),
         judge: (rows) => {
           self.judged = true;
           const found = sessionCheckOf(tid, sid, rows[0] as unknown as SessionRow | undefined);

@@ -4,7 +4,7 @@
  */
 import { and, eq, isNull, ne, sql, type SQL } from 'drizzle-orm';
 import type { Role } from '../../../domain/index';
-import { platform, tenantStatements, withTenant, type Database, type Tx, type WrittenStatement } from '../../db/client';
+import { platform, tenantStatements, withTenant, type Database, type ScriptStatement, type Tx } from '../../db/client';
 import { refreshTokens, rootUsers, sessions, tenants, users } from '../../db/schema/index';
 import type { Actor } from '../../context';
 import { hashToken, newPublicId, newRefreshToken } from './tokens';
@@ -162,11 +162,14 @@ from sessions s
 where s.tenant_id = $1::int and s.id = $2::int
 limit 1`;
 
-/** The session check with its two integers written in (checked by the caller). */
-export const sessionCheckSql = (tenantId: number, sessionId: number) => SESSION_CHECK.replace('$1', String(tenantId)).replace('$2', String(sessionId));
-
-/** The same as a written statement, which a connection that keeps prepared statements prepares once (see withTenantReads). */
-export const sessionCheckStatement = (tenantId: number, sessionId: number): WrittenStatement => ({ text: SESSION_CHECK, params: [tenantId, sessionId] });
+/**
+ * The session check of one session: its text with the two integers written in (checked by the
+ * caller), and as written, which a connection that keeps prepared statements prepares once.
+ */
+export const sessionCheckStatement = (tenantId: number, sessionId: number): ScriptStatement => ({
+  text: SESSION_CHECK.replace('$1', String(tenantId)).replace('$2', String(sessionId)),
+  written: { text: SESSION_CHECK, params: [tenantId, sessionId] },
+});
 
 /**
  * The per-request check of plugins/auth.ts: loadSession in one round trip (tenantStatements:
@@ -182,14 +185,11 @@ export async function checkSession(
   along: readonly string[] = [],
 ): Promise<SessionCheck & { along?: Record<string, unknown>[][] }> {
   if (!Number.isSafeInteger(sessionId) || sessionId <= 0) return { status: 'unknown' };
-  const [rows, ...rest] = await tenantStatements(database, tenantId, [
-    { text: sessionCheckSql(tenantId, sessionId), written: sessionCheckStatement(tenantId, sessionId) },
-    ...along,
-  ]);
+  const [rows, ...rest] = await tenantStatements(database, tenantId, [sessionCheckStatement(tenantId, sessionId), ...along]);
   return { ...sessionCheckOf(tenantId, sessionId, rows![0] as unknown as SessionRow | undefined), along: rest };
 }
 
-/** What a row of sessionCheckSql says of the session (unknown without a row). */
+/** What a row of the session check says of the session (unknown without a row). */
 export function sessionCheckOf(tenantId: number, sessionId: number, row: SessionRow | undefined): SessionCheck {
   if (!row) return { status: 'unknown' };
   if (row.revoked) return { status: 'revoked' };
