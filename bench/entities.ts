@@ -11,9 +11,12 @@ import type { SeededServer } from './server';
 
 const SUBJECTS = ['Μαθηματικά', 'Φυσική', 'Χημεία', 'Βιολογία', 'Ιστορία'];
 const TAGS = ['γραπτά', 'προφορικά', 'επανάληψη'];
-const SLUG = 'bench-exams';
+export const RECORDS_SLUG = 'bench-exams';
+const SLUG = RECORDS_SLUG;
 
-export const RECORDS_URL = `/api/custom-entities/${SLUG}/records?_start=0&_end=25&_sort=title&_order=asc&subject=${encodeURIComponent('Φυσική')}`;
+/** The subject the measured page is filtered to. */
+export const RECORDS_SUBJECT = 'Φυσική';
+export const RECORDS_URL = `/api/custom-entities/${SLUG}/records?_start=0&_end=25&_sort=title&_order=asc&subject=${encodeURIComponent(RECORDS_SUBJECT)}`;
 export const STUDENTS_URL = '/api/students?_start=0&_end=25&_sort=last_name,first_name&_order=asc,asc&status=ACTIVE';
 
 async function post(address: string, headers: Record<string, string>, path: string, body: unknown) {
@@ -22,8 +25,21 @@ async function post(address: string, headers: Record<string, string>, path: stri
   return res.json() as Promise<Record<string, unknown>>;
 }
 
+/** A server to seed through its API, and how to refresh its database's statistics afterwards. */
+export interface EntityTarget {
+  address: string;
+  headers: Record<string, string>;
+  vacuum(): Promise<void>;
+}
+
+/** A server of the bench's own process as a target to seed. */
+export const inProcess = (server: SeededServer): EntityTarget => ({
+  ...server,
+  vacuum: async () => void (await server.database.db.execute(sql`vacuum analyze`)),
+});
+
 /** Defines the entity and imports `count` records pointing at the centre's first students. */
-export async function seedEntity(server: SeededServer, count: number): Promise<number> {
+export async function seedEntity(server: EntityTarget, count: number): Promise<number> {
   const { address, headers } = server;
   await post(
     address,
@@ -56,7 +72,7 @@ export async function seedEntity(server: SeededServer, count: number): Promise<n
     });
     await post(address, headers, `/api/custom-entities/${SLUG}/records/import`, { rows });
   }
-  await server.database.db.execute(sql`vacuum analyze`);
+  await server.vacuum();
   return (Date.now() - t0) / 1000;
 }
 
@@ -74,7 +90,7 @@ async function measure(url: string, headers: Record<string, string>, connections
 
 /** Seeds the entity, then measures the students list and the records page alternately. */
 export async function benchEntities(kind: 'pglite' | 'postgres', server: SeededServer, seconds: number, count = 10_000) {
-  const seeded = await seedEntity(server, count);
+  const seeded = await seedEntity(inProcess(server), count);
   console.log(`  seeded ${count} records of a 10-field custom entity through the import API in ${seeded.toFixed(1)} s`);
   const first = await fetch(server.address + RECORDS_URL, { headers: server.headers });
   if (!first.ok) throw new Error(`${RECORDS_URL} answered ${first.status}: ${await first.text()}`);

@@ -15,12 +15,15 @@ import type { FastifyInstance } from 'fastify';
 import { performance } from 'node:perf_hooks';
 import { queryRows, type Database } from '../server/db/client';
 import { amountInWords, VAT_EXEMPTION_LINE } from '../domain/receipt-words';
-import { MONEY_URLS, seedMoney } from './money';
+import { RECORDS_SLUG, RECORDS_SUBJECT, RECORDS_URL } from './entities';
+import { MONEY_MONTH, MONEY_URLS, seedMoney } from './money';
 
 export const LIST_URLS = {
   guardians: '/api/guardians?_start=0&_end=25&_sort=last_name,first_name&_order=asc,asc',
   receipts: '/api/receipts?_start=0&_end=25&issued_on_gte=2026-11-01&issued_on_lte=2026-11-30',
   attendance: '/api/attendance?_start=0&_end=25&status=ABSENT',
+  contracts: MONEY_URLS.contracts,
+  records: RECORDS_URL,
 };
 
 export const REPORT_URLS = { analytics: MONEY_URLS.analytics, accountYear: MONEY_URLS.accountYear };
@@ -174,6 +177,59 @@ const BARE_ATTENDANCE = `select case when ${LIVE_SESSION} then json_build_object
   'total', (select count(*) from attendance a join lessons l on l.tenant_id = a.tenant_id and l.id = a.lesson_id
     where a.tenant_id = $1 and a.status = 'ABSENT'))::text end as body`;
 
+/** A row's label, `{id, name}`, or null when it names none. */
+const LABEL = (id: string, table: string, name: string) =>
+  `case when ${id} is not null then (select json_build_object('id', t.id, 'name', ${name}) from ${table} t where t.tenant_id = $1 and t.id = ${id}) end`;
+const PERSON = "trim(t.first_name || ' ' || t.last_name)";
+
+/** The months of a contract still owed and already due. */
+const DUE_UNPAID = 'from unnest(c.unpaid_months) m where m <= centre_month(c.tenant_id)';
+
+/**
+ * This month's unpaid contracts, those owing most first, 25 with their figures and their
+ * student's, category's and paying guardian's names, counted and summed.
+ */
+const BARE_CONTRACTS = `select case when ${LIVE_SESSION} then json_build_object(
+  'data', coalesce((select json_agg(p) from (
+    select c.id, c.version, ${INSTANT('c.created_at')} as created_at, ${INSTANT('c.updated_at')} as updated_at, c.student_id, c.category_id,
+      to_char(c.start_date, 'YYYY-MM-DD') as start_date, to_char(c.end_date, 'YYYY-MM-DD') as end_date, c.register_cost, c.month_cost, c.with_receipt,
+      c.notes, c.payer_guardian_id, c.discount_percent,
+      case when c.status = 'ACTIVE' and c.end_date < centre_today(c.tenant_id) then 'COMPLETED' else c.status end as status,
+      to_char(c.withdrawn_on, 'YYYY-MM-DD') as withdrawn_on, c.withdrawal_reason, c.reminders_enabled, c.total_cost, c.total_paid, c.rest,
+      c.extra_total, c.credit, c.is_register_paid,
+      array(select m ${DUE_UNPAID} order by m) as unpaid_months,
+      (select coalesce(sum(contract_fee(c.month_cost, c.discount_percent) - coalesce((select sum(x.amount) from payments x
+          where x.tenant_id = c.tenant_id and x.contract_id = c.id and x.kind = 'MONTHLY' and x.month = m), 0)), 0)::int ${DUE_UNPAID}) as unpaid_amount,
+      (select count(*)::int from generate_series(date_trunc('month', c.start_date::timestamp), c.end_date::timestamp, interval '1 month') g
+        where to_char(g, 'YYYY-MM') <= least(contract_last_month(c.end_date, c.status, c.withdrawn_on), centre_month(c.tenant_id))) as due_months,
+      ${LABEL('c.student_id', 'students', PERSON)} as student,
+      ${LABEL('c.category_id', 'contract_categories', 't.name')} as category,
+      ${LABEL('c.payer_guardian_id', 'guardians', PERSON)} as payer_guardian
+    from contracts c where c.tenant_id = $1 and c.unpaid_months @> array['${MONEY_MONTH}'] and '${MONEY_MONTH}' <= centre_month($1)
+    order by c.rest desc, c.id limit 25) p), '[]'),
+  'total', s.n, 'totals', json_build_object('total_cost', s.total_cost, 'total_paid', s.total_paid, 'rest', s.rest))::text end as body
+  from (select count(*) as n, coalesce(sum(total_cost), 0) as total_cost, coalesce(sum(total_paid), 0) as total_paid, coalesce(sum(rest), 0) as rest
+    from contracts where tenant_id = $1 and unpaid_months @> array['${MONEY_MONTH}'] and '${MONEY_MONTH}' <= centre_month($1)) s`;
+
+/**
+ * The bench's exams in Physics by title, 25 with their student's name, and the count: the
+ * subject and the title read from the records' value index (one row per record and field,
+ * texts folded), as a hand-written route over the same tables would.
+ */
+const BARE_RECORDS = `with e as (select id from custom_entities where tenant_id = $1 and slug = '${RECORDS_SLUG}'),
+  physics as (select v.record_id from custom_values v, e where v.tenant_id = $1 and v.entity_id = e.id and v.key = 'subject' and (v.txt collate "C") = '${RECORDS_SUBJECT}')
+select case when ${LIVE_SESSION} then json_build_object(
+  'data', coalesce((select json_agg(p) from (
+    select r.id, r.version, ${INSTANT('r.created_at')} as created_at, ${INSTANT('r.updated_at')} as updated_at,
+      r.data->'title' as title, r.data->'grade' as grade, r.data->'held_on' as held_on, r.data->'subject' as subject, r.data->'tags' as tags,
+      r.data->'passed' as passed, r.data->'student' as student, ${LABEL("(r.data->>'student')::int", 'students', PERSON)} as student_label,
+      r.data->'notes' as notes, r.data->'room' as room, r.data->'hours' as hours
+    from (select t.record_id, t.txt from custom_values t, e where t.tenant_id = $1 and t.entity_id = e.id and t.key = 'title'
+        and t.record_id in (select record_id from physics) order by (t.txt collate "C"), t.record_id limit 25) k
+    join custom_records r on r.tenant_id = $1 and r.id = k.record_id
+    order by (k.txt collate "C"), k.record_id) p), '[]'),
+  'total', (select count(*) from physics))::text end as body`;
+
 /**
  * The bare routes of these lists on `bare`: each one hand-written statement. The receipts'
  * amount in words is written in Node, as a hand-written route would, since the database has
@@ -187,6 +243,8 @@ export function bareListRoutes(bare: FastifyInstance, run: <T>(text: string) => 
   };
   bare.get('/guardians', passOn(BARE_GUARDIANS));
   bare.get('/attendance', passOn(BARE_ATTENDANCE));
+  bare.get('/contracts', passOn(BARE_CONTRACTS));
+  bare.get('/records', passOn(BARE_RECORDS));
   bare.get('/receipts', async (_request, reply) => {
     const [row] = await run<{ body: string | null }>(BARE_RECEIPTS);
     if (!row?.body) return reply.code(401).send();

@@ -3,12 +3,14 @@
  * sequential requests (wall time against the time the driver spent waiting on SQL), then
  * loads the server with autocannon in a child process so that `node --cpu-prof` sees only the
  * server. Run: node --import tsx --cpu-prof --cpu-prof-dir=/tmp/prof bench/profile.ts
- * Options: --only pglite|postgres, --students N, --seconds N, --connections N.
+ * Options: --only pglite|postgres, --students N, --seconds N, --connections N, --url U, --records N
+ * (seeds N records of the bench's custom entity first: --url with RECORDS_URL of bench/entities.ts).
  */
 import { spawn } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
+import { inProcess, seedEntity } from './entities';
 import { startSeededServer } from './server';
 
 const { values: args } = parseArgs({
@@ -17,12 +19,15 @@ const { values: args } = parseArgs({
     students: { type: 'string', default: '10000' },
     seconds: { type: 'string', default: '10' },
     connections: { type: 'string' },
+    records: { type: 'string', default: '0' },
     url: { type: 'string', default: '/api/students?_start=0&_end=25&_sort=last_name,first_name&_order=asc,asc&status=ACTIVE' },
   },
 });
 const kind = args.only as 'pglite' | 'postgres';
-const { address, headers, close } = await startSeededServer(kind, Number(args.students));
+const server = await startSeededServer(kind, Number(args.students));
+const { address, headers, close } = server;
 try {
+  if (Number(args.records)) await seedEntity(inProcess(server), Number(args.records));
   // Time spent waiting on the driver (PostgreSQL only: pg.Client.prototype.query).
   let sqlMs = 0;
   let statements = 0;

@@ -40,7 +40,7 @@ import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
 import { timeCalendarRender } from './calendar-render';
 import { timeSignInToWeek, timeStarts } from './client';
-import { benchEntities } from './entities';
+import { benchEntities, seedEntity } from './entities';
 import { benchExport } from './export';
 import { BENCH_WEEK, seedLessons, timeSeriesCreation, timeWeekAfterChange, WEEK_ANSWER_LIMIT_KB, weekAnswerSize } from './lessons';
 import { LIST_URLS, REPORT_URLS } from './lists';
@@ -326,18 +326,25 @@ async function reports(server: ServerProcess) {
   }
 }
 
-/** Guardians, receipts and attendance beside their bare routes (and the students list as the reference), then the reports. */
+/** Records of the custom entity in the lists part. */
+const RECORDS = 10_000;
+
+/** Guardians, receipts, attendance, contracts and custom records beside their bare routes (and the students list as the reference), then the reports. */
 async function lists(kind: Kind, server: ServerProcess) {
   const seeded = await server.seedLists();
   console.log(
     `  seeded with bulk SQL in ${seeded.seconds.toFixed(1)} s: ${seeded.payments} payments, ${seeded.receipts} receipts, ${seeded.guardians} guardians, ` +
       `${seeded.marks} attendance marks over ${seeded.lessons} lessons`,
   );
+  const recordsSeconds = await seedEntity(server, RECORDS);
+  console.log(`  seeded ${RECORDS} records of a 10-field custom entity through the import API in ${recordsSeconds.toFixed(1)} s`);
   const results = [
     await compare('students list', kind, server, LIST_URL, '/students'),
     await compare('guardians page (by name, counted, with their students)', kind, server, LIST_URLS.guardians, '/guardians'),
     await compare("receipts (a month's, newest first, counted)", kind, server, LIST_URLS.receipts, '/receipts'),
     await compare('attendance (absences, latest lesson first, counted)', kind, server, LIST_URLS.attendance, '/attendance'),
+    await compare("contracts (this month's unpaid, owing most first, counted, summed)", kind, server, LIST_URLS.contracts, '/contracts'),
+    await compare('custom records (one subject, by title, counted)', kind, server, LIST_URLS.records, '/records'),
   ];
   console.log(`  lists against their bare routes (${kind}):`);
   for (const r of results) {

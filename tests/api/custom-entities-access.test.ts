@@ -122,4 +122,35 @@ describe.each(DATABASE_KINDS)('custom entity access on %s', (kind) => {
     expect(cross.statusCode, show(cross)).toBeGreaterThanOrEqual(400);
     expect(cross.body).not.toContain('Δελφοί');
   });
+
+  it("a student outside TEACHER's classes is a label without a name in her list, as in her single read", async () => {
+    const marks = await as('ROOT', 'POST', '/api/custom-entities', {
+      ...definition('marks'),
+      fields: [
+        { key: 'note', label_el: 'Σημείωση', label_en: 'Note', type: 'TEXT', required: true },
+        { key: 'student', label_el: 'Μαθητής', label_en: 'Student', type: 'REFERENCE', target: 'students' },
+      ],
+    });
+    expectStatus(marks, 201);
+    try {
+      const student = await as('ADMIN', 'POST', '/api/students', { first_name: 'Σοφία', last_name: 'Ξένη' });
+      expectStatus(student, 201);
+      const id = json(student).id as number;
+      expectStatus(await as('ADMIN', 'POST', '/api/custom-entities/marks/records', { note: 'Καλή πρόοδος', student: id }), 201);
+      for (const [role, name] of [
+        ['ADMIN', 'Σοφία Ξένη'],
+        ['TEACHER', null],
+        ['ADMIN', 'Σοφία Ξένη'],
+        ['TEACHER', null],
+      ] as const) {
+        const list = await as(role, 'GET', '/api/custom-entities/marks/records');
+        expectStatus(list, 200);
+        const [row] = json(list).data as Row[];
+        expect(row).toMatchObject({ note: 'Καλή πρόοδος', student: id, student_label: { id, name } });
+        expect(row).toEqual(json(await as(role, 'GET', `/api/custom-entities/marks/records/${row!.id}`)).data);
+      }
+    } finally {
+      expectStatus(await as('ROOT', 'DELETE', `/api/custom-entities/${json(marks).id}?with_records=true`), 204);
+    }
+  });
 });

@@ -302,6 +302,33 @@ describe.each(DATABASE_KINDS)('custom entity records on %s', (kind) => {
       expect(await notes('_sort=exam,id&_order=asc,asc')).toEqual(['v-zoi', 'v-aris', 'v-ion-1', 'v-nikos', 'v-anna', 'v-eleni', 'v-none', 'v-ion-2']);
     });
 
+    it("a page holds each record as it reads alone, its labels as named now (another entity's title renamed shows at once)", async () => {
+      const page = async () => {
+        const res = await visits('_sort=note&_order=asc&_start=0&_end=50');
+        expectStatus(res, 200);
+        return json(res).data as Row[];
+      };
+      const rows = await page();
+      expect(rows.map((r) => r.note)).toEqual(['v-anna', 'v-aris', 'v-eleni', 'v-ion-1', 'v-ion-2', 'v-nikos', 'v-none', 'v-zoi']);
+      for (const row of rows) expect(row).toEqual(json(await call('GET', `/api/custom-entities/visits/records/${row.id}`)).data);
+      expect(rows.find((r) => r.note === 'v-none')).toMatchObject({ student: null, student_label: null, exam: null, exam_label: null });
+      expect(rows.find((r) => r.note === 'v-zoi')).toMatchObject({
+        student_label: { id: people['Ζωή αβραμίδου'], name: 'Ζωή αβραμίδου' },
+        exam_label: { id: exams['άλφα τεστ'], name: 'άλφα τεστ' },
+      });
+      // The same page again (its statement kept) names a renamed exam by its new title.
+      const beta = json(await call('GET', `/api/custom-entities/exams/records/${exams['Βήτα τεστ']}`)).data;
+      const rename = (title: string, version: number) => call('PATCH', `/api/custom-entities/exams/records/${beta.id}`, { version, title });
+      const renamed = await rename('Βήτα τεστ (β)', beta.version);
+      expectStatus(renamed, 200);
+      try {
+        const nikos = (await page()).find((r) => r.note === 'v-nikos');
+        expect(nikos?.exam_label).toEqual({ id: beta.id, name: 'Βήτα τεστ (β)' });
+      } finally {
+        expectStatus(await rename('Βήτα τεστ', json(renamed).data.version), 200);
+      }
+    });
+
     it('an exported CSV imports back: references written as names point at the same records', async () => {
       const visitsDef = parseRuntimeDeclarations(json(await call('GET', '/api/resources/runtime'))).find((d) => d.name.endsWith('/visits/records'));
       expect(visitsDef).toBeDefined();

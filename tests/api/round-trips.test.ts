@@ -1,13 +1,14 @@
 // The database work each measured request costs, as the server counts it (DB_COUNTS: the
 // answer's x-db-round-trips and x-db-statements headers): a counted, filtered, sorted page of
 // students with their classes, the calendar's week, the contracts with a month unpaid, a
-// filtered, sorted, counted page of guardians, the receipts, the attendance marks and a lesson's
-// roster; the account's year and the analytics range.
+// filtered, sorted, counted page of guardians, the receipts, the attendance marks, a page of a
+// custom entity's records and a lesson's roster; the account's year and the analytics range.
 // Each must stay within its bound, so that a change adding a query to the hot path is seen here
 // rather than only in the bench.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_KINDS, startApp, type TestApp } from './harness';
 import { json, show } from './api-helpers';
+import { examEntity } from './exam-entity';
 import { contractBody, created, makeMoneyWorld, paymentBody, type MoneyWorld } from './money-helpers';
 
 const STUDENTS_PAGE = '/api/students?_start=0&_end=25&_sort=last_name,first_name&_order=asc,asc&status=ACTIVE';
@@ -18,12 +19,14 @@ const RECEIPTS = '/api/receipts?_start=0&_end=25';
 const ATTENDANCE = '/api/attendance?_start=0&_end=25&status=PRESENT';
 const ACCOUNT_YEAR = '/api/account/year?year=2026';
 const ANALYTICS = '/api/analytics/contracts?from=2026-09&to=2027-06';
+const RECORDS = `/api/custom-entities/rt-exams/records?_start=0&_end=25&_sort=title&_order=asc&subject=${encodeURIComponent('Φυσική')}`;
 
 /**
  * Bounds, the same on both engines. The lists are read in one round trip: once a session has
  * been found live, the next list request checks it in the same message as the page with its
  * count, its labels and the centre's custom-field definitions (with the tenant settings of
- * row-level security, each message's set_config statement). Elsewhere the session check is a
+ * row-level security, each message's set_config statement); a custom entity's records, with the
+ * entity's definition, read beside a page made from the definition last read. Elsewhere the session check is a
  * round trip of its own and the route's reads the second. The calendar's revision comes with the
  * session check, so a week already built costs that one round trip.
  * (PGlite runs in the server's process: there a round trip is a call into the database.)
@@ -35,6 +38,7 @@ const BOUNDS: Record<string, { roundTrips: number; statements: number }> = {
   'guardians page': { roundTrips: 1, statements: 3 },
   receipts: { roundTrips: 1, statements: 3 },
   attendance: { roundTrips: 1, statements: 3 },
+  'custom records': { roundTrips: 1, statements: 4 },
   'lesson roster': { roundTrips: 2, statements: 5 },
   'account year': { roundTrips: 2, statements: 4 },
   analytics: { roundTrips: 2, statements: 4 },
@@ -84,6 +88,12 @@ describe.each(DATABASE_KINDS)('database round trips per request on %s', (kind) =
       const res = await admin('PUT', `/api/lessons/${lesson.id}/attendance`, { marks });
       expect(res.statusCode, show(res)).toBe(200);
     }
+    // A custom entity whose records point at students, a third of them in Physics.
+    const root = (method: 'POST', url: string, body: unknown) => t.request({ method, url, body, token: w.token.ROOT });
+    await created(await root('POST', '/api/custom-entities', examEntity('rt-exams', { subjects: ['Φυσική', 'Χημεία', 'Βιολογία'], tags: ['γραπτά'] })));
+    const rows = w.students.map((s, i) => ({ title: `Διαγώνισμα ${i}`, subject: ['Φυσική', 'Χημεία', 'Βιολογία'][i % 3], student: s.id }));
+    const imported = await root('POST', '/api/custom-entities/rt-exams/records/import', { rows });
+    expect(json(imported), show(imported)).toMatchObject({ created: rows.length });
   });
   afterAll(async () => {
     await t?.close();
@@ -114,6 +124,7 @@ describe.each(DATABASE_KINDS)('database round trips per request on %s', (kind) =
     ['guardians page', GUARDIANS],
     ['receipts', RECEIPTS],
     ['attendance', ATTENDANCE],
+    ['custom records', RECORDS],
     ['lesson roster', ''],
     ['account year', ACCOUNT_YEAR],
     ['analytics', ANALYTICS],
@@ -140,6 +151,13 @@ describe.each(DATABASE_KINDS)('database round trips per request on %s', (kind) =
     expect(attendance.total).toBe(30);
     expect(attendance.data).toHaveLength(25);
     expect(attendance.data.every((a: { status: string }) => a.status === 'PRESENT')).toBe(true);
+  });
+
+  it('the custom records still carry their total, rows in order and their students named', async () => {
+    const { body } = await counted(RECORDS);
+    expect(body.total).toBe(10);
+    expect(body.data.map((r: { title: string }) => r.title)).toEqual([0, 12, 15, 18, 21, 24, 27, 3, 6, 9].map((i) => `Διαγώνισμα ${i}`));
+    expect(body.data[0].student_label).toEqual({ id: w.students[0]!.id, name: 'Μαθητής0 Δοκιμής' });
   });
 
   it('the account year and the analytics range still carry the contracts and payments', async () => {

@@ -18,6 +18,7 @@ import type { PgTable } from 'drizzle-orm/pg-core';
 import {
   type CustomEntity,
   type FilterValue,
+  labelKey,
   type ListFilter,
   type ListQuery,
   normalizeSearch,
@@ -25,12 +26,13 @@ import {
   type REFERENCE_TARGETS,
   sortKey,
 } from '../../../domain/index';
-import { queryRows, sendsTogether, type Tx } from '../../db/client';
+import { rowCount, writeStatement, type Tx, type WrittenStatement } from '../../db/client';
 import { byCodePoint, sortKey as foldedKey } from '../../db/schema/columns';
 import { classCategories, classes, lessonTags, lessonTypes, rooms, students, subjects, teachers } from '../../db/schema/index';
 import { likePattern } from '../list-query';
-import type { RecordRow } from './store';
-import { asEntity, entityBySlug, resourceOf, titleKey } from './store';
+import type { Registry } from '../registry';
+import type { Ctx } from '../spec';
+import { asEntity, entityBySlug, labelSql, resourceOf, titleKey } from './store';
 
 type Raw = Record<string, string | string[] | undefined>;
 
@@ -209,7 +211,23 @@ async function referenceSort(tx: Tx, tenantId: number, target: string, ref: stri
   };
 }
 
-export async function listRecords(tx: Tx, tenantId: number, entity: CustomEntity, query: ListQuery): Promise<{ rows: RecordRow[]; total: number }> {
+/**
+ * The page's one statement, written once: `{data, total}` as the answer's JSON text (each
+ * record's system fields, its values under their keys, each REFERENCE's label after its
+ * value), and the total beside it for the header. The page's ids are chosen on the index, then
+ * only those records are read; the count ranges over the index rows alone. `keep`: whether
+ * the statement may be sent again as it is while this definition stays the same.
+ */
+export async function recordsPageStatement(
+  tx: Tx,
+  registry: Registry,
+  ctx: Ctx,
+  entity: CustomEntity,
+  query: ListQuery,
+): Promise<{ statement: WrittenStatement; keep: boolean }> {
+  const { tenantId } = ctx;
+  // A sort by another entity's records is written from that entity's definition, which may change apart.
+  let keep = true;
   const fields = new Map(entity.fields.map((f) => [f.key, f]));
   const source = recordSource(tenantId, entity, query, 'page');
   const joins: SQL[] = [];
@@ -231,6 +249,7 @@ export async function listRecords(tx: Tx, tenantId: number, entity: CustomEntity
         sql`join custom_values ${alias} on ${alias}.tenant_id = r.tenant_id and ${alias}.record_id = r.id and ${alias}.entity_id = ${entity.id} and ${alias}.key = ${s.field}`,
       );
     const referenced = field.type === 'REFERENCE' && field.target ? await referenceSort(tx, tenantId, field.target, `s${i}`, `s${i}t`) : null;
+    if (field.type === 'REFERENCE' && field.target?.startsWith('custom:')) keep = false;
     if (referenced) {
       joins.push(referenced.join);
       for (const key of referenced.keys) order.push(sql`${key} ${dir}`);
@@ -241,21 +260,24 @@ export async function listRecords(tx: Tx, tenantId: number, entity: CustomEntity
   if (!query.sort.some((s) => s.field === 'id')) order.push(sql`r.id ${last}`);
   const limit = query.end - query.start;
   // The page's ids in order, chosen on the index, then those records only (by primary key).
-  const ids = sql`select r.id from ${source.from} ${sql.join(joins, sql` `)} where ${sql.join(source.where, sql` and `)} order by ${sql.join(order, sql`, `)} limit ${limit} offset ${query.start}`;
-  const page = queryRows<RecordRow>(
-    tx,
-    sql`select rec.id, rec.version, rec.created_at, rec.updated_at, rec.data from unnest(array(${ids})) with ordinality p(id, n) join custom_records rec on rec.tenant_id = ${tenantId} and rec.entity_id = ${entity.id} and rec.id = p.id order by p.n`,
-  );
-  const counted = recordSource(tenantId, entity, query, 'count');
-  const count = () => queryRows<{ n: number }>(tx, sql`select count(*)::int as n from ${counted.from} where ${sql.join(counted.where, sql` and `)}`);
-  // Where queries sent together share a round trip, the count goes with the page; elsewhere
-  // it waits, since a short page that is not past the end already tells the total.
-  const [rows, early] = sendsTogether(tx) ? await Promise.all([page, count()]) : [await page, undefined];
-  let total = query.start + rows.length;
-  if (early) total = Number(early[0]?.n ?? 0);
-  else if (!(rows.length < limit && (rows.length > 0 || query.start === 0))) {
-    const [row] = await count();
-    total = Number(row?.n ?? 0);
+  const ids = sql`select r.id from ${source.from} ${sql.join(joins, sql` `)} where ${sql.join(source.where, sql` and `)} order by ${sql.join(order, sql`, `)} limit ${rowCount(limit)} offset ${rowCount(query.start)}`;
+  const values: SQL[] = [];
+  for (const f of entity.fields) {
+    const value = sql`rec.data -> ${f.key}::text`;
+    values.push(sql`${value} as ${sql.identifier(f.key)}`);
+    if (f.type === 'REFERENCE' && f.target) {
+      values.push(sql`${labelSql(registry, ctx, f.target, value, sql`rec.tenant_id`)} as ${sql.identifier(labelKey({ name: f.key, type: 'REFERENCE' }))}`);
+    }
   }
-  return { rows: rows.map((r) => ({ ...r, data: typeof r.data === 'string' ? JSON.parse(r.data) : r.data })), total };
+  const instant = (column: SQL) => sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+  const counted = recordSource(tenantId, entity, query, 'count');
+  const statement = writeStatement(sql`select json_build_object(
+      'data', coalesce((select json_agg(p) from (
+        select rec.id, rec.version, ${instant(sql`rec.created_at`)} as created_at, ${instant(sql`rec.updated_at`)} as updated_at, ${sql.join(values, sql`, `)}
+        from unnest(array(${ids})) with ordinality k(id, n)
+        join custom_records rec on rec.tenant_id = ${tenantId} and rec.entity_id = ${entity.id} and rec.id = k.id
+        order by k.n) p), '[]'::json),
+      'total', c.n)::text as body, c.n::int as total
+    from (select count(*) as n from ${counted.from} where ${sql.join(counted.where, sql` and `)}) c`);
+  return { statement, keep };
 }

@@ -4,13 +4,14 @@
  * this file). Served by the engine's route handlers like any table (../routes.ts).
  */
 import { and, eq, sql } from 'drizzle-orm';
+import { isDeepStrictEqual } from 'node:util';
 import { type CustomEntity, DomainError, type FieldErrors, recordsHistoryEntity, rowJsonSchema } from '../../../domain/index';
-import type { Tx } from '../../db/client';
+import { type Tx, type WrittenStatement, writtenRows } from '../../db/client';
 import { customRecords } from '../../db/schema/index';
 import { recordHistory, recordHistoryMany } from '../history';
 import type { Ctx, Data, Registry } from '../spec';
-import { assertVersion, importRefused, inUse, type ImportReport, type OpenStore, type RecordStore } from '../store';
-import { listRecords, parseRecordQuery } from './list';
+import { assertVersion, importRefused, inUse, type ImportReport, type OpenStore, type Page, type RecordStore } from '../store';
+import { parseRecordQuery, recordsPageStatement } from './list';
 import { customRecordsPointingAt } from './references';
 import {
   asEntity,
@@ -19,6 +20,7 @@ import {
   entityBySlug,
   parseRecordBody,
   presentRecords,
+  type EntityRow,
   type RecordRow,
   recordColumns,
   reindex,
@@ -45,7 +47,33 @@ async function assertReferences(tx: Tx, registry: Registry, ctx: Ctx, entity: Cu
     throw new DomainError('validation', 'A reference names no record of this centre.', fields, { details: { reason: 'reference-missing' } });
 }
 
-export function valueStore(tx: Tx, registry: Registry, ctx: Ctx, entity: CustomEntity): RecordStore {
+/**
+ * Pages' statements already written, by what decides their text: the definition as read (the
+ * same row object while it stays the same, see openValueStore), the centre, the caller (role
+ * and scope: labels are named within it) and the query string. The same page asked again is
+ * sent as written, without parsing or building anything. At most KEPT_MAX in the process.
+ */
+const keptPages = new Map<string, WrittenStatement>();
+const KEPT_MAX = 1000;
+const rowIds = new WeakMap<EntityRow, number>();
+let nextRowId = 1;
+function keptKey(row: EntityRow, ctx: Ctx, raw: unknown): string {
+  let id = rowIds.get(row);
+  if (id === undefined) rowIds.set(row, (id = nextRowId++));
+  const actor = ctx.actor ? `${ctx.actor.kind}:${ctx.actor.id}:${ctx.actor.role}` : '';
+  return `${id}|${ctx.tenantId}|${actor}|${JSON.stringify(raw)}`;
+}
+
+/** What a definition row is read as, made once per row object. */
+const entities = new WeakMap<EntityRow, CustomEntity>();
+function entityOf(row: EntityRow): CustomEntity {
+  let entity = entities.get(row);
+  if (!entity) entities.set(row, (entity = asEntity(row)));
+  return entity;
+}
+
+export function valueStore(tx: Tx, registry: Registry, ctx: Ctx, row: EntityRow): RecordStore {
+  const entity = entityOf(row);
   const history = recordsHistoryEntity(entity.slug);
   const present = async (rows: readonly RecordRow[]) => (await presentRecords(tx, registry, ctx, entity, rows)) as Data[];
   const mustLoad = async (id: number) => {
@@ -55,11 +83,24 @@ export function valueStore(tx: Tx, registry: Registry, ctx: Ctx, entity: CustomE
   };
 
   return {
-    row: rowJsonSchema(resourceOf(entity)),
+    get row() {
+      return rowSchemaOf(row);
+    },
 
-    async list(raw) {
-      const { rows, total } = await listRecords(tx, ctx.tenantId, entity, parseRecordQuery(entity, raw));
-      return { data: await present(rows), total };
+    // The page as the database writes it: its records, their labels and the count, one statement.
+    async list(raw): Promise<Page> {
+      const key = keptKey(row, ctx, raw);
+      let statement = keptPages.get(key);
+      if (!statement) {
+        const written = await recordsPageStatement(tx, registry, ctx, entity, parseRecordQuery(entity, raw));
+        statement = written.statement;
+        if (written.keep) {
+          if (keptPages.size >= KEPT_MAX) keptPages.clear();
+          keptPages.set(key, statement);
+        }
+      }
+      const [page] = await writtenRows<{ body: string; total: number }>(tx, statement);
+      return { data: [], total: Number(page!.total), json: page!.body };
     },
 
     async find(id) {
@@ -164,11 +205,84 @@ export function valueStore(tx: Tx, registry: Registry, ctx: Ctx, entity: CustomE
   };
 }
 
+/** The row schema of a definition row's records, made once per row object. */
+const rowSchemas = new WeakMap<EntityRow, ReturnType<typeof rowJsonSchema>>();
+function rowSchemaOf(row: EntityRow) {
+  let schema = rowSchemas.get(row);
+  if (!schema) rowSchemas.set(row, (schema = rowJsonSchema(resourceOf(entityOf(row)))));
+  return schema;
+}
+
+/**
+ * The definition last read for each centre and slug. A list starts its page from it in the
+ * same message as the definition's own read, and keeps that page only if the definition read
+ * is still the same (else it is made again from what was read): one round trip, not two.
+ */
+const lastRead = new Map<string, EntityRow>();
+const LAST_READ_MAX = 10_000;
+
 /** The store of `/api/custom-entities/:slug/records`: the entity named by the URL (404 when there is none). */
 export const openValueStore =
   (registry: Registry): OpenStore =>
   async (tx, ctx, params) => {
-    const row = await entityBySlug(tx, ctx.tenantId, String(params.slug));
-    if (!row) throw new DomainError('not-found');
-    return valueStore(tx, registry, ctx, asEntity(row));
+    const slug = String(params.slug);
+    const key = `${ctx.tenantId}|${slug}`;
+    const guess = lastRead.get(key);
+    const reading = entityBySlug(tx, ctx.tenantId, slug);
+    /** The definition as read now: the row last read while it is the same (its kept pages stay in use). */
+    const read = async () => {
+      const row = await reading;
+      if (!row) {
+        lastRead.delete(key);
+        throw new DomainError('not-found');
+      }
+      if (guess && isDeepStrictEqual(row, guess)) return guess;
+      if (lastRead.size >= LAST_READ_MAX) lastRead.clear();
+      lastRead.set(key, row);
+      return row;
+    };
+    if (!guess) return valueStore(tx, registry, ctx, await read());
+    reading.catch(() => undefined); // awaited by whichever method runs
+    let store = valueStore(tx, registry, ctx, guess);
+    const current = async () => {
+      const row = await read();
+      if (row !== guess) store = valueStore(tx, registry, ctx, row);
+      return store;
+    };
+    return {
+      get row() {
+        return store.row;
+      },
+      async list(raw) {
+        const attempt = store.list(raw).then(
+          (page) => ({ page }),
+          (error: unknown) => ({ error }),
+        );
+        let row: EntityRow;
+        try {
+          row = await read();
+        } catch (error) {
+          if (error instanceof DomainError) throw error;
+          // The whole message failed: read again without the guess.
+          lastRead.delete(key);
+          const fresh = await entityBySlug(tx, ctx.tenantId, slug);
+          if (!fresh) throw new DomainError('not-found');
+          lastRead.set(key, fresh);
+          store = valueStore(tx, registry, ctx, fresh);
+          return store.list(raw);
+        }
+        const outcome = await attempt;
+        if (row === guess) {
+          if ('error' in outcome) throw outcome.error;
+          return outcome.page;
+        }
+        store = valueStore(tx, registry, ctx, row);
+        return store.list(raw);
+      },
+      find: async (id) => (await current()).find(id),
+      create: async (input) => (await current()).create(input),
+      update: async (id, input, version) => (await current()).update(id, input, version),
+      remove: async (id, options) => (await current()).remove(id, options),
+      importRows: async (rows, options) => (await current()).importRows!(rows, options),
+    };
   };

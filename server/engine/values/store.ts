@@ -203,6 +203,35 @@ async function labelsOf(tx: Tx, registry: Registry, tenantId: number, target: st
   return found;
 }
 
+/**
+ * A reference's label as SQL, for a page the database writes: `{id, name}` for the row that
+ * `value` (the record's jsonb value, of a row of tenant `tenant`) names, `{id, name: null,
+ * deleted: true}` when it names none or a deleted one, null when it holds no number; the name
+ * only where the caller may read it (labelScope), as labelsOf answers.
+ */
+export function labelSql(registry: Registry, ctx: Ctx, target: string, value: SQL, tenant: SQL): SQL {
+  // An id only where the value is a whole number (anything else names no row).
+  const id = sql`(case when ${value} #>> '{}' ~ '^[0-9]{1,18}$' then (${value} #>> '{}')::bigint end)`;
+  const missing = sql`json_build_object('id', ${value}, 'name', null, 'deleted', true)`;
+  let found: SQL;
+  if (target.startsWith('custom:')) {
+    // Another entity's record, named by its title field (titleKey: the first TEXT field, else the first).
+    found = sql`(select json_build_object('id', o.id, 'name', o.data ->> (
+        select f ->> 'key' from jsonb_array_elements(e.fields) with ordinality x(f, i)
+        order by (f ->> 'type' = 'TEXT') desc, (f ->> 'position')::int, i limit 1))
+      from custom_entities e join custom_records o on o.tenant_id = e.tenant_id and o.entity_id = e.id and o.id = ${id}
+      where e.tenant_id = ${tenant} and e.slug = ${target.slice(7)}::text)`;
+  } else {
+    const t = registry.targets.get(target);
+    if (!t) return sql`(case when jsonb_typeof(${value}) = 'number' then ${missing} end)`;
+    const name = scopedName(t.label, labelScope(registry, ctx, target));
+    const named = sql`json_build_object('id', ${t.id}, 'name', ${name})`;
+    found = sql`(select ${t.deletedAt ? sql`case when ${t.deletedAt} is not null then json_build_object('id', ${t.id}, 'name', null, 'deleted', true) else ${named} end` : named}
+      from ${t.table} where ${t.tenantId} = ${tenant} and ${t.id} = ${id})`;
+  }
+  return sql`(case when jsonb_typeof(${value}) = 'number' then coalesce(${found}, ${missing}) end)`;
+}
+
 /** A name as compared: folded like the sort keys (accents, case, final sigma), spaces collapsed. */
 const nameKey = (name: string) => sortKey(name.replace(/\s+/g, ' ').trim());
 const nameKeyOf = (expr: SQL) => foldedKey(sql`btrim(regexp_replace(${expr}, '[[:space:]]+', ' ', 'g'))`);
