@@ -216,7 +216,7 @@ const BARE_CONTRACTS = `select case when ${LIVE_SESSION} then json_build_object(
  * subject and the title read from the records' value index (one row per record and field,
  * texts folded), as a hand-written route over the same tables would.
  */
-const BARE_RECORDS = `with e as (select id from custom_entities where tenant_id = $1 and slug = '${RECORDS_SLUG}'),
+export const BARE_RECORDS = `with e as (select id from custom_entities where tenant_id = $1 and slug = '${RECORDS_SLUG}'),
   physics as (select v.record_id from custom_values v, e where v.tenant_id = $1 and v.entity_id = e.id and v.key = 'subject' and (v.txt collate "C") = '${RECORDS_SUBJECT}')
 select case when ${LIVE_SESSION} then json_build_object(
   'data', coalesce((select json_agg(p) from (

@@ -27,7 +27,7 @@
  *  - before all that, the compiled server from start to a healthy /healthz (bench/client.ts).
  * Options: --only pglite|postgres, --students N, --seconds N, --series N, --browser false,
  * --rate N (open-loop rate, instead of 60% of the bare route's), --part lists (the lists of
- * bench/lists.ts and the reports only), --part entities (only the custom records
+ * bench/lists.ts and the reports only; --list names some of them), --part entities (only the custom records
  * beside the students list), --part money (only the money screens), --money false, --explain
  * (plans of the contracts list), --part overload (the students list offered beyond saturation:
  * bench/overload.ts).
@@ -60,6 +60,8 @@ const { values: args } = parseArgs({
     part: { type: 'string', default: 'all' },
     money: { type: 'string', default: 'true' },
     explain: { type: 'boolean', default: false },
+    // With --part lists: only these lists (students,guardians,receipts,attendance,contracts,records).
+    list: { type: 'string' },
   },
 });
 // Capacity is measured with the overload guard off (50 clients are more than it lets in at
@@ -338,14 +340,17 @@ async function lists(kind: Kind, server: ServerProcess) {
   );
   const recordsSeconds = await seedEntity(server, RECORDS);
   console.log(`  seeded ${RECORDS} records of a 10-field custom entity through the import API in ${recordsSeconds.toFixed(1)} s`);
-  const results = [
-    await compare('students list', kind, server, LIST_URL, '/students'),
-    await compare('guardians page (by name, counted, with their students)', kind, server, LIST_URLS.guardians, '/guardians'),
-    await compare("receipts (a month's, newest first, counted)", kind, server, LIST_URLS.receipts, '/receipts'),
-    await compare('attendance (absences, latest lesson first, counted)', kind, server, LIST_URLS.attendance, '/attendance'),
-    await compare("contracts (this month's unpaid, owing most first, counted, summed)", kind, server, LIST_URLS.contracts, '/contracts'),
-    await compare('custom records (one subject, by title, counted)', kind, server, LIST_URLS.records, '/records'),
+  const all: Array<[string, string, string, string]> = [
+    ['students', 'students list', LIST_URL, '/students'],
+    ['guardians', 'guardians page (by name, counted, with their students)', LIST_URLS.guardians, '/guardians'],
+    ['receipts', "receipts (a month's, newest first, counted)", LIST_URLS.receipts, '/receipts'],
+    ['attendance', 'attendance (absences, latest lesson first, counted)', LIST_URLS.attendance, '/attendance'],
+    ['contracts', "contracts (this month's unpaid, owing most first, counted, summed)", LIST_URLS.contracts, '/contracts'],
+    ['records', 'custom records (one subject, by title, counted)', LIST_URLS.records, '/records'],
   ];
+  const chosen = args.list?.split(',');
+  const results = [];
+  for (const [name, label, url, bare] of all) if (!chosen || chosen.includes(name)) results.push(await compare(label, kind, server, url, bare));
   console.log(`  lists against their bare routes (${kind}):`);
   for (const r of results) {
     console.log(

@@ -445,14 +445,16 @@ class PreparedOnConnection {
   }
 
   private execute(written: WrittenStatement, inline: Inline): { prepare?: string; execute: string } | undefined {
-    const known = this.names.get(written.text);
+    const text = written.valuesInText ? inline(written.text, written.params) : written.text;
+    if (text === undefined) return undefined;
+    const known = this.names.get(text);
     const name = known ?? `${PREPARED_PREFIX}${++preparedNames}`;
-    const placeholders = written.params.map((_, i) => `$${i + 1}`).join(', ');
+    const placeholders = written.valuesInText ? '' : written.params.map((_, i) => `$${i + 1}`).join(', ');
     const execute = inline(placeholders ? `execute ${name}(${placeholders})` : `execute ${name}`, written.params);
     if (execute === undefined) return undefined;
     if (known) return { execute };
-    this.names.set(written.text, name);
-    return { prepare: `prepare ${name} as ${written.text}`, execute };
+    this.names.set(text, name);
+    return { prepare: `prepare ${name} as ${text}`, execute };
   }
 }
 
@@ -723,14 +725,20 @@ export interface WrittenStatement {
   text: string;
   params: unknown[];
   inlined?: Map<Inline, string | undefined>;
+  /**
+   * Prepared with its values written into the text, so that its one plan is made for them:
+   * for a statement whose best plan depends on the values (which index rows a key or a
+   * filter value selects), where a plan made for any value would be slower than planning.
+   */
+  valuesInText?: boolean;
 }
 
 const dialect = new PgDialect();
 
 /** A statement written to SQL text once, as drizzle writes it, to be sent again as it is (writtenRows). */
-export function writeStatement(statement: SQL): WrittenStatement {
+export function writeStatement(statement: SQL, opts: { valuesInText?: boolean } = {}): WrittenStatement {
   const { sql: text, params } = dialect.sqlToQuery(statement);
-  return { text, params, inlined: new Map() };
+  return { text, params, inlined: new Map(), ...(opts.valuesInText ? { valuesInText: true } : {}) };
 }
 
 /** A written statement as SQL again, for a transaction that does not batch its reads. */

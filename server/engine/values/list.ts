@@ -32,7 +32,7 @@ import { classCategories, classes, lessonTags, lessonTypes, rooms, students, sub
 import { likePattern } from '../list-query';
 import type { Registry } from '../registry';
 import type { Ctx } from '../spec';
-import { asEntity, entityBySlug, labelSql, resourceOf, titleKey } from './store';
+import { asEntity, entityBySlug, labelSql, referenceId, resourceOf, titleKey } from './store';
 
 type Raw = Record<string, string | string[] | undefined>;
 
@@ -261,23 +261,36 @@ export async function recordsPageStatement(
   const limit = query.end - query.start;
   // The page's ids in order, chosen on the index, then those records only (by primary key).
   const ids = sql`select r.id from ${source.from} ${sql.join(joins, sql` `)} where ${sql.join(source.where, sql` and `)} order by ${sql.join(order, sql`, `)} limit ${rowCount(limit)} offset ${rowCount(query.start)}`;
-  const values: SQL[] = [];
-  for (const f of entity.fields) {
-    const value = sql`rec.data -> ${f.key}::text`;
-    values.push(sql`${value} as ${sql.identifier(f.key)}`);
-    if (f.type === 'REFERENCE' && f.target) {
-      values.push(sql`${labelSql(registry, ctx, f.target, value, sql`rec.tenant_id`)} as ${sql.identifier(labelKey({ name: f.key, type: 'REFERENCE' }))}`);
-    }
+  // The page's records with their values (and each reference's id, for its label one level up).
+  const inner: SQL[] = [];
+  const outer: SQL[] = [];
+  for (const [i, f] of entity.fields.entries()) {
+    const name = sql.identifier(f.key);
+    inner.push(sql`rec.data -> ${f.key}::text as ${name}`);
+    outer.push(sql`q.${name}`);
+    if (f.type !== 'REFERENCE' || !f.target) continue;
+    // Keys never start with "_": these names are the statement's own.
+    const ref = sql.identifier(`_ref_${i}`);
+    inner.push(sql`${referenceId(sql`rec.data -> ${f.key}::text`)} as ${ref}`);
+    const label = labelSql(registry, ctx, f.target, sql`q.${name}`, sql`q.${ref}`, sql`${tenantId}::int`);
+    outer.push(sql`${label} as ${sql.identifier(labelKey({ name: f.key, type: 'REFERENCE' }))}`);
   }
   const instant = (column: SQL) => sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
   const counted = recordSource(tenantId, entity, query, 'count');
-  const statement = writeStatement(sql`select json_build_object(
+  const statement = writeStatement(
+    sql`select json_build_object(
       'data', coalesce((select json_agg(p) from (
-        select rec.id, rec.version, ${instant(sql`rec.created_at`)} as created_at, ${instant(sql`rec.updated_at`)} as updated_at, ${sql.join(values, sql`, `)}
-        from unnest(array(${ids})) with ordinality k(id, n)
-        join custom_records rec on rec.tenant_id = ${tenantId} and rec.entity_id = ${entity.id} and rec.id = k.id
-        order by k.n) p), '[]'::json),
+        select q.id, q.version, q.created_at, q.updated_at, ${sql.join(outer, sql`, `)} from (
+          select rec.id, rec.version, ${instant(sql`rec.created_at`)} as created_at, ${instant(sql`rec.updated_at`)} as updated_at,
+            ${sql.join(inner, sql`, `)}, k.n as _n
+          from unnest(array(${ids})) with ordinality k(id, n)
+          join custom_records rec on rec.tenant_id = ${tenantId} and rec.entity_id = ${entity.id} and rec.id = k.id
+          offset 0) q
+        order by q._n) p), '[]'::json),
       'total', c.n)::text as body, c.n::int as total
-    from (select count(*) as n from ${counted.from} where ${sql.join(counted.where, sql` and `)}) c`);
+    from (select count(*) as n from ${counted.from} where ${sql.join(counted.where, sql` and `)}) c`,
+    // Which index rows a key and a filter value select decides the plan.
+    { valuesInText: true },
+  );
   return { statement, keep };
 }

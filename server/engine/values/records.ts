@@ -17,7 +17,7 @@ import {
   asEntity,
   checkRecordReferences,
   cleanValues,
-  entityBySlug,
+  keptEntityBySlug,
   parseRecordBody,
   presentRecords,
   type EntityRow,
@@ -228,7 +228,7 @@ export const openValueStore =
     const slug = String(params.slug);
     const key = `${ctx.tenantId}|${slug}`;
     const guess = lastRead.get(key);
-    const reading = entityBySlug(tx, ctx.tenantId, slug);
+    const reading = keptEntityBySlug(tx, ctx.tenantId, slug);
     /** The definition as read now: the row last read while it is the same (its kept pages stay in use). */
     const read = async () => {
       const row = await reading;
@@ -265,7 +265,7 @@ export const openValueStore =
           if (error instanceof DomainError) throw error;
           // The whole message failed: read again without the guess.
           lastRead.delete(key);
-          const fresh = await entityBySlug(tx, ctx.tenantId, slug);
+          const fresh = await keptEntityBySlug(tx, ctx.tenantId, slug);
           if (!fresh) throw new DomainError('not-found');
           lastRead.set(key, fresh);
           store = valueStore(tx, registry, ctx, fresh);

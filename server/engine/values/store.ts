@@ -3,7 +3,7 @@
  * jsonb object each, and the typed value index (custom_values) every filter and sort reads.
  * See docs/custom-entities.md for why the values are indexed in a side table.
  */
-import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, eq, getTableColumns, inArray, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import {
   type CustomEntity,
@@ -21,7 +21,7 @@ import {
   sortKey,
   zodIssuesToFields,
 } from '../../../domain/index';
-import type { Tx } from '../../db/client';
+import { sendsTogether, type Tx, type WrittenStatement, writeStatement, writtenRows } from '../../db/client';
 import { sortKey as foldedKey } from '../../db/schema/columns';
 import { customEntities, customRecords, customValues } from '../../db/schema/index';
 import type { Registry } from '../registry';
@@ -57,6 +57,34 @@ export async function entityBySlug(tx: Tx, tenantId: number, slug: string): Prom
     .select()
     .from(customEntities)
     .where(and(eq(customEntities.tenantId, tenantId), eq(customEntities.slug, slug)));
+  return row ?? null;
+}
+
+/** A definition row's columns under its property names, as a written read answers them. */
+const ENTITY_SELECT = sql.raw(
+  Object.entries(getTableColumns(customEntities))
+    .map(([property, column]) => `"${column.name}" as "${property}"`)
+    .join(', '),
+);
+const entityReads = new Map<string, WrittenStatement>();
+const ENTITY_READS_MAX = 10_000;
+
+/**
+ * entityBySlug, its statement written once per centre and slug and sent again as it is
+ * (prepared where the connection keeps statements) in a transaction of reads: the read every
+ * request of a records route makes.
+ */
+export async function keptEntityBySlug(tx: Tx, tenantId: number, slug: string): Promise<EntityRow | null> {
+  // Elsewhere (a write's transaction) the driver answers instants as text: drizzle reads them.
+  if (!sendsTogether(tx)) return entityBySlug(tx, tenantId, slug);
+  const key = `${tenantId}|${slug}`;
+  let statement = entityReads.get(key);
+  if (!statement) {
+    statement = writeStatement(sql`select ${ENTITY_SELECT} from custom_entities where tenant_id = ${tenantId} and slug = ${slug}`);
+    if (entityReads.size >= ENTITY_READS_MAX) entityReads.clear();
+    entityReads.set(key, statement);
+  }
+  const [row] = await writtenRows<EntityRow>(tx, statement);
   return row ?? null;
 }
 
@@ -203,15 +231,18 @@ async function labelsOf(tx: Tx, registry: Registry, tenantId: number, target: st
   return found;
 }
 
+/** A record's reference as a row id: its jsonb `value` where that is a whole number, else null. */
+export const referenceId = (value: SQL): SQL => sql`(case when ${value} #>> '{}' ~ '^[0-9]{1,18}$' then (${value} #>> '{}')::bigint end)`;
+
 /**
- * A reference's label as SQL, for a page the database writes: `{id, name}` for the row that
- * `value` (the record's jsonb value, of a row of tenant `tenant`) names, `{id, name: null,
- * deleted: true}` when it names none or a deleted one, null when it holds no number; the name
- * only where the caller may read it (labelScope), as labelsOf answers.
+ * A reference's label as SQL, for a page the database writes: `{id, name}` for the row of
+ * tenant `tenant` that `value` (the record's jsonb value) names, `{id, name: null, deleted:
+ * true}` when it names none or a deleted one, null when it holds no number; the name only
+ * where the caller may read it (labelScope), as labelsOf answers. `id` is referenceId(value),
+ * selected a level below: an expression there would be judged after row-level security's own
+ * condition, for every row of the centre, where a column is looked up in the index.
  */
-export function labelSql(registry: Registry, ctx: Ctx, target: string, value: SQL, tenant: SQL): SQL {
-  // An id only where the value is a whole number (anything else names no row).
-  const id = sql`(case when ${value} #>> '{}' ~ '^[0-9]{1,18}$' then (${value} #>> '{}')::bigint end)`;
+export function labelSql(registry: Registry, ctx: Ctx, target: string, value: SQL, id: SQL, tenant: SQL): SQL {
   const missing = sql`json_build_object('id', ${value}, 'name', null, 'deleted', true)`;
   let found: SQL;
   if (target.startsWith('custom:')) {
