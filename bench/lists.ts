@@ -183,25 +183,26 @@ const LABEL = (id: string, table: string, name: string) =>
 const PERSON = "trim(t.first_name || ' ' || t.last_name)";
 
 /** The months of a contract still owed and already due. */
-const DUE_UNPAID = 'from unnest(c.unpaid_months) m where m <= centre_month(c.tenant_id)';
+const DUE_UNPAID = 'from unnest(c.unpaid_months) m where m <= (select centre_month($1))';
 
 /**
  * This month's unpaid contracts, those owing most first, 25 with their figures and their
- * student's, category's and paying guardian's names, counted and summed.
+ * student's, category's and paying guardian's names, counted and summed. The centre's date
+ * and month are those of the centre asked for ($1), worked out once for the statement.
  */
 const BARE_CONTRACTS = `select case when ${LIVE_SESSION} then json_build_object(
   'data', coalesce((select json_agg(p) from (
     select c.id, c.version, ${INSTANT('c.created_at')} as created_at, ${INSTANT('c.updated_at')} as updated_at, c.student_id, c.category_id,
       to_char(c.start_date, 'YYYY-MM-DD') as start_date, to_char(c.end_date, 'YYYY-MM-DD') as end_date, c.register_cost, c.month_cost, c.with_receipt,
       c.notes, c.payer_guardian_id, c.discount_percent,
-      case when c.status = 'ACTIVE' and c.end_date < centre_today(c.tenant_id) then 'COMPLETED' else c.status end as status,
+      case when c.status = 'ACTIVE' and c.end_date < (select centre_today($1)) then 'COMPLETED' else c.status end as status,
       to_char(c.withdrawn_on, 'YYYY-MM-DD') as withdrawn_on, c.withdrawal_reason, c.reminders_enabled, c.total_cost, c.total_paid, c.rest,
       c.extra_total, c.credit, c.is_register_paid,
       array(select m ${DUE_UNPAID} order by m) as unpaid_months,
       (select coalesce(sum(contract_fee(c.month_cost, c.discount_percent) - coalesce((select sum(x.amount) from payments x
           where x.tenant_id = c.tenant_id and x.contract_id = c.id and x.kind = 'MONTHLY' and x.month = m), 0)), 0)::int ${DUE_UNPAID}) as unpaid_amount,
       (select count(*)::int from generate_series(date_trunc('month', c.start_date::timestamp), c.end_date::timestamp, interval '1 month') g
-        where to_char(g, 'YYYY-MM') <= least(contract_last_month(c.end_date, c.status, c.withdrawn_on), centre_month(c.tenant_id))) as due_months,
+        where to_char(g, 'YYYY-MM') <= least(contract_last_month(c.end_date, c.status, c.withdrawn_on), (select centre_month($1)))) as due_months,
       ${LABEL('c.student_id', 'students', PERSON)} as student,
       ${LABEL('c.category_id', 'contract_categories', 't.name')} as category,
       ${LABEL('c.payer_guardian_id', 'guardians', PERSON)} as payer_guardian
@@ -216,7 +217,7 @@ const BARE_CONTRACTS = `select case when ${LIVE_SESSION} then json_build_object(
  * subject and the title read from the records' value index (one row per record and field,
  * texts folded), as a hand-written route over the same tables would.
  */
-export const BARE_RECORDS = `with e as (select id from custom_entities where tenant_id = $1 and slug = '${RECORDS_SLUG}'),
+const BARE_RECORDS = `with e as (select id from custom_entities where tenant_id = $1 and slug = '${RECORDS_SLUG}'),
   physics as (select v.record_id from custom_values v, e where v.tenant_id = $1 and v.entity_id = e.id and v.key = 'subject' and (v.txt collate "C") = '${RECORDS_SUBJECT}')
 select case when ${LIVE_SESSION} then json_build_object(
   'data', coalesce((select json_agg(p) from (

@@ -167,7 +167,14 @@ async function pageOf(
   const sorts = sortColumns(spec, [...spec.def.fields, ...(extras?.fields ?? [])], { ...filterColumns(spec), ...(extras?.sorts ?? {}) });
   const order = listOrder(query, sorts, cols.id);
   if (shaped) {
-    const statement = shapedStatement(spec, shaped, { where: and(...where)!, order, limit: query.end - query.start, offset: query.start, totals: spec.totals });
+    const statement = shapedStatement(spec, shaped, {
+      where: and(...where)!,
+      order,
+      limit: query.end - query.start,
+      offset: query.start,
+      totals: spec.totals,
+      planPerValue: spec.planPerValue,
+    });
     if (key !== undefined) {
       if (keptStatements.size >= KEPT_STATEMENTS_MAX) keptStatements.clear();
       keptStatements.set(key, statement);

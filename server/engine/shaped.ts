@@ -116,6 +116,8 @@ export interface ShapedPageOptions {
   offset: number;
   /** Sums over every matching row, answered as `totals`. */
   totals?: Record<string, SQL>;
+  /** Prepared with the values written in (ResourceSpec.planPerValue). */
+  planPerValue?: boolean;
 }
 
 /**
@@ -140,6 +142,7 @@ export function shapedStatement(spec: ResourceSpec, shaped: ShapedSelect, o: Sha
         select ${shaped.inner} from ${from} where ${o.where} order by ${sql.join(o.order, sql`, `)} limit ${rowCount(o.limit)} offset ${rowCount(o.offset)}) p0) p), '[]'::json),
       'total', c.n${totals})::text as body, c.n::int as total
     from (select count(*) as n${sql.join(summed, sql``)} from ${from} where ${o.where}) c`,
+    { valuesInText: o.planPerValue },
   );
 }
 

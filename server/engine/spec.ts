@@ -81,6 +81,13 @@ export interface ResourceSpec {
   hidden?: Record<string, AnyPgColumn>;
   /** Sums over every row a list matches, answered beside the page as `totals` (money lists). */
   totals?: Record<string, SQL>;
+  /**
+   * A list page is prepared with the values of its query written in, so that its plan is
+   * made for them (see WrittenStatement.valuesInText): for lists whose filters select very
+   * different shares of the rows (a month unpaid, a value of a field). One prepared
+   * statement per centre and query on each connection, where others share one per shape.
+   */
+  planPerValue?: boolean;
   /** Unique constraints a write may hit, by constraint name -> field: 409 conflict fields.<f>='taken'. */
   unique?: Record<string, string>;
   /** Write-only fields stored transformed; the history says they changed, never their values. */

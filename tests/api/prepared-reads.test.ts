@@ -9,6 +9,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTenantReads, writeStatement, writtenRows } from '../../server/db/client';
+import { examEntity } from './exam-entity';
 import { json, outcome, show } from './api-helpers';
 import './fast-check-seed';
 import { DATABASE_KINDS, startApp, type TestApp } from './harness';
@@ -24,6 +25,8 @@ const PAGES = [
   '/api/contracts?_start=0&_end=25&unpaid_month=2026-10',
   '/api/guardians?_start=0&_end=2&_sort=last_name,first_name&_order=asc,asc&q=παπα',
   '/api/classes?_start=0&_end=25',
+  `/api/custom-entities/pr-exams/records?_start=0&_end=25&_sort=title&_order=asc&subject=${encodeURIComponent('Φυσική')}`,
+  `/api/custom-entities/pr-exams/records?_start=0&_end=5&_sort=student&_order=desc&q=${encodeURIComponent('%27; deallocate all; --')}`,
 ];
 
 describe.each(DATABASE_KINDS)('list pages prepared once per connection on %s', (kind) => {
@@ -41,6 +44,11 @@ describe.each(DATABASE_KINDS)('list pages prepared once per connection on %s', (
     for (const [i, last] of ['Παπαδοπούλου', 'Παπαγεωργίου', 'Παπάς'].entries()) {
       await created(await admin('/api/guardians', { first_name: 'Ελένη', last_name: last, student_ids: [w.students[i]!.id] }));
     }
+    // A custom entity's records (their page prepared with its values in its text).
+    const root = (url: string, body: unknown) => t.request({ method: 'POST', url, body, token: w.token.ROOT });
+    await created(await root('/api/custom-entities', examEntity('pr-exams', { subjects: ['Φυσική', 'Χημεία'], tags: ['γραπτά'] })));
+    const rows = w.students.map((st, i) => ({ title: `Διαγώνισμα ${i}`, subject: i % 2 ? 'Φυσική' : 'Χημεία', student: st.id }));
+    expect(json(await root('/api/custom-entities/pr-exams/records/import', { rows }))).toMatchObject({ created: rows.length });
   });
   afterAll(async () => {
     await t?.close();
@@ -107,9 +115,10 @@ describe.each(DATABASE_KINDS)('list pages prepared once per connection on %s', (
     ];
     await fc.assert(
       fc.asyncProperty(fc.string({ unit: 'binary', maxLength: 30 }), fc.integer({ min: -1000, max: 1000 }), async (s, n) => {
-        for (const make of statements) {
+        for (const [make, valuesInText] of [...statements.map((m) => [m, false] as const), [statements[0]!, true] as const]) {
           const query = make(s, n);
-          const read = () => outcome(() => withTenantReads(t.database, tenantId, (tx) => writtenRows<Row>(tx, writeStatement(query))));
+          // valuesInText: prepared with the values written into its text (a plan per value).
+          const read = () => outcome(() => withTenantReads(t.database, tenantId, (tx) => writtenRows<Row>(tx, writeStatement(query, { valuesInText }))));
           const prepared = await read();
           t.database.keepsPrepared = false;
           const plain = await read().finally(() => (t.database.keepsPrepared = true));

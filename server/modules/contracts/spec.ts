@@ -117,8 +117,18 @@ export const termsOf = (row: Record<string, unknown>): ContractTerms => ({
 /** The centre's current month (YYYY-MM) as SQL: months up to it are due. */
 export const centreMonth = (tenantId: SQL | number) => sql`centre_month(${tenantId})`;
 
+/**
+ * The centre's date and month for a row's figures, worked out once per statement: the
+ * transaction's centre (the one row-level security keeps to) as an InitPlan. Called per row,
+ * centre_month(contracts.tenant_id) looked the centre's time zone up for every row and month
+ * shown, half the cost of a page of unpaid contracts.
+ */
+const TRANSACTION_CENTRE = sql.raw(`nullif(current_setting('app.tenant_id', true), '')::int`);
+const CENTRE_TODAY = sql`(select centre_today(${TRANSACTION_CENTRE}))`;
+const CENTRE_MONTH = sql`(select centre_month(${TRANSACTION_CENTRE}))`;
+
 /** ACTIVE past its end date reads COMPLETED (computed, so it moves with the calendar). */
-export const contractStatusSql = sql`(case when ${contracts.status} = 'ACTIVE' and ${contracts.endDate} < centre_today(${contracts.tenantId}) then 'COMPLETED' else ${contracts.status} end)`;
+export const contractStatusSql = sql`(case when ${contracts.status} = 'ACTIVE' and ${contracts.endDate} < ${CENTRE_TODAY} then 'COMPLETED' else ${contracts.status} end)`;
 
 export const contractsSpec: ResourceSpec = {
   def: CONTRACTS,
@@ -126,17 +136,19 @@ export const contractsSpec: ResourceSpec = {
   label: sql`((select trim(s.first_name || ' ' || s.last_name) from students s where s.tenant_id = contracts.tenant_id and s.id = contracts.student_id) || ' · ' || to_char(contracts.start_date, 'YYYY-MM-DD'))`,
   // The database keeps every owed unpaid month; only those already due are unpaid.
   shown: {
-    unpaid_months: sql`array(select m from unnest(${contracts.unpaidMonths}) m where m <= centre_month(${contracts.tenantId}) order by m)`,
+    unpaid_months: sql`array(select m from unnest(${contracts.unpaidMonths}) m where m <= ${CENTRE_MONTH} order by m)`,
     // what those months still owe (their fees less what was paid towards each): the unpaid list's "how much"
     // (named in full: inside the subquery a bare column would be the payment's own)
     unpaid_amount: sql`(select coalesce(sum(contract_fee(contracts.month_cost, contracts.discount_percent)
         - coalesce((select sum(p.amount) from payments p
                     where p.tenant_id = contracts.tenant_id and p.contract_id = contracts.id and p.kind = 'MONTHLY' and p.month = m), 0)), 0)::int
-      from unnest(contracts.unpaid_months) m where m <= centre_month(contracts.tenant_id))`,
+      from unnest(contracts.unpaid_months) m where m <= ${CENTRE_MONTH})`,
     due_months: sql`(select count(*)::int from generate_series(date_trunc('month', ${contracts.startDate}::timestamp), ${contracts.endDate}::timestamp, interval '1 month') g
-      where to_char(g, 'YYYY-MM') <= least(contract_last_month(${contracts.endDate}, ${contracts.status}, ${contracts.withdrawnOn}), centre_month(${contracts.tenantId})))`,
+      where to_char(g, 'YYYY-MM') <= least(contract_last_month(${contracts.endDate}, ${contracts.status}, ${contracts.withdrawnOn}), ${CENTRE_MONTH}))`,
   },
   computed: { status: contractStatusSql },
+  // A month unpaid by a third of the contracts or by a handful: planned for the month asked.
+  planPerValue: true,
   totals: {
     total_cost: sql`sum(${contracts.totalCost})`,
     total_paid: sql`sum(${contracts.totalPaid})`,
