@@ -4,13 +4,15 @@
  * loads the server with autocannon in a child process so that `node --cpu-prof` sees only the
  * server. Run: node --import tsx --cpu-prof --cpu-prof-dir=/tmp/prof bench/profile.ts
  * Options: --only pglite|postgres, --students N, --seconds N, --connections N, --url U, --records N
- * (seeds N records of the bench's custom entity first: --url with RECORDS_URL of bench/entities.ts).
+ * (seeds N records of the bench's custom entity first: --url with RECORDS_URL of bench/entities.ts),
+ * --lists (seeds the guardians, receipts, attendance and money of bench/lists.ts first).
  */
 import { spawn } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { inProcess, seedEntity } from './entities';
+import { seedLists } from './lists';
 import { startSeededServer } from './server';
 
 const { values: args } = parseArgs({
@@ -20,6 +22,7 @@ const { values: args } = parseArgs({
     seconds: { type: 'string', default: '10' },
     connections: { type: 'string' },
     records: { type: 'string', default: '0' },
+    lists: { type: 'boolean', default: false },
     url: { type: 'string', default: '/api/students?_start=0&_end=25&_sort=last_name,first_name&_order=asc,asc&status=ACTIVE' },
   },
 });
@@ -27,6 +30,7 @@ const kind = args.only as 'pglite' | 'postgres';
 const server = await startSeededServer(kind, Number(args.students));
 const { address, headers, close } = server;
 try {
+  if (args.lists) await seedLists(server.database);
   if (Number(args.records)) await seedEntity(inProcess(server), Number(args.records));
   // Time spent waiting on the driver (PostgreSQL only: pg.Client.prototype.query).
   let sqlMs = 0;

@@ -4,7 +4,6 @@
  * this file). Served by the engine's route handlers like any table (../routes.ts).
  */
 import { and, eq, sql } from 'drizzle-orm';
-import { isDeepStrictEqual } from 'node:util';
 import { type CustomEntity, DomainError, type FieldErrors, recordsHistoryEntity, rowJsonSchema } from '../../../domain/index';
 import { type Tx, type WrittenStatement, writtenRows } from '../../db/client';
 import { customRecords } from '../../db/schema/index';
@@ -17,6 +16,7 @@ import {
   asEntity,
   checkRecordReferences,
   cleanValues,
+  entityStamp,
   keptEntityBySlug,
   parseRecordBody,
   presentRecords,
@@ -26,6 +26,7 @@ import {
   reindex,
   resolveReferenceNames,
   resourceOf,
+  sameStamp,
   searchOf,
 } from './store';
 
@@ -214,9 +215,10 @@ function rowSchemaOf(row: EntityRow) {
 }
 
 /**
- * The definition last read for each centre and slug. A list starts its page from it in the
- * same message as the definition's own read, and keeps that page only if the definition read
- * is still the same (else it is made again from what was read): one round trip, not two.
+ * The definition last read for each centre and slug. A request reads only its stamp (id,
+ * version, instant of change) and starts its page from the definition held, in the same
+ * message; if the stamp has moved, it reads the definition and makes the page again: one
+ * round trip, not two, and no definition to decode while it stays the same.
  */
 const lastRead = new Map<string, EntityRow>();
 const LAST_READ_MAX = 10_000;
@@ -227,26 +229,34 @@ export const openValueStore =
   async (tx, ctx, params) => {
     const slug = String(params.slug);
     const key = `${ctx.tenantId}|${slug}`;
-    const guess = lastRead.get(key);
-    const reading = keptEntityBySlug(tx, ctx.tenantId, slug);
-    /** The definition as read now: the row last read while it is the same (its kept pages stay in use). */
-    const read = async () => {
-      const row = await reading;
+    /** The definition as it is now: the one held while its stamp stays the same (its kept pages stay in use). */
+    const fresh = async () => {
+      const row = await keptEntityBySlug(tx, ctx.tenantId, slug);
       if (!row) {
         lastRead.delete(key);
         throw new DomainError('not-found');
       }
-      if (guess && isDeepStrictEqual(row, guess)) return guess;
       if (lastRead.size >= LAST_READ_MAX) lastRead.clear();
       lastRead.set(key, row);
       return row;
     };
-    if (!guess) return valueStore(tx, registry, ctx, await read());
-    reading.catch(() => undefined); // awaited by whichever method runs
-    let store = valueStore(tx, registry, ctx, guess);
+    const held = lastRead.get(key);
+    if (!held) return valueStore(tx, registry, ctx, await fresh());
+    const stamp = entityStamp(tx, ctx.tenantId, slug);
+    stamp.catch(() => undefined); // awaited by whichever method runs
+    /** The held definition if its stamp is the database's, else the definition read again. */
+    const now = async () => {
+      const read = await stamp;
+      if (!read) {
+        lastRead.delete(key);
+        throw new DomainError('not-found');
+      }
+      return sameStamp(read, held) ? held : fresh();
+    };
+    let store = valueStore(tx, registry, ctx, held);
     const current = async () => {
-      const row = await read();
-      if (row !== guess) store = valueStore(tx, registry, ctx, row);
+      const row = await now();
+      if (row !== held) store = valueStore(tx, registry, ctx, row);
       return store;
     };
     return {
@@ -254,25 +264,23 @@ export const openValueStore =
         return store.row;
       },
       async list(raw) {
+        // The page from the definition held, in the same message as its stamp.
         const attempt = store.list(raw).then(
           (page) => ({ page }),
           (error: unknown) => ({ error }),
         );
         let row: EntityRow;
         try {
-          row = await read();
+          row = await now();
         } catch (error) {
           if (error instanceof DomainError) throw error;
-          // The whole message failed: read again without the guess.
+          // The whole message failed: read again without the definition held.
           lastRead.delete(key);
-          const fresh = await keptEntityBySlug(tx, ctx.tenantId, slug);
-          if (!fresh) throw new DomainError('not-found');
-          lastRead.set(key, fresh);
-          store = valueStore(tx, registry, ctx, fresh);
+          store = valueStore(tx, registry, ctx, await fresh());
           return store.list(raw);
         }
         const outcome = await attempt;
-        if (row === guess) {
+        if (row === held) {
           if ('error' in outcome) throw outcome.error;
           return outcome.page;
         }

@@ -66,25 +66,46 @@ const ENTITY_SELECT = sql.raw(
     .map(([property, column]) => `"${column.name}" as "${property}"`)
     .join(', '),
 );
+const STAMP_SELECT = sql.raw(`id, version, updated_at as "updatedAt"`);
+
+/** What changes whenever a definition does: every change of one raises its version. */
+export type EntityStamp = Pick<EntityRow, 'id' | 'version' | 'updatedAt'>;
+export const sameStamp = (a: EntityStamp, b: EntityStamp) => a.id === b.id && a.version === b.version && a.updatedAt.getTime() === b.updatedAt.getTime();
+
 const entityReads = new Map<string, WrittenStatement>();
 const ENTITY_READS_MAX = 10_000;
 
+/** A read of the centre's definition `slug`, its statement written once and sent again as it is (prepared where kept). */
+async function keptRead<T>(tx: Tx, tenantId: number, slug: string, what: 'row' | 'stamp'): Promise<T | undefined> {
+  const key = `${what}|${tenantId}|${slug}`;
+  let statement = entityReads.get(key);
+  if (!statement) {
+    const select = what === 'row' ? ENTITY_SELECT : STAMP_SELECT;
+    statement = writeStatement(sql`select ${select} from custom_entities where tenant_id = ${tenantId} and slug = ${slug}`);
+    if (entityReads.size >= ENTITY_READS_MAX) entityReads.clear();
+    entityReads.set(key, statement);
+  }
+  const [row] = await writtenRows<T>(tx, statement);
+  return row;
+}
+
 /**
- * entityBySlug, its statement written once per centre and slug and sent again as it is
- * (prepared where the connection keeps statements) in a transaction of reads: the read every
- * request of a records route makes.
+ * entityBySlug, by a kept statement in a transaction of reads: the read a records route makes
+ * when it holds no definition of the slug, or another than the database's.
  */
 export async function keptEntityBySlug(tx: Tx, tenantId: number, slug: string): Promise<EntityRow | null> {
   // Elsewhere (a write's transaction) the driver answers instants as text: drizzle reads them.
   if (!sendsTogether(tx)) return entityBySlug(tx, tenantId, slug);
-  const key = `${tenantId}|${slug}`;
-  let statement = entityReads.get(key);
-  if (!statement) {
-    statement = writeStatement(sql`select ${ENTITY_SELECT} from custom_entities where tenant_id = ${tenantId} and slug = ${slug}`);
-    if (entityReads.size >= ENTITY_READS_MAX) entityReads.clear();
-    entityReads.set(key, statement);
-  }
-  const [row] = await writtenRows<EntityRow>(tx, statement);
+  return (await keptRead<EntityRow>(tx, tenantId, slug, 'row')) ?? null;
+}
+
+/** The stamp of the centre's definition `slug` (null: there is none), for a route that holds one. */
+export async function entityStamp(tx: Tx, tenantId: number, slug: string): Promise<EntityStamp | null> {
+  if (sendsTogether(tx)) return (await keptRead<EntityStamp>(tx, tenantId, slug, 'stamp')) ?? null;
+  const [row] = await tx
+    .select({ id: customEntities.id, version: customEntities.version, updatedAt: customEntities.updatedAt })
+    .from(customEntities)
+    .where(and(eq(customEntities.tenantId, tenantId), eq(customEntities.slug, slug)));
   return row ?? null;
 }
 
