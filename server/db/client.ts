@@ -422,7 +422,7 @@ class PreparedOnConnection {
     }
     for (const statement of statements) {
       const written = statement.written;
-      const run = written && !unpreparable.has(written.text) ? this.execute(written, inline) : undefined;
+      const run = written && !unpreparable.has(written.text) ? this.execute(written, statement.text, inline) : undefined;
       if (!run) {
         lines.push(statement.text);
       } else {
@@ -444,9 +444,9 @@ class PreparedOnConnection {
     this.forgetAll = true;
   }
 
-  private execute(written: WrittenStatement, inline: Inline): { prepare?: string; execute: string } | undefined {
-    const text = written.valuesInText ? inline(written.text, written.params) : written.text;
-    if (text === undefined) return undefined;
+  /** `inlined`: the statement with its values written in, as the message would carry it (kept with it, so written once). */
+  private execute(written: WrittenStatement, inlined: string, inline: Inline): { prepare?: string; execute: string } | undefined {
+    const text = written.valuesInText ? inlined : written.text;
     const known = this.names.get(text);
     const name = known ?? `${PREPARED_PREFIX}${++preparedNames}`;
     const placeholders = written.valuesInText ? '' : written.params.map((_, i) => `$${i + 1}`).join(', ');

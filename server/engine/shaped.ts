@@ -27,11 +27,14 @@ function rendered(part: SQL): SQL {
   return params.length ? part : sql.raw(text);
 }
 
+/** An instant as the answer writes it: ISO 8601 in UTC, with milliseconds. */
+export const instantJson = (value: SQL | AnyPgColumn) => sql`to_char(${value} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
 /** A selected value as the answer writes it. */
 function jsonValue(value: AnyPgColumn | SQL | SQL.Aliased): SQL | AnyPgColumn | SQL.Aliased {
   if (!is(value, Column)) return value;
   const column = value as AnyPgColumn;
-  if (column.columnType === 'PgTimestamp') return sql`to_char(${qualified(column)} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+  if (column.columnType === 'PgTimestamp') return instantJson(qualified(column));
   if (column.getSQLType() === 'time') return sql`to_char(${qualified(column)}, 'HH24:MI')`;
   return qualified(column);
 }

@@ -96,7 +96,8 @@ const handedOver = new WeakMap<Element, HTMLElement>();
  * (or press the list's button with it). So at that instant the opener refuses the focus
  * (`inert`, for as long as the closing drawer's own call lasts), and is handed to the drawer
  * that took the place: when that one closes, the focus goes back there, as if the view had
- * never been replaced (the Edit button that opened it is gone).
+ * never been replaced (the Edit button that opened it is gone). If the new drawer has not taken
+ * the focus yet, it is given it.
  */
 function useFocusHandover(open: boolean) {
   const panel = useRef<HTMLDivElement>(null);
@@ -115,12 +116,18 @@ function useFocusHandover(open: boolean) {
       queueMicrotask(() => inherited.focus({ preventScroll: true }));
       return;
     }
-    const successor = document.activeElement?.closest('.frontis-drawer.ant-drawer-open');
+    // The drawer that took this one's place: the one holding the focus, else the last one open
+    // (on a slow machine the view may finish sliding before the form has taken the focus).
+    const others = [...document.querySelectorAll<HTMLElement>('.frontis-drawer.ant-drawer-open')].filter((d) => d !== root);
+    const successor = document.activeElement?.closest<HTMLElement>('.frontis-drawer.ant-drawer-open') ?? others.at(-1);
     if (!target?.isConnected || target === document.body || target.inert || !successor) return;
     handedOver.set(successor, target);
     target.inert = true;
     queueMicrotask(() => {
       target.inert = false;
+      // left nowhere (or in the drawer that slid away), the focus belongs in the drawer on top
+      const at = document.activeElement;
+      if (!at || at === document.body || root?.contains(at)) successor.focus({ preventScroll: true });
     });
   }, []);
   return { panel, afterOpenChange };

@@ -136,8 +136,10 @@ describe('nothing typed is lost', () => {
     await form.getByRole('button', { name: 'Αποθήκευση' }).click();
     await page.waitForURL((url) => !url.search.includes('mode='));
     expect((await student(token, studentId)).phone).toBe('2610 123456');
-    // the focus is back where the view was opened, on the student's row
-    await expect.poll(() => page.evaluate(() => document.activeElement?.closest('.ant-table-row')?.textContent ?? '')).toContain(last_name);
+    // the focus is back where the view was opened, on the student's row, once the form has slid away
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.closest('.ant-table-row')?.textContent ?? ''), { timeout: 10_000 })
+      .toContain(last_name);
   });
 
   it('Esc closes an open date picker or select, not the drawer; a changed drawer asks before it closes', async () => {

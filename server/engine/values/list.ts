@@ -31,6 +31,7 @@ import { byCodePoint, sortKey as foldedKey } from '../../db/schema/columns';
 import { classCategories, classes, lessonTags, lessonTypes, rooms, students, subjects, teachers } from '../../db/schema/index';
 import { likePattern } from '../list-query';
 import type { Registry } from '../registry';
+import { instantJson } from '../shaped';
 import type { Ctx } from '../spec';
 import { asEntity, entityBySlug, labelSql, referenceId, resourceOf, titleKey } from './store';
 
@@ -275,13 +276,12 @@ export async function recordsPageStatement(
     const label = labelSql(registry, ctx, f.target, sql`q.${name}`, sql`q.${ref}`, sql`${tenantId}::int`);
     outer.push(sql`${label} as ${sql.identifier(labelKey({ name: f.key, type: 'REFERENCE' }))}`);
   }
-  const instant = (column: SQL) => sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
   const counted = recordSource(tenantId, entity, query, 'count');
   const statement = writeStatement(
     sql`select json_build_object(
       'data', coalesce((select json_agg(p) from (
         select q.id, q.version, q.created_at, q.updated_at, ${sql.join(outer, sql`, `)} from (
-          select rec.id, rec.version, ${instant(sql`rec.created_at`)} as created_at, ${instant(sql`rec.updated_at`)} as updated_at,
+          select rec.id, rec.version, ${instantJson(sql`rec.created_at`)} as created_at, ${instantJson(sql`rec.updated_at`)} as updated_at,
             ${sql.join(inner, sql`, `)}, k.n as _n
           from unnest(array(${ids})) with ordinality k(id, n)
           join custom_records rec on rec.tenant_id = ${tenantId} and rec.entity_id = ${entity.id} and rec.id = k.id

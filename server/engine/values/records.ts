@@ -229,7 +229,7 @@ export const openValueStore =
   async (tx, ctx, params) => {
     const slug = String(params.slug);
     const key = `${ctx.tenantId}|${slug}`;
-    /** The definition as it is now: the one held while its stamp stays the same (its kept pages stay in use). */
+    /** Reads the definition and holds it (the pages kept for it are keyed by the row object read). */
     const fresh = async () => {
       const row = await keptEntityBySlug(tx, ctx.tenantId, slug);
       if (!row) {
