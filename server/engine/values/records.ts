@@ -265,27 +265,24 @@ export const openValueStore =
       },
       async list(raw) {
         // The page from the definition held, in the same message as its stamp.
-        const attempt = store.list(raw).then(
+        const from = store;
+        const attempt = from.list(raw).then(
           (page) => ({ page }),
           (error: unknown) => ({ error }),
         );
-        let row: EntityRow;
         try {
-          row = await now();
+          await current();
         } catch (error) {
           if (error instanceof DomainError) throw error;
           // The whole message failed: read again without the definition held.
-          lastRead.delete(key);
           store = valueStore(tx, registry, ctx, await fresh());
           return store.list(raw);
         }
         const outcome = await attempt;
-        if (row === held) {
-          if ('error' in outcome) throw outcome.error;
-          return outcome.page;
-        }
-        store = valueStore(tx, registry, ctx, row);
-        return store.list(raw);
+        // the definition moved: its page is made again from the one just read
+        if (store !== from) return store.list(raw);
+        if ('error' in outcome) throw outcome.error;
+        return outcome.page;
       },
       find: async (id) => (await current()).find(id),
       create: async (input) => (await current()).create(input),
