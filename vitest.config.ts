@@ -33,9 +33,13 @@ export default defineConfig({
           globalSetup: ['tests/e2e/global-setup.ts'],
           testTimeout: 90_000,
           hookTimeout: 180_000,
+          // What a page shows is awaited as long as Playwright waits for an element (browser.ts:
+          // 15 s), not vitest's 1 s: on a busy machine an answer can take longer to be drawn.
+          expect: { poll: { timeout: 15_000 } },
           // One file at a time: the files share their server's data (global-setup.ts starts one
-          // server per worker, tests/e2e/server.ts picks a file's own; one worker today, since two
-          // browsers at once on two cores made timing-sensitive tests flaky).
+          // server per worker, tests/e2e/server.ts picks a file's own). Two at a time, each with
+          // its own server, took 13.5 to 16 minutes where one took 17 on a slow two-core machine,
+          // and made the tests' waits twice as tight: not worth it.
           fileParallelism: false,
           sequence: { groupOrder: 2 },
         },

@@ -4,7 +4,7 @@ import en_US from 'antd/es/locale/en_US';
 import dayjs from 'dayjs';
 import 'dayjs/locale/el';
 import 'dayjs/locale/en';
-import { createContext, useContext, useMemo, useState, type ReactNode } from 'react';
+import { createContext, useContext, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 
 export type ThemeMode = 'light' | 'dark';
@@ -86,6 +86,17 @@ const DARK: ThemeConfig = {
   },
 };
 
+const REDUCED_MOTION = '(prefers-reduced-motion: reduce)';
+const reducedMotion = {
+  subscribe(changed: () => void) {
+    if (typeof matchMedia !== 'function') return () => undefined;
+    const query = matchMedia(REDUCED_MOTION);
+    query.addEventListener('change', changed);
+    return () => query.removeEventListener('change', changed);
+  },
+  now: () => typeof matchMedia === 'function' && matchMedia(REDUCED_MOTION).matches,
+};
+
 /**
  * Theme and language in one place: antd's locale, dayjs's locale (DatePicker needs both) and
  * the colour scheme change together.
@@ -96,6 +107,14 @@ export function PreferencesProvider({ children }: { children: ReactNode }) {
   const language = i18n.language === 'en' ? 'en' : 'el';
   // Before children render, so their dates come out in the new language.
   useMemo(() => dayjs.locale(language), [language]);
+
+  // Someone who asked their system for less motion (vestibular disorders, WCAG 2.3.3) gets
+  // drawers, menus and messages that appear at once, and no colour transitions.
+  const still = useSyncExternalStore(reducedMotion.subscribe, reducedMotion.now, () => false);
+  const themeConfig = useMemo<ThemeConfig>(() => {
+    const base = mode === 'dark' ? DARK : LIGHT;
+    return still ? { ...base, token: { ...base.token, motion: false } } : base;
+  }, [mode, still]);
 
   const value = useMemo<Preferences>(
     () => ({
@@ -114,7 +133,7 @@ export function PreferencesProvider({ children }: { children: ReactNode }) {
 
   return (
     <PreferencesContext.Provider value={value}>
-      <ConfigProvider locale={language === 'en' ? en_US : el_GR} theme={mode === 'dark' ? DARK : LIGHT}>
+      <ConfigProvider locale={language === 'en' ? en_US : el_GR} theme={themeConfig}>
         {children}
       </ConfigProvider>
     </PreferencesContext.Provider>

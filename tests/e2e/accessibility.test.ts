@@ -6,7 +6,7 @@ import type { Role } from '../../domain/enums';
 import { canOpenRoute } from '../../domain/permissions';
 import { SCREENS } from '../../domain/resources/index';
 import { post, rootToken } from './api';
-import { launchChromium } from './chromium';
+import { contextOptions, launchChromium } from './chromium';
 import { stoppedMoving, submitSignIn } from './browser';
 import { acceptInvitation, invitationPath, portalFamily } from './portal-steps';
 import { e2eServer } from './server';
@@ -192,7 +192,7 @@ async function setTheme(page: Page, mode: 'light' | 'dark') {
 }
 
 async function signedIn(role: Role): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  const context = await browser.newContext(contextOptions({ width: 1400, height: 900 }));
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
   const user = role === 'ROOT' ? inject('root') : people[role];
@@ -241,7 +241,7 @@ const BOTH = [ALL[0], ALL[3]] as const;
 
 /** A page open without signing in (`path`, ready once `ready` shows), audited in all four pairings. */
 async function auditPublicPage(name: string, path: string, ready: string, viewport: { width: number; height: number }): Promise<string> {
-  const context = await browser.newContext({ viewport });
+  const context = await browser.newContext(contextOptions(viewport));
   const page = await context.newPage();
   const failures: { at: string; line: string }[] = [];
   for (const { language, mode } of ALL) {

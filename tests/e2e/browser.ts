@@ -1,9 +1,12 @@
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
-import { launchChromium } from './chromium';
+import { contextOptions, launchChromium } from './chromium';
 
-/** One browser per test file, a fresh context and page per test: `tab.page` is the current page. */
-export function useBrowserTab(viewport: { width: number; height: number }): { page: Page } {
+/**
+ * One browser per test file, a fresh context and page per test: `tab.page` is the current page.
+ * Motion is reduced unless `motion` (chromium.ts, contextOptions).
+ */
+export function useBrowserTab(viewport: { width: number; height: number }, { motion = false } = {}): { page: Page } {
   const tab = {} as { page: Page };
   let browser: Browser | undefined;
   let context: BrowserContext | undefined;
@@ -15,7 +18,7 @@ export function useBrowserTab(viewport: { width: number; height: number }): { pa
   });
   let seen: string[] = [];
   beforeEach(async () => {
-    context = await browser!.newContext({ viewport });
+    context = await browser!.newContext(contextOptions(viewport, motion));
     tab.page = await context.newPage();
     tab.page.setDefaultTimeout(15_000);
     seen = watch(tab.page);

@@ -2,6 +2,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { call, post, rootToken } from './api';
 import { submitSignIn, useBrowserTab, whollyOnScreen } from './browser';
+import { contextOptions } from './chromium';
 import { e2eServer } from './server';
 
 // The calendar day to day, in Greek, in a real Chromium against the real server: a month's
@@ -185,7 +186,7 @@ describe('a teacher’s open calendar', () => {
 
     // the secretary, in a browser of her own, moves it to 17:00–18:00 by its form
     const browser = page.context().browser() as Browser;
-    const other = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const other = await browser.newContext(contextOptions({ width: 1400, height: 900 }));
     try {
       const desk = await other.newPage();
       desk.setDefaultTimeout(15_000);

@@ -60,6 +60,8 @@ describe('sign-in page', () => {
   it('says the credentials are wrong', async () => {
     await page.goto(`${baseUrl}/login`);
     await page.getByText('EN', { exact: true }).click();
+    // the page speaks English before the form is sent: its answer is then written in English
+    await expect.poll(() => page.evaluate(() => document.documentElement.lang)).toBe('en');
     await page.fill('#login-username', root.username);
     await page.fill('#login-password', 'not-the-password');
     await page.click('button[type=submit]');

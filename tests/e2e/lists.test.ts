@@ -152,6 +152,32 @@ describe('lists', () => {
     await expect.poll(() => luminanceOf(page, '.ant-drawer-content'), { timeout: 5_000 }).toBeLessThan(0.1);
     await expect.poll(() => contrast(page, '.ant-drawer-content .ant-form-item-label label:visible'), { timeout: 5_000 }).toBeGreaterThan(7);
   });
+
+  it('asked for less motion, a drawer is there at once and nothing fades; asked no longer, buttons fade again', async () => {
+    await create('/api/rooms', { name: `Ήσυχη ${tag}`, capacity: 5 });
+    await signIn();
+    await openSearched('/rooms/');
+    const edit = page.locator('.ant-table-row', { hasText: `Ήσυχη ${tag}` }).getByRole('button', { name: 'Επεξεργασία' });
+    const fade = () => edit.evaluate((button) => getComputedStyle(button).transitionDuration);
+    // this file's pages ask for reduced motion (chromium.ts)
+    expect(await fade()).toBe('0s');
+    await edit.click();
+    await drawer().getByLabel('Όνομα', { exact: true }).waitFor();
+    // nothing slides or fades: what still runs is a spinner's endless turn, no motion of the drawer
+    const moving = () =>
+      page.evaluate(() =>
+        document
+          .getAnimations()
+          .filter((a) => a.playState === 'running' && a.effect?.getTiming().iterations !== Number.POSITIVE_INFINITY)
+          .map((a) => `${(a.effect as KeyframeEffect | null)?.target?.className ?? ''} ${a.effect?.getTiming().duration}`),
+      );
+    expect(await moving()).toEqual([]);
+    await page.keyboard.press('Escape');
+    await drawer().waitFor({ state: 'hidden' });
+    // the setting changed in the system while the page is open
+    await page.emulateMedia({ reducedMotion: 'no-preference' });
+    await expect.poll(fade).not.toBe('0s');
+  });
 });
 
 /** The first `selector`'s text colour (with alpha) and its own or nearest painted background. */

@@ -9,7 +9,8 @@ import { e2eServer } from './server';
 // Esc closes only the innermost popup of a drawer; closing a changed drawer asks first.
 const baseUrl = e2eServer().baseUrl;
 
-const tab = useBrowserTab({ width: 1400, height: 900 });
+// with motion: the view drawer sliding away while a form opens is what some tests here are about
+const tab = useBrowserTab({ width: 1400, height: 900 }, { motion: true });
 let page: Page;
 beforeEach(() => {
   page = tab.page;
