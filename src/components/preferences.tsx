@@ -18,6 +18,9 @@ interface Preferences {
 const PreferencesContext = createContext<Preferences>({ mode: 'light', setMode: () => undefined });
 export const usePreferences = () => useContext(PreferencesContext);
 
+/** The browser's answer to a media query (none outside a browser). */
+const media = (query: string) => (typeof matchMedia === 'function' ? matchMedia(query) : undefined);
+
 function storedMode(): ThemeMode {
   try {
     const value = localStorage.getItem(THEME_KEY);
@@ -25,7 +28,7 @@ function storedMode(): ThemeMode {
   } catch {
     // no storage
   }
-  return typeof matchMedia === 'function' && matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
+  return media('(prefers-color-scheme: dark)')?.matches ? 'dark' : 'light';
 }
 
 // Text and links readable on every background of the theme, at least 4.5:1 (WCAG AA): antd's
@@ -89,12 +92,11 @@ const DARK: ThemeConfig = {
 const REDUCED_MOTION = '(prefers-reduced-motion: reduce)';
 const reducedMotion = {
   subscribe(changed: () => void) {
-    if (typeof matchMedia !== 'function') return () => undefined;
-    const query = matchMedia(REDUCED_MOTION);
-    query.addEventListener('change', changed);
-    return () => query.removeEventListener('change', changed);
+    const query = media(REDUCED_MOTION);
+    query?.addEventListener('change', changed);
+    return () => query?.removeEventListener('change', changed);
   },
-  now: () => typeof matchMedia === 'function' && matchMedia(REDUCED_MOTION).matches,
+  now: () => media(REDUCED_MOTION)?.matches === true,
 };
 
 /**

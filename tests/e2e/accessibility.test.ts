@@ -188,7 +188,7 @@ async function setTheme(page: Page, mode: 'light' | 'dark') {
   const toggle = page.locator('header .ant-switch');
   if ((await toggle.getAttribute('aria-checked')) !== String(mode === 'dark')) await toggle.click();
   await expect.poll(() => toggle.getAttribute('aria-checked')).toBe(String(mode === 'dark'));
-  await page.waitForTimeout(400); // colours change with a transition
+  await stoppedMoving(page); // colours are read once they have changed
 }
 
 async function signedIn(role: Role): Promise<Page> {

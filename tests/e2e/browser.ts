@@ -86,17 +86,18 @@ export async function modalOpened(page: Page) {
   await expect.poll(() => page.locator('.ant-modal[class*="zoom-appear"], .ant-modal[class*="zoom-enter"]').count()).toBe(0);
 }
 
-/** Waits until nothing on the page is moving (drawers, toasts and colours change with animations; spinners run forever and are left out). */
+/** What is moving on the page now, one entry each (spinners run forever and are left out). */
+export const movingNow = (page: Page) =>
+  page.evaluate(() =>
+    document
+      .getAnimations()
+      .filter((a) => a.playState === 'running' && a.effect?.getTiming().iterations !== Number.POSITIVE_INFINITY)
+      .map((a) => `${(a.effect as KeyframeEffect | null)?.target?.className ?? ''} ${a.effect?.getTiming().duration}`),
+  );
+
+/** Waits until nothing on the page is moving (drawers, toasts and colours change with animations). */
 export async function stoppedMoving(page: Page, timeout = 5_000) {
-  await expect
-    .poll(
-      () =>
-        page.evaluate(
-          () => document.getAnimations().filter((a) => a.playState === 'running' && a.effect?.getTiming().iterations !== Number.POSITIVE_INFINITY).length,
-        ),
-      { timeout },
-    )
-    .toBe(0);
+  await expect.poll(() => movingNow(page), { timeout }).toEqual([]);
 }
 
 /** Waits until `target` is wholly on the screen (a drawer slides in before its fields can be used). */

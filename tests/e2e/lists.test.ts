@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { post, rootToken } from './api';
-import { submitSignIn, useBrowserTab } from './browser';
+import { movingNow, submitSignIn, useBrowserTab } from './browser';
 import { e2eServer } from './server';
 
 // What every list and view of the generic screen does, seen in Greek in a real Chromium: a
@@ -164,14 +164,7 @@ describe('lists', () => {
     await edit.click();
     await drawer().getByLabel('Όνομα', { exact: true }).waitFor();
     // nothing slides or fades: what still runs is a spinner's endless turn, no motion of the drawer
-    const moving = () =>
-      page.evaluate(() =>
-        document
-          .getAnimations()
-          .filter((a) => a.playState === 'running' && a.effect?.getTiming().iterations !== Number.POSITIVE_INFINITY)
-          .map((a) => `${(a.effect as KeyframeEffect | null)?.target?.className ?? ''} ${a.effect?.getTiming().duration}`),
-      );
-    expect(await moving()).toEqual([]);
+    expect(await movingNow(page)).toEqual([]);
     await page.keyboard.press('Escape');
     await drawer().waitFor({ state: 'hidden' });
     // the setting changed in the system while the page is open
