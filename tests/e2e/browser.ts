@@ -70,11 +70,17 @@ export async function submitSignIn(page: Page, baseUrl: string, username: string
   await page.click('button[type=submit]');
 }
 
-/** Picks `option` in the antd Select labelled `label` inside `scope` (once a sliding drawer has put it on the screen). */
+/**
+ * Picks `option` in the antd Select labelled `label` inside `scope` (once a sliding drawer has
+ * put it on the screen). A select that searches is typed into first, as a person looks for one
+ * among many: a reference offers only its first 20 rows until then, and the browser tests' centre
+ * holds what every earlier file made, so a row made just now need not be among them.
+ */
 export async function chooseOption(page: Page, scope: Locator, label: string, option: string) {
   const field = scope.getByLabel(label, { exact: true });
   await whollyOnScreen(page, field);
   await field.click({ force: true });
+  if ((await field.getAttribute('readonly')) === null) await field.fill(option);
   await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: option }).first().click();
 }
 
