@@ -264,6 +264,18 @@ describe.each(DATABASE_KINDS)('money kept by contract and month on %s', (kind) =
         );
         expect(keptCells).toEqual(cells);
 
+        // A month's unpaid contracts, as the list filters them (from contract_unpaid_months), are
+        // those whose unpaid months hold it: paid, corrected or deleted since, the rows follow.
+        const unpaid = (c: Row) => c.unpaid_months as string[];
+        const months = new Set([...contracts.flatMap(unpaid), ...payments.flatMap((p) => (p.month ? [p.month as string] : []))]);
+        for (const month of months) {
+          const listed = await all(`/api/contracts?unpaid_month=${month}`);
+          expect(
+            listed.map((c) => c.id),
+            month,
+          ).toEqual(contracts.filter((c) => unpaid(c).includes(month)).map((c) => c.id));
+        }
+
         // The account's income, month by month, with and without a receipt.
         for (const year of YEARS) {
           const months = json(await send('GET', `/api/account/year?year=${year}`)).data.months as Row[];
