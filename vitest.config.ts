@@ -3,7 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     projects: [
-      // The projects run one after the other (groupOrder): unit, then api, then e2e.
+      // In one run the projects go one after the other (groupOrder): unit, then api, then e2e.
+      // npm test runs e2e in a run of its own beside the other two (scripts/test.mjs).
       { test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], environment: 'node', sequence: { groupOrder: 0 } } },
       {
         test: {

@@ -128,8 +128,7 @@ async function visit(page: Page, path: string) {
 async function settle(page: Page) {
   await page.waitForTimeout(100);
   await expect.poll(() => page.locator('.ant-spin-spinning, .ant-skeleton-active, .ant-btn-loading').count(), { timeout: 15_000 }).toBe(0);
-  // drawers slide in and buttons change colour with transitions: colours are measured when they end
-  await page.waitForTimeout(150);
+  // colours are measured once nothing moves (the page asks for reduced motion, so little does)
   await stoppedMoving(page, 10_000);
 }
 
