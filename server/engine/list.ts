@@ -8,7 +8,7 @@ import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { narrowedDef, parseListQuery, readableFields, type FieldDef, type FieldType, type ListQuery } from '../../domain/index';
 import { isDeepStrictEqual } from 'node:util';
-import { databaseOfReads, type Database, type Tx, type WrittenStatement } from '../db/client';
+import { databaseOfReads, queryRows, type Database, type Tx, type WrittenStatement } from '../db/client';
 import { byCodePoint, sortKey } from '../db/schema/columns';
 import { listOrder, listWhere, type ColumnMap } from './list-query';
 import { baseWhere, labelScope, loadRows } from './read';
@@ -166,6 +166,7 @@ async function pageOf(
 
   const sorts = sortColumns(spec, [...spec.def.fields, ...(extras?.fields ?? [])], { ...filterColumns(spec), ...(extras?.sorts ?? {}) });
   const order = listOrder(query, sorts, cols.id);
+  const tally = extras?.tally?.(query);
   if (shaped) {
     const statement = shapedStatement(spec, shaped, {
       where: and(...where)!,
@@ -174,6 +175,7 @@ async function pageOf(
       offset: query.start,
       totals: spec.totals,
       planPerValue: spec.planPerValue,
+      tally,
     });
     if (key !== undefined) {
       if (keptStatements.size >= KEPT_STATEMENTS_MAX) keptStatements.clear();
@@ -184,7 +186,7 @@ async function pageOf(
   // Lists with totals count in the same statement that sums.
   // Both start at once: where queries sent together share a round trip, they go as one message.
   const [summed, { rows, total }] = await Promise.all([
-    spec.totals ? sumRows(tx, spec, where, spec.totals) : undefined,
+    spec.totals ? sumRows(tx, spec, where, spec.totals, tally) : undefined,
     loadRows(tx, registry, ctx, spec, {
       where,
       order,
@@ -210,12 +212,16 @@ function narrowSearch(spec: ResourceSpec, readable: ReadonlySet<string>): AnyPgC
   return sortKey(text) as unknown as AnyPgColumn;
 }
 
-async function sumRows(tx: Tx, spec: ResourceSpec, where: SQL[], totals: Record<string, SQL>) {
-  const select: Record<string, SQL> = { __count: sql`count(*)` };
-  for (const [name, expr] of Object.entries(totals)) select[name] = sql`coalesce(${expr}, 0)`;
-  const q = tx.select(select as never).from(spec.table as never);
-  const [row] = (await (spec.join ? q.leftJoin(spec.join.table as never, spec.join.on) : q).where(and(...where))) as Record<string, unknown>[];
+async function sumRows(tx: Tx, spec: ResourceSpec, where: SQL[], totals: Record<string, SQL>, tally?: SQL) {
+  let row: Record<string, unknown> | undefined;
+  if (tally) [row] = await queryRows<Record<string, unknown>>(tx, tally);
+  else {
+    const select: Record<string, SQL> = { n: sql`count(*)` };
+    for (const [name, expr] of Object.entries(totals)) select[name] = sql`coalesce(${expr}, 0)`;
+    const q = tx.select(select as never).from(spec.table as never);
+    [row] = (await (spec.join ? q.leftJoin(spec.join.table as never, spec.join.on) : q).where(and(...where))) as Record<string, unknown>[];
+  }
   const out: Record<string, number> = {};
   for (const name of Object.keys(totals)) out[name] = Number(row?.[name] ?? 0);
-  return { count: Number(row?.__count ?? 0), totals: out };
+  return { count: Number(row?.n ?? 0), totals: out };
 }

@@ -121,6 +121,8 @@ export interface ShapedPageOptions {
   totals?: Record<string, SQL>;
   /** Prepared with the values written in (ResourceSpec.planPerValue). */
   planPerValue?: boolean;
+  /** The count and sums from elsewhere (ListExtras.tally), in place of those over the page's rows. */
+  tally?: SQL;
 }
 
 /**
@@ -144,7 +146,7 @@ export function shapedStatement(spec: ResourceSpec, shaped: ShapedSelect, o: Sha
       'data', coalesce((select json_agg(p) from (select ${shaped.outer} from (
         select ${shaped.inner} from ${from} where ${o.where} order by ${sql.join(o.order, sql`, `)} limit ${rowCount(o.limit)} offset ${rowCount(o.offset)}) p0) p), '[]'::json),
       'total', c.n${totals})::text as body, c.n::int as total
-    from (select count(*) as n${sql.join(summed, sql``)} from ${from} where ${o.where}) c`,
+    from (${o.tally ?? sql`select count(*) as n${sql.join(summed, sql``)} from ${from} where ${o.where}`}) c`,
     { valuesInText: o.planPerValue },
   );
 }

@@ -38,6 +38,12 @@ export interface ListExtras {
   sorts?: Record<string, SQL>;
   /** Conditions for the query's filters on those names (and defaults when absent). */
   where(query: ListQuery): SQL[];
+  /**
+   * The list's count and sums read from a table the database keeps for them, for a query it
+   * fits (else undefined): a select of one row, `n` and each of the spec's totals by name, over
+   * exactly the rows the list's conditions match.
+   */
+  tally?(query: ListQuery): SQL | undefined;
 }
 
 export interface WriteArgs {

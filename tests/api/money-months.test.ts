@@ -264,16 +264,24 @@ describe.each(DATABASE_KINDS)('money kept by contract and month on %s', (kind) =
         );
         expect(keptCells).toEqual(cells);
 
-        // A month's unpaid contracts, as the list filters them (from contract_unpaid_months), are
-        // those whose unpaid months hold it: paid, corrected or deleted since, the rows follow.
+        // A month's unpaid contracts are those whose unpaid months hold it, and the list's count
+        // and sums (read from contract_unpaid_months) are theirs: paid, corrected or deleted
+        // since, the kept rows follow.
         const unpaid = (c: Row) => c.unpaid_months as string[];
         const months = new Set([...contracts.flatMap(unpaid), ...payments.flatMap((p) => (p.month ? [p.month as string] : []))]);
         for (const month of months) {
+          const owing = contracts.filter((c) => unpaid(c).includes(month));
           const listed = await all(`/api/contracts?unpaid_month=${month}`);
           expect(
             listed.map((c) => c.id),
             month,
-          ).toEqual(contracts.filter((c) => unpaid(c).includes(month)).map((c) => c.id));
+          ).toEqual(owing.map((c) => c.id));
+          const first = json(await send('GET', `/api/contracts?unpaid_month=${month}&_start=0&_end=1`));
+          const sum = (key: string) => owing.reduce((n, c) => n + (c[key] as number), 0);
+          expect({ total: first.total, totals: first.totals }, month).toEqual({
+            total: owing.length,
+            totals: { total_cost: sum('total_cost'), total_paid: sum('total_paid'), rest: sum('rest') },
+          });
         }
 
         // The account's income, month by month, with and without a receipt.

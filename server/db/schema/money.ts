@@ -133,6 +133,28 @@ export const contractMonths = pgTable(
   ],
 );
 
+/**
+ * The months each contract still owes, one row per contract and month, with the contract's
+ * figures beside them: written only by the database (custom migration contract_unpaid_rules)
+ * whenever a contract's unpaid months or figures change. A month's unpaid contracts are then
+ * counted and summed from one narrow range of the primary key, which also carries the figures
+ * (INCLUDE, written in that migration's table; drizzle cannot declare it). The array
+ * containment on contracts.unpaid_months cannot use its index under row-level security
+ * (the operator is not leakproof), so it read every contract of the centre instead.
+ */
+export const contractUnpaidMonths = pgTable(
+  'contract_unpaid_months',
+  {
+    tenantId: tenantId(),
+    month: text('month').notNull(),
+    contractId: integer('contract_id').notNull(),
+    totalCost: cents('total_cost'),
+    totalPaid: cents('total_paid'),
+    rest: cents('rest'),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.month, t.contractId] })],
+);
+
 /** A plain resource's table, derived from its declaration (declared.ts). */
 export const expenseCategories = declaredTable(EXPENSE_CATEGORIES);
 

@@ -20,7 +20,7 @@ import {
 } from '../../../domain/index';
 import { MANAGERS } from '../../../domain/access';
 import type { Tx } from '../../db/client';
-import { classStudents, contracts, payments } from '../../db/schema/index';
+import { classStudents, contractUnpaidMonths, contracts, payments } from '../../db/schema/index';
 import type { Ctx, ListExtras, ResourceSpec } from '../../engine/spec';
 
 /** Filters beyond the declared fields: a student's classes, a day covered, a month paid or not. */
@@ -62,6 +62,22 @@ function extraWhere(ctx: Ctx, query: ListQuery): SQL[] {
     }
   }
   return out;
+}
+
+/**
+ * The count and sums of the unpaid list of one month, from the months the database keeps per
+ * contract (contract_unpaid_months) rather than by testing every contract of the centre:
+ * only when that month is all the list asks (a search or another filter counts the list itself).
+ */
+function unpaidTally(ctx: Ctx, query: ListQuery): SQL | undefined {
+  const [only, ...more] = query.filters;
+  if (more.length || query.q || only?.field !== 'unpaid_month' || only.op !== 'eq' || only.values.length !== 1) return undefined;
+  const month = only.values[0];
+  if (typeof month !== 'string' || !isMonth(month)) return undefined;
+  const u = contractUnpaidMonths;
+  return sql`select count(*) as n, coalesce(sum(${u.totalCost}), 0) as total_cost, coalesce(sum(${u.totalPaid}), 0) as total_paid,
+      coalesce(sum(${u.rest}), 0) as rest
+    from ${u} where ${u.tenantId} = ${ctx.tenantId} and ${u.month} = ${month} and ${month} <= ${centreMonth(ctx.tenantId)}`;
 }
 
 /** The contract's terms under a row lock: payments and changes of terms queue here, one at a time. */
@@ -155,7 +171,7 @@ export const contractsSpec: ResourceSpec = {
     rest: sql`sum(${contracts.rest})`,
   },
   async listExtras(_tx, ctx): Promise<ListExtras> {
-    return { fields: EXTRA_FILTERS, where: (query) => extraWhere(ctx, query) };
+    return { fields: EXTRA_FILTERS, where: (query) => extraWhere(ctx, query), tally: (query) => unpaidTally(ctx, query) };
   },
   // docs/rules.md, Reminders: turning a contract's reminders off (or on again) is ADMIN's.
   canWrite(ctx, before, input) {
