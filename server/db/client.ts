@@ -741,6 +741,24 @@ export function writeStatement(statement: SQL, opts: { valuesInText?: boolean } 
   return { text, params, inlined: new Map(), ...(opts.valuesInText ? { valuesInText: true } : {}) };
 }
 
+/**
+ * Statements already written, by what decides their text, to be sent again as they are
+ * without building anything: at most `max` in the process, all let go when it is reached
+ * (each a few KB of SQL; a kept statement is only ever a shortcut).
+ */
+export class KeptStatements {
+  readonly #kept = new Map<string, WrittenStatement>();
+  constructor(readonly max: number) {}
+  get(key: string): WrittenStatement | undefined {
+    return this.#kept.get(key);
+  }
+  keep(key: string, statement: WrittenStatement): WrittenStatement {
+    if (this.#kept.size >= this.max) this.#kept.clear();
+    this.#kept.set(key, statement);
+    return statement;
+  }
+}
+
 /** A written statement as SQL again, for a transaction that does not batch its reads. */
 function asSql({ text, params }: WrittenStatement): SQL {
   const chunks: SQL[] = [];

@@ -8,13 +8,13 @@ import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { narrowedDef, parseListQuery, readableFields, type FieldDef, type FieldType, type ListQuery } from '../../domain/index';
 import { isDeepStrictEqual } from 'node:util';
-import { databaseOfReads, queryRows, type Database, type Tx, type WrittenStatement } from '../db/client';
+import { databaseOfReads, KeptStatements, queryRows, type Database, type Tx } from '../db/client';
 import { byCodePoint, sortKey } from '../db/schema/columns';
 import { listOrder, listWhere, type ColumnMap } from './list-query';
 import { baseWhere, labelScope, loadRows } from './read';
 import { shapedPage, shapedSelect, shapedStatement } from './shaped';
 import type { Registry } from './registry';
-import type { Ctx, ListExtras, ResourceSpec } from './spec';
+import { actorKey, type Ctx, type ListExtras, type ResourceSpec } from './spec';
 import type { Page, RawQuery } from './store';
 import { tableColumns } from './table';
 
@@ -107,8 +107,7 @@ export async function listRows(tx: Tx, registry: Registry, ctx: Ctx, spec: Resou
  * from and the query string. The same page asked again is sent as written, without parsing or
  * building anything. At most KEPT_STATEMENTS_MAX in the process (each a few KB of SQL).
  */
-const keptStatements = new Map<string, WrittenStatement>();
-const KEPT_STATEMENTS_MAX = 1000;
+const keptStatements = new KeptStatements(1000);
 const keyIds = new WeakMap<object, number>();
 let nextKeyId = 1;
 const idOf = (thing: object) => {
@@ -119,8 +118,7 @@ const idOf = (thing: object) => {
 
 function keptKey(spec: ResourceSpec, ctx: Ctx, raw: RawQuery, settings: unknown): string | undefined {
   if (settings !== undefined && (typeof settings !== 'object' || settings === null)) return undefined;
-  const actor = ctx.actor ? `${ctx.actor.kind}:${ctx.actor.id}:${ctx.actor.role}` : '';
-  return `${idOf(spec)}|${ctx.tenantId}|${actor}|${settings === undefined ? 0 : idOf(settings)}|${JSON.stringify(raw)}`;
+  return `${idOf(spec)}|${ctx.tenantId}|${actorKey(ctx)}|${settings === undefined ? 0 : idOf(settings)}|${JSON.stringify(raw)}`;
 }
 
 async function pageOf(
@@ -177,10 +175,7 @@ async function pageOf(
       planPerValue: spec.planPerValue,
       tally,
     });
-    if (key !== undefined) {
-      if (keptStatements.size >= KEPT_STATEMENTS_MAX) keptStatements.clear();
-      keptStatements.set(key, statement);
-    }
+    if (key !== undefined) keptStatements.keep(key, statement);
     return { data: [], ...(await shapedPage(tx, statement)) };
   }
   // Lists with totals count in the same statement that sums.

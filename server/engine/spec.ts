@@ -19,6 +19,9 @@ export interface Ctx {
   origin?: string;
 }
 
+/** Who asks, as a kept statement's key names them: what they may see follows kind, id and role. */
+export const actorKey = (ctx: Ctx) => (ctx.actor ? `${ctx.actor.kind}:${ctx.actor.id}:${ctx.actor.role}` : '');
+
 /** A row as the API shows it: snake_case fields, labels beside references. */
 export type Data = Record<string, unknown> & { id: number; version: number };
 

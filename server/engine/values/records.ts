@@ -5,10 +5,10 @@
  */
 import { and, eq, sql } from 'drizzle-orm';
 import { type CustomEntity, DomainError, type FieldErrors, recordsHistoryEntity, rowJsonSchema } from '../../../domain/index';
-import { type Tx, type WrittenStatement, writtenRows } from '../../db/client';
+import { KeptStatements, type Tx, writtenRows } from '../../db/client';
 import { customRecords } from '../../db/schema/index';
 import { recordHistory, recordHistoryMany } from '../history';
-import type { Ctx, Data, Registry } from '../spec';
+import { actorKey, type Ctx, type Data, type Registry } from '../spec';
 import { assertVersion, importRefused, inUse, type ImportReport, type OpenStore, type Page, type RecordStore } from '../store';
 import { parseRecordQuery, recordsPageStatement } from './list';
 import { customRecordsPointingAt } from './references';
@@ -54,15 +54,13 @@ async function assertReferences(tx: Tx, registry: Registry, ctx: Ctx, entity: Cu
  * and scope: labels are named within it) and the query string. The same page asked again is
  * sent as written, without parsing or building anything. At most KEPT_MAX in the process.
  */
-const keptPages = new Map<string, WrittenStatement>();
-const KEPT_MAX = 1000;
+const keptPages = new KeptStatements(1000);
 const rowIds = new WeakMap<EntityRow, number>();
 let nextRowId = 1;
 function keptKey(row: EntityRow, ctx: Ctx, raw: unknown): string {
   let id = rowIds.get(row);
   if (id === undefined) rowIds.set(row, (id = nextRowId++));
-  const actor = ctx.actor ? `${ctx.actor.kind}:${ctx.actor.id}:${ctx.actor.role}` : '';
-  return `${id}|${ctx.tenantId}|${actor}|${JSON.stringify(raw)}`;
+  return `${id}|${ctx.tenantId}|${actorKey(ctx)}|${JSON.stringify(raw)}`;
 }
 
 /** What a definition row is read as, made once per row object. */
@@ -95,10 +93,7 @@ export function valueStore(tx: Tx, registry: Registry, ctx: Ctx, row: EntityRow)
       if (!statement) {
         const written = await recordsPageStatement(tx, registry, ctx, entity, parseRecordQuery(entity, raw));
         statement = written.statement;
-        if (written.keep) {
-          if (keptPages.size >= KEPT_MAX) keptPages.clear();
-          keptPages.set(key, statement);
-        }
+        if (written.keep) keptPages.keep(key, statement);
       }
       const [page] = await writtenRows<{ body: string; total: number }>(tx, statement);
       return { data: [], total: Number(page!.total), json: page!.body };

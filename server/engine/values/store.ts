@@ -21,7 +21,7 @@ import {
   sortKey,
   zodIssuesToFields,
 } from '../../../domain/index';
-import { sendsTogether, type Tx, type WrittenStatement, writeStatement, writtenRows } from '../../db/client';
+import { KeptStatements, sendsTogether, type Tx, writeStatement, writtenRows } from '../../db/client';
 import { sortKey as foldedKey } from '../../db/schema/columns';
 import { customEntities, customRecords, customValues } from '../../db/schema/index';
 import type { Registry } from '../registry';
@@ -72,8 +72,7 @@ const STAMP_SELECT = sql.raw(`id, version, updated_at as "updatedAt"`);
 export type EntityStamp = Pick<EntityRow, 'id' | 'version' | 'updatedAt'>;
 export const sameStamp = (a: EntityStamp, b: EntityStamp) => a.id === b.id && a.version === b.version && a.updatedAt.getTime() === b.updatedAt.getTime();
 
-const entityReads = new Map<string, WrittenStatement>();
-const ENTITY_READS_MAX = 10_000;
+const entityReads = new KeptStatements(10_000);
 
 /** A read of the centre's definition `slug`, its statement written once and sent again as it is (prepared where kept). */
 async function keptRead<T>(tx: Tx, tenantId: number, slug: string, what: 'row' | 'stamp'): Promise<T | undefined> {
@@ -81,9 +80,7 @@ async function keptRead<T>(tx: Tx, tenantId: number, slug: string, what: 'row' |
   let statement = entityReads.get(key);
   if (!statement) {
     const select = what === 'row' ? ENTITY_SELECT : STAMP_SELECT;
-    statement = writeStatement(sql`select ${select} from custom_entities where tenant_id = ${tenantId} and slug = ${slug}`);
-    if (entityReads.size >= ENTITY_READS_MAX) entityReads.clear();
-    entityReads.set(key, statement);
+    statement = entityReads.keep(key, writeStatement(sql`select ${select} from custom_entities where tenant_id = ${tenantId} and slug = ${slug}`));
   }
   const [row] = await writtenRows<T>(tx, statement);
   return row;

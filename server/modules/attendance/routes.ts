@@ -15,14 +15,14 @@ import { z } from 'zod';
 import { ATTENDANCE_STATUSES, attendanceRate, DomainError, displayDate, isOwnOnly, type FieldErrors } from '../../../domain/index';
 import type { Config } from '../../config';
 import type { Actor } from '../../context';
-import { preparedRows, queryRows, rowCount, withTenant, withTenantReads, type Database, type Tx } from '../../db/client';
+import { KeptStatements, queryRows, rowCount, withTenant, withTenantReads, writeStatement, writtenRows, type Database, type Tx } from '../../db/client';
 import { readsConfirmingSession } from '../../plugins/auth';
 import { history } from '../../db/schema/index';
 import { answerSchema } from '../../engine/answers';
 import { pagedQuery, pageOf } from '../../engine/list-query';
 import { IdParams } from '../../engine/params';
 import { ctxOf, sendPage } from '../../engine/routes';
-import type { Ctx } from '../../engine/spec';
+import { actorKey, type Ctx } from '../../engine/spec';
 import { armAbsenceNotices, cancelAbsenceNotices } from './notices';
 
 const area = 'attendance' as const;
@@ -108,6 +108,9 @@ const dateText = z
 const statusList = z.union([Status, z.array(Status).max(4)]).transform((v) => (Array.isArray(v) ? v : [v]));
 const SORTS = { date: sql`l.date`, student: sql`s.last_name_sort collate "C"`, status: sql`a.status`, marked_at: sql`a.marked_at` } as const;
 const sortText = z.string().max(100);
+
+/** The pages of marks already written, by centre, actor and query (see GET /attendance). */
+const keptPages = new KeptStatements(1000);
 
 const ListQuery = pagedQuery({
   student_id: idText.optional(),
@@ -393,6 +396,39 @@ export const attendanceRoutes: FastifyPluginAsyncZod<{ database: Database; confi
   // exists (its foreign key), so joining the students would only cost a lookup per mark.
   const COUNTED_FROM = sql`from attendance a join lessons l on l.tenant_id = a.tenant_id and l.id = a.lesson_id`;
 
+  /**
+   * A page of marks and their count as one statement: the database shapes the page as the
+   * answer's JSON beside its count, and the text goes out as it is (the page keeps the order of
+   * its sorted subquery, as json_agg reads it).
+   */
+  const pageStatement = (ctx: Ctx, q: z.infer<typeof ListQuery>) => {
+    const { start, end } = pageOf(q);
+    const sorts = (q._sort ?? 'date').split(',');
+    const orders = (q._order ?? '').split(',');
+    const order: SQL[] = [];
+    sorts.forEach((name, i) => {
+      const expr = SORTS[name as keyof typeof SORTS];
+      if (!expr) throw new DomainError('validation', 'The list query is not valid.', { _sort: 'invalid-option' });
+      const dir = orders[i] || (name === 'date' ? 'desc' : 'asc');
+      if (dir !== 'asc' && dir !== 'desc') throw new DomainError('validation', 'The list query is not valid.', { _order: 'invalid-option' });
+      order.push(sql`${expr} ${sql.raw(dir)}`);
+      if (name === 'date') order.push(sql`l.start_time ${sql.raw(dir)}`);
+    });
+    const where = conditions(ctx, { ...q, from: q.date_gte, to: q.date_lte });
+    return sql`select coalesce((select json_agg(p) from (
+        select a.id, a.lesson_id, a.student_id,
+          json_build_object('id', a.student_id, 'name', nullif(trim(coalesce(s.first_name, '') || ' ' || coalesce(s.last_name, '')), '')) as student,
+          a.status, a.note, a.marked_by, to_char(a.marked_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as marked_at,
+          to_char(l.date, 'YYYY-MM-DD') as date, to_char(l.start_time, 'HH24:MI') as start_time, to_char(l.end_time, 'HH24:MI') as end_time,
+          l.class_id, case when l.class_id is not null then json_build_object('id', l.class_id, 'name', c.name) end as class,
+          l.subject_id, case when l.subject_id is not null then json_build_object('id', l.subject_id, 'name', sb.name) end as subject,
+          a.version
+        ${FROM} where ${where}
+        order by ${sql.join(order, sql`, `)}, a.id
+        limit ${rowCount(end - start)} offset ${rowCount(start)}) p), '[]'::json)::text as data,
+      (select count(*)::int ${COUNTED_FROM} where ${where}) as total`;
+  };
+
   app.get(
     '/attendance',
     {
@@ -409,43 +445,12 @@ export const attendanceRoutes: FastifyPluginAsyncZod<{ database: Database; confi
       readsConfirmingSession(request, async (first) => {
         const ctx = ctxOf(request);
         const q = request.query;
-        const { start, end } = pageOf(q);
-        const sorts = (q._sort ?? 'date').split(',');
-        const orders = (q._order ?? '').split(',');
-        const order: SQL[] = [];
-        sorts.forEach((name, i) => {
-          const expr = SORTS[name as keyof typeof SORTS];
-          if (!expr) throw new DomainError('validation', 'The list query is not valid.', { _sort: 'invalid-option' });
-          const dir = orders[i] || (name === 'date' ? 'desc' : 'asc');
-          if (dir !== 'asc' && dir !== 'desc') throw new DomainError('validation', 'The list query is not valid.', { _order: 'invalid-option' });
-          order.push(sql`${expr} ${sql.raw(dir)}`);
-          if (name === 'date') order.push(sql`l.start_time ${sql.raw(dir)}`);
-        });
-        const where = conditions(ctx, { ...q, from: q.date_gte, to: q.date_lte });
-        // One statement behind the tenant settings (one round trip): the database shapes the page
-        // as the answer's JSON beside its count, and the text goes out as it is (the page keeps
-        // the order of its sorted subquery, as json_agg reads it).
-        const [row] = await withTenantReads(
-          database,
-          ctx.tenantId,
-          (tx) =>
-            preparedRows<{ data: string; total: number }>(
-              tx,
-              sql`select coalesce((select json_agg(p) from (
-                  select a.id, a.lesson_id, a.student_id,
-                    json_build_object('id', a.student_id, 'name', nullif(trim(coalesce(s.first_name, '') || ' ' || coalesce(s.last_name, '')), '')) as student,
-                    a.status, a.note, a.marked_by, to_char(a.marked_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as marked_at,
-                    to_char(l.date, 'YYYY-MM-DD') as date, to_char(l.start_time, 'HH24:MI') as start_time, to_char(l.end_time, 'HH24:MI') as end_time,
-                    l.class_id, case when l.class_id is not null then json_build_object('id', l.class_id, 'name', c.name) end as class,
-                    l.subject_id, case when l.subject_id is not null then json_build_object('id', l.subject_id, 'name', sb.name) end as subject,
-                    a.version
-                  ${FROM} where ${where}
-                  order by ${sql.join(order, sql`, `)}, a.id
-                  limit ${rowCount(end - start)} offset ${rowCount(start)}) p), '[]'::json)::text as data,
-                (select count(*)::int ${COUNTED_FROM} where ${where}) as total`,
-            ),
-          first,
-        );
+        // The same page asked again is sent as written (what the page holds follows the centre,
+        // the actor and the query alone).
+        const key = `${ctx.tenantId}|${actorKey(ctx)}|${JSON.stringify(q)}`;
+        const statement = keptPages.get(key) ?? keptPages.keep(key, writeStatement(pageStatement(ctx, q)));
+        // One statement behind the tenant settings (one round trip).
+        const [row] = await withTenantReads(database, ctx.tenantId, (tx) => writtenRows<{ data: string; total: number }>(tx, statement), first);
         const total = Number(row?.total ?? 0);
         return sendPage(reply, { data: [], total, json: `{"data":${row!.data},"total":${total}}` });
       }),
