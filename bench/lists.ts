@@ -174,8 +174,7 @@ const BARE_ATTENDANCE = `select case when ${LIVE_SESSION} then json_build_object
     left join subjects sb on sb.tenant_id = l.tenant_id and sb.id = l.subject_id
     where a.tenant_id = $1 and a.status = 'ABSENT'
     order by l.date desc, l.start_time desc, a.id limit 25) p), '[]'),
-  'total', (select count(*) from attendance a join lessons l on l.tenant_id = a.tenant_id and l.id = a.lesson_id
-    where a.tenant_id = $1 and a.status = 'ABSENT'))::text end as body`;
+  'total', (select count(*) from attendance a where a.tenant_id = $1 and a.status = 'ABSENT'))::text end as body`;
 
 /** A row's label, `{id, name}`, or null when it names none. */
 const LABEL = (id: string, table: string, name: string) =>

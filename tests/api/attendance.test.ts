@@ -181,6 +181,36 @@ describe.each(DATABASE_KINDS)('attendance on %s', (kind) => {
     expect(lessonIds.has(theirs.id)).toBe(false);
     const everything = json(await w.admin('GET', `/api/attendance?student_id=${members[1]!.id}&_end=200`));
     expect(everything.data.some((r: Row) => r.lesson_id === theirs.id)).toBe(true);
+    // Her count and her rates are of her lessons too, though the filter names only marks.
+    expect(seen.total).toBe(seen.data.length);
+    const absent = json(await w.teachers[0]!.call('GET', `/api/attendance?status=ABSENT&_end=200`));
+    expect(absent.total).toBe(absent.data.length);
+    expect(absent.data.some((r: Row) => r.lesson_id === theirs.id)).toBe(false);
+    const rates = ok(await w.teachers[0]!.call('GET', `/api/attendance/rates?student_id=${members[1]!.id}`));
+    expect(rates.total).toBe(seen.total);
+  });
+
+  it("every list's total is the number of marks it holds, whether its filters name the lesson or only the mark", async () => {
+    const all = json(await w.admin('GET', '/api/attendance?_end=200')).data as Row[];
+    expect(all.length).toBeGreaterThan(3);
+    const someDate = all[Math.floor(all.length / 2)]!.date as string;
+    const queries = [
+      '',
+      'status=ABSENT',
+      'status=PRESENT&status=LATE',
+      `student_id=${members[0]!.id}`,
+      `class_id=${w.classes[1]!.id}`,
+      `date_gte=${someDate}`,
+      `status=ABSENT&date_lte=${someDate}`,
+    ];
+    for (const query of queries) {
+      const page = json(await w.admin('GET', `/api/attendance?${query}&_start=0&_end=1`));
+      const rows = json(await w.admin('GET', `/api/attendance?${query}&_end=200`)).data as Row[];
+      expect(page.total, query).toBe(rows.length);
+      if (query.includes('status')) continue;
+      const rates = ok(await w.admin('GET', `/api/attendance/rates?${query.replace('date_gte', 'from').replace('date_lte', 'to')}`));
+      expect(rates.total, query).toBe(rows.length);
+    }
   });
 
   it('lessons filter by has_absences', async () => {

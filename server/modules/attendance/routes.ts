@@ -369,7 +369,10 @@ export const attendanceRoutes: FastifyPluginAsyncZod<{ database: Database; confi
     },
   );
 
-  /** The conditions of a list or a rate (marks aliased `a`, lessons `l`). */
+  /**
+   * The conditions of a list or a rate (marks aliased `a`, lessons `l`), and whether they name
+   * the lesson (what a count then has to join).
+   */
   const conditions = (ctx: Ctx, q: { student_id?: number; class_id?: number; lesson_id?: number; status?: string[]; from?: string; to?: string }) => {
     const where: SQL[] = [sql`a.tenant_id = ${ctx.tenantId}`];
     if (q.student_id !== undefined) where.push(sql`a.student_id = ${q.student_id}`);
@@ -385,16 +388,18 @@ export const attendanceRoutes: FastifyPluginAsyncZod<{ database: Database; confi
     if (q.from) where.push(sql`l.date >= ${q.from}::date`);
     if (q.to) where.push(sql`l.date <= ${q.to}::date`);
     if (teaches(ctx)) where.push(ownLessons(ctx));
-    return sql.join(where, sql` and `);
+    return { where: sql.join(where, sql` and `), lessons: q.class_id !== undefined || !!q.from || !!q.to || teaches(ctx) };
   };
   const FROM = sql`from attendance a
     join lessons l on l.tenant_id = a.tenant_id and l.id = a.lesson_id
     join students s on s.tenant_id = a.tenant_id and s.id = a.student_id
     left join classes c on c.tenant_id = l.tenant_id and c.id = l.class_id
     left join subjects sb on sb.tenant_id = l.tenant_id and sb.id = l.subject_id`;
-  // What the count needs: conditions name only marks and lessons, and every mark's student
-  // exists (its foreign key), so joining the students would only cost a lookup per mark.
-  const COUNTED_FROM = sql`from attendance a join lessons l on l.tenant_id = a.tenant_id and l.id = a.lesson_id`;
+  // What a count needs: conditions name only marks and lessons, and every mark's student and
+  // lesson exist (their foreign keys), so a join only costs a lookup per mark, and the lesson's
+  // is made only where a condition names the lesson.
+  const countedFrom = (lessons: boolean) =>
+    lessons ? sql`from attendance a join lessons l on l.tenant_id = a.tenant_id and l.id = a.lesson_id` : sql`from attendance a`;
 
   /**
    * A page of marks and their count as one statement: the database shapes the page as the
@@ -414,7 +419,7 @@ export const attendanceRoutes: FastifyPluginAsyncZod<{ database: Database; confi
       order.push(sql`${expr} ${sql.raw(dir)}`);
       if (name === 'date') order.push(sql`l.start_time ${sql.raw(dir)}`);
     });
-    const where = conditions(ctx, { ...q, from: q.date_gte, to: q.date_lte });
+    const { where, lessons } = conditions(ctx, { ...q, from: q.date_gte, to: q.date_lte });
     return sql`select coalesce((select json_agg(p) from (
         select a.id, a.lesson_id, a.student_id,
           json_build_object('id', a.student_id, 'name', nullif(trim(coalesce(s.first_name, '') || ' ' || coalesce(s.last_name, '')), '')) as student,
@@ -426,7 +431,7 @@ export const attendanceRoutes: FastifyPluginAsyncZod<{ database: Database; confi
         ${FROM} where ${where}
         order by ${sql.join(order, sql`, `)}, a.id
         limit ${rowCount(end - start)} offset ${rowCount(start)}) p), '[]'::json)::text as data,
-      (select count(*)::int ${COUNTED_FROM} where ${where}) as total`;
+      (select count(*)::int ${countedFrom(lessons)} where ${where}) as total`;
   };
 
   app.get(
@@ -448,7 +453,7 @@ export const attendanceRoutes: FastifyPluginAsyncZod<{ database: Database; confi
         // The same page asked again is sent as written (what the page holds follows the centre,
         // the actor and the query alone).
         const key = `${ctx.tenantId}|${actorKey(ctx)}|${JSON.stringify(q)}`;
-        const statement = keptPages.get(key) ?? keptPages.keep(key, writeStatement(pageStatement(ctx, q)));
+        const statement = keptPages.get(key) ?? keptPages.keep(key, writeStatement(pageStatement(ctx, q), { valuesInText: true }));
         // One statement behind the tenant settings (one round trip).
         const [row] = await withTenantReads(database, ctx.tenantId, (tx) => writtenRows<{ data: string; total: number }>(tx, statement), first);
         const total = Number(row?.total ?? 0);
@@ -469,9 +474,9 @@ export const attendanceRoutes: FastifyPluginAsyncZod<{ database: Database; confi
     },
     async (request) => {
       const ctx = ctxOf(request);
-      const where = conditions(ctx, request.query);
+      const { where, lessons } = conditions(ctx, request.query);
       const rows = await withTenantReads(database, ctx.tenantId, (tx) =>
-        queryRows<{ status: string; n: number }>(tx, sql`select a.status, count(*)::int as n ${FROM} where ${where} group by a.status`),
+        queryRows<{ status: string; n: number }>(tx, sql`select a.status, count(*)::int as n ${countedFrom(lessons)} where ${where} group by a.status`),
       );
       const counts = { PRESENT: 0, ABSENT: 0, LATE: 0, EXCUSED: 0 };
       for (const r of rows) if (r.status in counts) counts[r.status as keyof typeof counts] = Number(r.n);
