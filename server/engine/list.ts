@@ -105,7 +105,7 @@ export async function listRows(tx: Tx, registry: Registry, ctx: Ctx, spec: Resou
  * The statements of shaped pages already written, by what decides their text: the resource
  * (as declared now), the centre, the caller (role and scope), the settings the list was built
  * from and the query string. The same page asked again is sent as written, without parsing or
- * building anything. At most KEPT_STATEMENTS_MAX in the process (each a few KB of SQL).
+ * building anything. At most 1,000 in the process (each a few KB of SQL).
  */
 const keptStatements = new KeptStatements(1000);
 const keyIds = new WeakMap<object, number>();

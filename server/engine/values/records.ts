@@ -52,7 +52,7 @@ async function assertReferences(tx: Tx, registry: Registry, ctx: Ctx, entity: Cu
  * Pages' statements already written, by what decides their text: the definition as read (the
  * same row object while it stays the same, see openValueStore), the centre, the caller (role
  * and scope: labels are named within it) and the query string. The same page asked again is
- * sent as written, without parsing or building anything. At most KEPT_MAX in the process.
+ * sent as written, without parsing or building anything. At most 1,000 in the process.
  */
 const keptPages = new KeptStatements(1000);
 const rowIds = new WeakMap<EntityRow, number>();
