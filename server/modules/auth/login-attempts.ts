@@ -52,6 +52,37 @@ const tenantIs = (tenantId: number | null) => (tenantId === null ? isNull(loginA
 /** Serialises every reservation drawing on one budget, in all processes; released at commit. */
 const lock = (tx: Tx, name: string) => tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`frontis-login:${name}`}, 0))`);
 
+/** The last reservation waiting for each budget in this process: the next one waits for it. */
+const turns = new Map<string, Promise<void>>();
+
+/**
+ * Runs fn once this process's earlier reservations on the same budgets are done. Without it,
+ * a burst against one name would have every one of its reservations hold a pooled connection
+ * while waiting for the database's lock, and a real person signing in meanwhile (another
+ * budget) would wait for a connection until the pool gave up (503). With it, one connection
+ * per process waits for a budget; the database's lock still orders the processes.
+ */
+async function inTurn<T>(budgets: readonly string[], fn: () => Promise<T>): Promise<T> {
+  const done: Array<() => void> = [];
+  try {
+    for (const budget of budgets) {
+      const before = turns.get(budget);
+      let finish!: () => void;
+      const mine = new Promise<void>((resolve) => (finish = resolve));
+      const last = before ? before.then(() => mine) : mine;
+      turns.set(budget, last);
+      done.push(() => {
+        finish();
+        if (turns.get(budget) === last) turns.delete(budget);
+      });
+      await before;
+    }
+    return await fn();
+  } finally {
+    for (const finish of done.reverse()) finish();
+  }
+}
+
 type Budget = { n: number; oldest: Date | null };
 
 async function budget(tx: Tx, where: ReturnType<typeof and>): Promise<Budget> {
@@ -75,35 +106,36 @@ export async function reserveLoginAttempt(database: Database, limits: Config['lo
   const name = usernameKey(key.username);
   const address = key.address.slice(0, 100);
   const since = new Date(Date.now() - limits.windowSeconds * 1000);
-  return withPlatform(database, async (tx) => {
-    if (key.device) {
-      await lock(tx, `device:${key.device}`);
-      const byDevice = await budget(tx, and(eq(loginAttempts.device, key.device), eq(loginAttempts.succeeded, false), gt(loginAttempts.at, since)));
-      if (byDevice.n >= limits.perUser) refuse(limits.windowSeconds, byDevice.oldest);
-    } else {
-      // Always name before address, so two reservations never wait for each other in a circle.
-      await lock(tx, `name:${key.tenantId ?? 0}:${name}`);
-      await lock(tx, `address:${address}`);
-      const byAddress = await budget(tx, and(eq(loginAttempts.address, address), isNull(loginAttempts.device), gt(loginAttempts.at, since)));
-      if (byAddress.n >= limits.perAddress) refuse(limits.windowSeconds, byAddress.oldest);
-      const byName = await budget(
-        tx,
-        and(
-          tenantIs(key.tenantId),
-          eq(loginAttempts.usernameKey, name),
-          isNull(loginAttempts.device),
-          eq(loginAttempts.succeeded, false),
-          gt(loginAttempts.at, since),
-        ),
-      );
-      if (byName.n >= limits.perUser) refuse(limits.windowSeconds, byName.oldest);
-    }
-    const [row] = await tx
-      .insert(loginAttempts)
-      .values({ tenantId: key.tenantId, usernameKey: name, address, device: key.device, succeeded: false })
-      .returning({ id: loginAttempts.id });
-    return row!.id;
-  });
+  // Always name before address, so two reservations never wait for each other in a circle.
+  const budgets = key.device ? [`device:${key.device}`] : [`name:${key.tenantId ?? 0}:${name}`, `address:${address}`];
+  return inTurn(budgets, () =>
+    withPlatform(database, async (tx) => {
+      for (const held of budgets) await lock(tx, held);
+      if (key.device) {
+        const byDevice = await budget(tx, and(eq(loginAttempts.device, key.device), eq(loginAttempts.succeeded, false), gt(loginAttempts.at, since)));
+        if (byDevice.n >= limits.perUser) refuse(limits.windowSeconds, byDevice.oldest);
+      } else {
+        const byAddress = await budget(tx, and(eq(loginAttempts.address, address), isNull(loginAttempts.device), gt(loginAttempts.at, since)));
+        if (byAddress.n >= limits.perAddress) refuse(limits.windowSeconds, byAddress.oldest);
+        const byName = await budget(
+          tx,
+          and(
+            tenantIs(key.tenantId),
+            eq(loginAttempts.usernameKey, name),
+            isNull(loginAttempts.device),
+            eq(loginAttempts.succeeded, false),
+            gt(loginAttempts.at, since),
+          ),
+        );
+        if (byName.n >= limits.perUser) refuse(limits.windowSeconds, byName.oldest);
+      }
+      const [row] = await tx
+        .insert(loginAttempts)
+        .values({ tenantId: key.tenantId, usernameKey: name, address, device: key.device, succeeded: false })
+        .returning({ id: loginAttempts.id });
+      return row!.id;
+    }),
+  );
 }
 
 /**
