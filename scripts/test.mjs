@@ -1,5 +1,5 @@
 // `npm test`: the whole suite, exactly what CI runs (docs/testing.md). Lint first (seconds, and
-// the commonest failure); then the typecheck beside the client build; then vitest, as two runs
+// the commonest failure); then the typecheck beside the build (client and server); then vitest, as two runs
 // side by side: the unit and API projects in one, the browser project in the other. A browser
 // file spends much of its time waiting on Chromium and on its one server, leaving a core idle
 // that the API files fill; the API run has the lower priority (nice), so what a page draws is
@@ -41,7 +41,12 @@ const step = async (...runs) => {
 
 const extra = process.argv.slice(2);
 await step(run(bin('biome'), ['check', '.']));
-await step(run(bin('tsc'), ['--noEmit', '-p', 'tsconfig.json'], { label: 'types' }), run(bin('vite'), ['build', '--logLevel', 'warn'], { label: 'build' }));
+// The build is `npm run build`'s: the client, and the compiled server that the tests which
+// start Frontis as a process of its own run, as `npm start` does.
+await step(
+  run(bin('tsc'), ['--noEmit', '-p', 'tsconfig.json'], { label: 'types' }),
+  run(process.execPath, [join(ROOT, 'scripts', 'build.mjs'), '--logLevel', 'warn'], { label: 'build' }),
+);
 if (extra.length > 0) await step(run(bin('vitest'), ['run', ...extra]));
 else
   await step(

@@ -1,5 +1,6 @@
-// Starts the real Frontis server (server/main.ts, the built client in ./dist) on a free port
-// with a fresh embedded database, for the Playwright tests in this folder.
+// Starts the real Frontis server (compiled, as `npm start` runs it: dist-server/main.js, the
+// built client in ./dist) on a free port with a fresh embedded database, for the Playwright
+// tests in this folder.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { freePort } from '../free-port';
@@ -69,7 +70,7 @@ async function startStack(aadeUrl: string) {
   });
   await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
   const smtpPort = (smtp.server.address() as { port: number }).port;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, ['dist-server/main.js'], {
     env: {
       ...process.env,
       PORT: String(port),
@@ -108,7 +109,9 @@ async function startStack(aadeUrl: string) {
 }
 
 export default async function setup(project: TestProject) {
-  if (!existsSync('dist/index.html')) throw new Error('dist/ is missing: run `npm run build` first (npm test does).');
+  for (const built of ['dist/index.html', 'dist-server/main.js']) {
+    if (!existsSync(built)) throw new Error(`${built} is missing: run \`npm run build\` first (npm test does).`);
+  }
   // Receipts go to a local stand-in for AADE's myDATA once a centre turns it on, checked every second.
   const MYDATA = { userId: 'frontis-e2e', key: 'e2e-subscription-key-1' };
   const aade = await startAadeStandIn({ [MYDATA.userId]: MYDATA.key });

@@ -24,7 +24,7 @@ let dataDir = '';
 let server: ChildProcess | undefined;
 
 async function start() {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, ['dist-server/main.js'], {
     env: {
       ...process.env,
       PORT: String(port),

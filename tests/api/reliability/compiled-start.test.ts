@@ -1,13 +1,13 @@
-// `npm start` runs the server compiled to plain JavaScript (scripts/build-server.mjs): the
-// compiled file finds its migrations, creates the database and the first accounts, serves the
-// built client compressed and the API, and stops cleanly on SIGTERM.
-import { spawnSync } from 'node:child_process';
+// `npm start` runs the server compiled to plain JavaScript (scripts/build-server.mjs, run by
+// `npm run build`, which `npm test` runs first): the compiled file finds its migrations,
+// creates the database and the first accounts, serves the built client compressed and the
+// API, and stops cleanly on SIGTERM.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, type FrontisProcess, REPO, ROOT, startFrontis } from './frontis-process';
+import { call, compiled, type FrontisProcess, REPO, ROOT, startFrontis } from './frontis-process';
 
 describe('the compiled server on the embedded database', () => {
   let dataDir: string;
@@ -15,10 +15,8 @@ describe('the compiled server on the embedded database', () => {
 
   beforeAll(async () => {
     if (!existsSync(join(REPO, 'dist/index.html'))) throw new Error('dist/ is missing: run `npm run build` first (npm test does).');
-    const built = spawnSync(process.execPath, ['scripts/build-server.mjs'], { cwd: REPO, encoding: 'utf8' });
-    expect(built.status, built.stderr).toBe(0);
     dataDir = mkdtempSync(join(tmpdir(), 'frontis-compiled-'));
-    server = await startFrontis({ DATA_DIR: dataDir, DATABASE_URL: '' }, 120_000, ['dist-server/main.js']);
+    server = await startFrontis({ DATA_DIR: dataDir, DATABASE_URL: '' }, 120_000, [compiled('main.js')]);
   });
   afterAll(async () => {
     await server?.stop();

@@ -10,14 +10,14 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, PGLITE_EXTENSIONS, pgliteDir } from '../../../server/db/client';
 import { backupNow } from '../../../server/jobs/backup';
-import { allNames, call, REPO, ROOT, signIn, startFrontis } from './frontis-process';
+import { allNames, call, compiled, REPO, ROOT, signIn, startFrontis } from './frontis-process';
 
 const BACKED_UP = 'Μάθημα στο αντίγραφο';
 const LIVE = 'Μάθημα μετά το αντίγραφο';
 
 function runRestore(file: string, dataDir: string): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/restore.ts', file], {
+    const child = spawn(process.execPath, [compiled('restore.js'), file], {
       cwd: REPO,
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATA_DIR: dataDir },
       stdio: ['ignore', 'pipe', 'pipe'],
