@@ -1,11 +1,12 @@
 /**
- * Security headers on every answer (by @fastify/helmet), and the Origin check that (with
+ * Security headers on every answer (helmet's choice of them), and the Origin check that (with
  * SameSite cookies and the custom x-client-type header) keeps other sites from calling the
  * API with our cookies. No CORS headers are ever sent: the client is served from the same origin.
  */
-import helmet from '@fastify/helmet';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import helmet from 'helmet';
 import { DomainError } from '../../domain/index';
 import type { Config } from '../config';
 import { isApiPath, pathOf } from '../context';
@@ -48,31 +49,53 @@ export function contentSecurityPolicy(config: Config, docs: boolean): string {
 
 const isHttps = (request: FastifyRequest) => request.protocol === 'https';
 
+/**
+ * The headers helmet sets with these options, asked of it once. Every one of them is the same
+ * on every answer, so each answer gets them as one fixed set (helmet's Fastify plugin builds
+ * the middleware again and runs its dozen steps on every request).
+ */
+export function helmetHeaders(options: Parameters<typeof helmet>[0]): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const recorder = {
+    setHeader(name: string, value: string | number | readonly string[]) {
+      headers[name.toLowerCase()] = String(value);
+    },
+    removeHeader(name: string) {
+      delete headers[name.toLowerCase()];
+    },
+  };
+  helmet(options)({} as IncomingMessage, recorder as unknown as ServerResponse, (error?: unknown) => {
+    if (error) throw error;
+  });
+  return headers;
+}
+
 export const securityPlugin = fp(async (app: FastifyInstance, opts: { config: Config }) => {
-  const policy = contentSecurityPolicy(opts.config, false);
-  const docsPolicy = contentSecurityPolicy(opts.config, true);
-  await app.register(helmet, {
-    // Set below from the two policies written once (helmet would write it again for every answer).
+  const fixed = helmetHeaders({
+    // The policy is written by contentSecurityPolicy above: the API docs' pages get their own.
     contentSecurityPolicy: false,
     referrerPolicy: { policy: 'same-origin' },
     xFrameOptions: { action: 'deny' },
     // Only an answer that came over HTTPS may pin the browser to HTTPS (see below).
     strictTransportSecurity: false,
   });
+  const headers = { ...fixed, 'content-security-policy': contentSecurityPolicy(opts.config, false) };
+  const docsHeaders = { ...fixed, 'content-security-policy': contentSecurityPolicy(opts.config, true) };
 
-  app.addHook('onRequest', async (request, reply) => {
-    reply.header('content-security-policy', isDocs(request.url) ? docsPolicy : policy);
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.headers(isDocs(request.url) ? docsHeaders : headers);
     const origin = request.headers.origin;
-    if (origin === undefined) return;
+    if (origin === undefined) return done();
     const own = `${request.protocol}://${request.host}`.toLowerCase();
-    if (origin.toLowerCase() !== own) throw new DomainError('forbidden', 'Cross-origin requests are not allowed.');
+    if (origin.toLowerCase() !== own) return done(new DomainError('forbidden', 'Cross-origin requests are not allowed.'));
+    done();
   });
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     // API answers are per user and per moment: never cached by browsers or proxies.
     if (isApiPath(request.method, pathOf(request.url)) && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
     if (isHttps(request)) reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
-    return payload;
+    done(null, payload);
   });
 });
 

@@ -143,10 +143,26 @@ describe.each(DATABASE_KINDS)('headers and tenancy on %s', (kind) => {
       expect(res.headers['x-content-type-options']).toBe('nosniff');
       expect(res.headers['referrer-policy']).toBe('same-origin');
       expect(res.headers['x-frame-options']).toBe('DENY');
+      expect(res.headers['cross-origin-opener-policy']).toBe('same-origin');
+      expect(res.headers['cross-origin-resource-policy']).toBe('same-origin');
+      expect(res.headers['origin-agent-cluster']).toBe('?1');
+      expect(res.headers['x-dns-prefetch-control']).toBe('off');
+      expect(res.headers['x-download-options']).toBe('noopen');
+      expect(res.headers['x-permitted-cross-domain-policies']).toBe('none');
+      expect(res.headers['x-xss-protection']).toBe('0');
       expect(res.headers['access-control-allow-origin']).toBeUndefined();
       expect(res.headers['access-control-allow-credentials']).toBeUndefined();
       expect(res.headers['strict-transport-security']).toBeUndefined(); // plain HTTP
     }
+  });
+
+  it("the API docs' pages alone may run their inline scripts", async () => {
+    const docs = await raw('GET', '/api/docs/', {});
+    expect(String(docs.headers['content-security-policy'])).toContain("script-src 'self' 'unsafe-inline'");
+    expect(docs.headers['x-frame-options']).toBe('DENY');
+    const api = await raw('GET', '/api/docs/json', {});
+    expect(String(api.headers['content-security-policy'])).toContain("script-src 'self' 'unsafe-inline'");
+    expect(String((await raw('GET', '/healthz', {})).headers['content-security-policy'])).toContain("script-src 'self';");
   });
 
   it('a request from a foreign Origin answers 403 forbidden', async () => {
