@@ -2,7 +2,7 @@
 // database on the PostgreSQL server named by TEST_DATABASE_URL. Nothing here is mocked.
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -83,17 +83,17 @@ const databaseUrl = (name: string) => {
   return url.toString();
 };
 
-async function createScratchDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+async function createScratchDatabase(made: Made, today: string | undefined): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `frontis_t_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
   await admin.connect();
   try {
-    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${await migratedTemplate()}`);
+    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${await madeTemplate(made, today)}`);
   } catch (error) {
     // dropped meanwhile (by a checkout of other migrations on this server, once it was old): made again
     if ((error as { code?: string }).code !== '3D000') throw error;
-    template = undefined;
-    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${await migratedTemplate()}`);
+    templates.clear();
+    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${await madeTemplate(made, today)}`);
   } finally {
     await admin.end();
   }
@@ -110,10 +110,12 @@ async function createScratchDatabase(): Promise<{ url: string; drop(): Promise<v
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 
-/** What a migrated database depends on: the migrations, the code that applies them and the policies, the declarations, PGlite's version. */
-function migratedKey(): string {
-  const hash = createHash('sha256').update(readFileSync(join(REPO, 'node_modules/@electric-sql/pglite/package.json')));
-  for (const folder of ['server/db', 'domain']) {
+/** A short hash of PGlite's version, every file in `folders`, and `extra`. */
+function keyOf(folders: readonly string[], extra = ''): string {
+  const hash = createHash('sha256')
+    .update(readFileSync(join(REPO, 'node_modules/@electric-sql/pglite/package.json')))
+    .update(extra);
+  for (const folder of folders) {
     for (const name of (readdirSync(join(REPO, folder), { recursive: true }) as string[]).sort()) {
       const path = join(REPO, folder, name);
       if (statSync(path).isFile()) hash.update(name).update(readFileSync(path));
@@ -122,75 +124,137 @@ function migratedKey(): string {
   return hash.digest('hex').slice(0, 16);
 }
 
-let migrated: Promise<Blob> | undefined;
+/** What a migrated database depends on: the migrations, the code that applies them and the policies, the declarations, PGlite's version. */
+const migratedKey = () => keyOf(['server/db', 'domain']);
+
 /**
- * An embedded database with every migration applied, made once and dumped to the temporary
- * directory (named by what it depends on, so a changed migration makes a new one): each app
- * loads the dump instead of creating a database and migrating it, about a second less each.
- * `migrate` still runs on the copy and finds nothing left to do, so a test sees exactly what a
- * fresh database would hold.
+ * What a test's database starts from: every migration applied, and with `demo` the demo centre
+ * too (bootstrap with DEMO_DATA, the slowest part of starting an app: about ten seconds on
+ * PGlite and six on PostgreSQL). Made once per worker and kept (the embedded one dumped to the
+ * temporary directory, the PostgreSQL one as a template database), named by what it depends on
+ * so that a changed migration, server file or day makes a new one. `migrate` and `bootstrap`
+ * still run on each copy and find nothing left to do, so a test sees exactly what a fresh
+ * database would hold.
  */
-function migratedPglite(): Promise<Blob> {
-  migrated ??= (async () => {
-    const file = join(tmpdir(), `frontis-migrated-${migratedKey()}.tar`);
-    if (existsSync(file)) return new Blob([readFileSync(file)]);
-    const database = await openDatabase({});
-    try {
-      await migrate(database);
-      const dump = await database.pglite!.dumpDataDir('none');
-      // written aside, then renamed: another worker never reads half a file
-      const partial = `${file}.${process.pid}`;
-      writeFileSync(partial, Buffer.from(await dump.arrayBuffer()));
-      renameSync(partial, file);
-      return dump;
-    } finally {
-      await database.close();
-    }
-  })();
-  return migrated;
+interface Made {
+  key: string;
+  /** Fills a migrated database (the demo centre); the files it stores go to `dataDir`. */
+  fill?(database: Database, dataDir: string): Promise<void>;
 }
 
-let template: Promise<string> | undefined;
-/** How long a template of other migrations is kept for another checkout's run. */
-const TEMPLATE_KEPT_MS = 24 * 60 * 60 * 1000;
+/** The demo centre for `config`'s day and first accounts; its uploaded files are kept beside the made database. */
+function demoMade(config: Config): Made {
+  const key = keyOf(
+    ['server', 'domain'],
+    JSON.stringify([config.today ?? new Date().toDateString(), config.defaultTenant, config.rootUsername, config.rootPassword]),
+  );
+  return {
+    key: `demo_${key}`,
+    async fill(database, dataDir) {
+      await bootstrap(database, { ...config, dataDir, demoData: true });
+    },
+  };
+}
+
+/** Where the files a made PostgreSQL template stored are kept, to be copied into each app's own directory. */
+const templateFiles = (made: Made) => join(tmpdir(), `frontis-made-files-${made.key}`);
+
+interface MadeDump {
+  blob: Blob;
+  /** The files it stored, if it was filled. */
+  files?: string;
+}
+
+const dumps = new Map<string, Promise<MadeDump>>();
 /**
- * A PostgreSQL database with every migration applied, made once per set of migrations (named
- * by what they depend on, as the embedded dump is) and kept on the server: each app's database
- * is a copy of it (CREATE DATABASE … TEMPLATE), about a second and a half less each than
- * migrating a new one. `migrate` still runs on the copy and finds nothing left to do. Workers
- * take turns to make it (an advisory lock). A template of other migrations is dropped once it
- * is a day old and nothing is copying it: another checkout's run on the same server (a
- * worktree, a clean clone) may be using it now.
+ * The embedded database `made` describes, dumped once, with the files its filling stored
+ * beside it (`<dump>.files`). Both are written aside and renamed into place, the files first:
+ * another worker never reads half of either, and a worker that finds another's already there
+ * keeps its own pair.
  */
-function migratedTemplate(): Promise<string> {
-  template ??= (async () => {
-    const name = `frontis_template_${migratedKey()}`;
-    const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
-    await admin.connect();
-    try {
-      await admin.query(`select pg_advisory_lock(hashtext('frontis_template'))`);
-      const { rows } = await admin.query<{ datname: string; made: string | null }>(
-        `select datname, shobj_description(oid, 'pg_database') as made from pg_database where datname like 'frontis\\_template\\_%'`,
-      );
-      if (rows.some((r) => r.datname === name)) return name;
-      const old = rows.filter((r) => !(Number(r.made) > Date.now() - TEMPLATE_KEPT_MS));
-      for (const { datname } of old) await admin.query(`DROP DATABASE IF EXISTS ${datname}`).catch(() => undefined);
-      // made under another name and renamed once migrated: a run stopped halfway leaves no template
-      const building = `${name}_${process.pid}`;
-      await admin.query(`CREATE DATABASE ${building}`);
-      const database = await openDatabase({ url: databaseUrl(building) });
+function madePglite(made: Made, today: string | undefined): Promise<MadeDump> {
+  let dump = dumps.get(made.key);
+  if (!dump) {
+    dump = (async () => {
+      const file = join(tmpdir(), `frontis-made-${made.key}.tar`);
+      const files = made.fill ? `${file}.files` : undefined;
+      if (existsSync(file) && (!files || existsSync(files))) return { blob: new Blob([readFileSync(file)]), files };
+      const database = await openDatabase({ today, from: made.fill ? (await madePglite({ key: migratedKey() }, today)).blob : undefined });
       try {
         await migrate(database);
+        const mine = made.fill ? await mkdtemp(join(tmpdir(), 'frontis-made-files-')) : undefined;
+        if (mine) await made.fill!(database, mine);
+        const blob = await database.pglite!.dumpDataDir('none');
+        const partial = `${file}.${process.pid}`;
+        writeFileSync(partial, Buffer.from(await blob.arrayBuffer()));
+        try {
+          if (mine && files) renameSync(mine, files);
+          renameSync(partial, file);
+          return { blob, files };
+        } catch {
+          // another worker's pair came first
+          await rm(partial, { force: true });
+          return { blob, files: mine };
+        }
       } finally {
         await database.close();
       }
-      await admin.query(`COMMENT ON DATABASE ${building} IS '${Date.now()}'`);
-      await admin.query(`ALTER DATABASE ${building} RENAME TO ${name}`);
-      return name;
-    } finally {
-      await admin.end();
-    }
-  })();
+    })();
+    dumps.set(made.key, dump);
+  }
+  return dump;
+}
+
+const templates = new Map<string, Promise<string>>();
+/** How long a template of other migrations is kept for another checkout's run. */
+const TEMPLATE_KEPT_MS = 24 * 60 * 60 * 1000;
+/**
+ * The PostgreSQL database `made` describes, kept on the server as a template: each app's
+ * database is a copy of it (CREATE DATABASE … TEMPLATE), about a second and a half less each
+ * than migrating a new one. Workers take turns to make it (an advisory lock). A template made
+ * for other code is dropped once it is a day old and nothing is copying it: another checkout's
+ * run on the same server (a worktree, a clean clone) may be using it now.
+ */
+function madeTemplate(made: Made, today: string | undefined): Promise<string> {
+  let template = templates.get(made.key);
+  if (!template) {
+    template = (async () => {
+      const name = `frontis_template_${made.key}`;
+      // The migrated template it is copied from, made first (taking the same turn).
+      const base = made.fill ? await madeTemplate({ key: migratedKey() }, today) : undefined;
+      const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+      await admin.connect();
+      try {
+        await admin.query(`select pg_advisory_lock(hashtext('frontis_template'))`);
+        const { rows } = await admin.query<{ datname: string; made: string | null }>(
+          `select datname, shobj_description(oid, 'pg_database') as made from pg_database where datname like 'frontis\\_template\\_%'`,
+        );
+        if (rows.some((r) => r.datname === name) && (!made.fill || existsSync(templateFiles(made)))) return name;
+        // this one (made again when its files are gone), and other code's once a day old
+        const old = rows.filter((r) => r.datname === name || (r.datname !== base && !(Number(r.made) > Date.now() - TEMPLATE_KEPT_MS)));
+        for (const { datname } of old) await admin.query(`DROP DATABASE IF EXISTS ${datname}`).catch(() => undefined);
+        // made under another name and renamed once done: a run stopped halfway leaves no template
+        const building = `${name}_${process.pid}`;
+        await admin.query(`CREATE DATABASE ${building}${base ? ` TEMPLATE ${base}` : ''}`);
+        const database = await openDatabase({ url: databaseUrl(building), today });
+        try {
+          await migrate(database);
+          if (made.fill) {
+            await rm(templateFiles(made), { recursive: true, force: true });
+            await made.fill(database, templateFiles(made));
+          }
+        } finally {
+          await database.close();
+        }
+        await admin.query(`COMMENT ON DATABASE ${building} IS '${Date.now()}'`);
+        await admin.query(`ALTER DATABASE ${building} RENAME TO ${name}`);
+        return name;
+      } finally {
+        await admin.end();
+      }
+    })();
+    templates.set(made.key, template);
+  }
   return template;
 }
 
@@ -201,17 +265,15 @@ export interface AppAdditions {
 }
 
 export async function startApp(kind: DatabaseKind, overrides: Partial<Config> = {}, additions: AppAdditions = {}): Promise<TestApp> {
-  const scratch = kind === 'postgres' ? await createScratchDatabase() : undefined;
   // Uploaded files go to a directory of this app's own, removed with it.
   const dataDir = await mkdtemp(join(tmpdir(), 'frontis-test-'));
-  const config: Config = {
+  const base: Config = {
     ...loadConfig({}),
     dataDir,
     defaultTenant: 'demo',
     rootUsername: ROOT.username,
     rootPassword: ROOT.password,
     demoData: false,
-    databaseUrl: scratch?.url,
     logLevel: 'silent',
     loginRateLimit: { perUser: 1000, perAddress: 10_000, windowSeconds: 900 },
     // No shedding unless a test asks for it (overload.test.ts): some fire bursts on purpose
@@ -219,7 +281,14 @@ export async function startApp(kind: DatabaseKind, overrides: Partial<Config> = 
     overload: { ...loadConfig({}).overload, maxInFlight: 0, maxEventLoopDelayMs: 0, maxPoolWaiting: 0 },
     ...overrides,
   };
-  const database = await openDatabase({ url: scratch?.url, today: config.today, from: kind === 'pglite' ? await migratedPglite() : undefined });
+  // The demo centre comes made, with the files it stored; other files go to S3 when a test says so.
+  const made = base.demoData && !base.s3 ? demoMade(base) : { key: migratedKey() };
+  const scratch = kind === 'postgres' ? await createScratchDatabase(made, base.today) : undefined;
+  const dump = kind === 'pglite' ? await madePglite(made, base.today) : undefined;
+  const files = made.fill ? (dump ? dump.files : templateFiles(made)) : undefined;
+  if (files) await cp(files, dataDir, { recursive: true });
+  const config: Config = { ...base, databaseUrl: scratch?.url };
+  const database = await openDatabase({ url: scratch?.url, today: config.today, from: dump?.blob });
   await migrate(database);
   await bootstrap(database, config);
   await additions.prepare?.(database);
