@@ -2,17 +2,18 @@
 // database on the PostgreSQL server named by TEST_DATABASE_URL. Nothing here is mocked.
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { buildApp } from '../../server/app';
 import { bootstrap } from '../../server/bootstrap';
 import { loadConfig, type Config } from '../../server/config';
 import type { ResourceDef } from '../../domain/fields';
-import { openDatabase } from '../../server/db/client';
+import { openDatabase, PGLITE_EXTENSIONS, pgliteDir } from '../../server/db/client';
 import { migrate } from '../../server/db/migrate';
 
 const ENGINES = ['pglite', 'postgres'] as const;
@@ -203,6 +204,20 @@ function madePglite(made: Made, today: string | undefined): Promise<MadeDump> {
     dumps.set(made.key, dump);
   }
   return dump;
+}
+
+/**
+ * Makes `dataDir` a server's data directory whose embedded database is already migrated (a
+ * copy of the migrated dump), for a test that starts Frontis as a process on it: creating and
+ * migrating the database is most of a first start, and the start on a new directory is tested
+ * once, by `reliability/compiled-start.test.ts`.
+ */
+export async function migratedDataDir(dataDir: string): Promise<void> {
+  const { blob } = await madePglite({ key: migratedKey() }, undefined);
+  await mkdir(pgliteDir(dataDir), { recursive: true });
+  const pglite = new PGlite(pgliteDir(dataDir), { extensions: PGLITE_EXTENSIONS, loadDataDir: blob });
+  await pglite.waitReady;
+  await pglite.close();
 }
 
 const templates = new Map<string, Promise<string>>();

@@ -10,6 +10,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, PGLITE_EXTENSIONS, pgliteDir } from '../../../server/db/client';
 import { backupNow } from '../../../server/jobs/backup';
+import { migratedDataDir } from '../harness';
 import { allNames, call, compiled, REPO, ROOT, signIn, startFrontis } from './frontis-process';
 
 const BACKED_UP = 'Μάθημα στο αντίγραφο';
@@ -54,8 +55,9 @@ async function subjectsIn(dataDir: string): Promise<string[]> {
   }
 }
 
-/** Starts Frontis on dataDir, adds a subject named name, stops it. */
+/** Starts Frontis on dataDir (a migrated database), adds a subject named name, stops it. */
 async function addSubject(dataDir: string, name: string) {
+  await migratedDataDir(dataDir);
   const frontis = await startFrontis({ DATA_DIR: dataDir });
   try {
     const { token } = await signIn(frontis.base, ROOT.username, ROOT.password);
