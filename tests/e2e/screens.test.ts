@@ -1,7 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { beforeEach, describe, expect, inject, it } from 'vitest';
 import { call, post, rootToken } from './api';
-import { submitSignIn, useBrowserTab, whollyOnScreen } from './browser';
+import { openInApp, signInAt, useBrowserTab, whollyOnScreen } from './browser';
 import { e2eServer } from './server';
 
 // The screens and modes no other browser test opens, in Greek, as ROOT against the real server:
@@ -26,10 +26,8 @@ const THIS_MONTH = `${now.getFullYear()}-${pad(now.getMonth() + 1)}`;
 const LAST = new Date(now.getFullYear(), now.getMonth() - 1, 10);
 const LAST_MONTH = `${LAST.getFullYear()}-${pad(LAST.getMonth() + 1)}`;
 
-async function signInAsRoot() {
-  await submitSignIn(page, baseUrl, root.username, root.password);
-  await page.waitForURL(`${baseUrl}/`);
-}
+/** Signs in as ROOT and lands on `path`: one page load. */
+const signInAsRoot = (path = '/') => signInAt(page, baseUrl, root.username, root.password, path);
 
 const drawer = (title: string) => page.locator('.ant-drawer-content').filter({ has: page.locator('.ant-drawer-title').getByText(title, { exact: true }) });
 
@@ -49,8 +47,7 @@ const heading = (name: string) => page.getByRole('heading', { name, exact: true 
 
 describe('screens and modes', () => {
   it('teachers: the list, a new teacher made in its drawer, and her view', async () => {
-    await signInAsRoot();
-    await page.goto(`${baseUrl}/teachers/`);
+    await signInAsRoot(`/teachers/`);
     await heading('Καθηγητές').waitFor();
     await page.getByRole('button', { name: 'Νέος καθηγητής' }).click();
     const form = await opened('Νέος καθηγητής');
@@ -67,7 +64,7 @@ describe('screens and modes', () => {
     const token = await rootToken();
     const found = (await (await call(token, 'GET', `/api/teachers?q=${encodeURIComponent(`Οθέλλου${n}`)}`)).json()) as { data: { id: number }[] };
     expect(found.data).toHaveLength(1);
-    await page.goto(`${baseUrl}/teachers/?mode=view&teacher=${found.data[0]!.id}`);
+    await openInApp(page, `/teachers/?mode=view&teacher=${found.data[0]!.id}`);
     const view = await opened('Καθηγητής');
     await view.getByText(`kathigitria${n}`).first().waitFor();
     await view.getByText(`Οθέλλου${n}`).first().waitFor();
@@ -76,11 +73,10 @@ describe('screens and modes', () => {
   it('notes: the list, and a note opened in view mode from its link', async () => {
     const token = await rootToken();
     const note = await post(token, '/api/notes', { title: `Υπενθύμιση ${n}`, body: `Φέρτε τα βιβλία της ${n}.` });
-    await signInAsRoot();
-    await page.goto(`${baseUrl}/notes/`);
+    await signInAsRoot(`/notes/`);
     await heading('Σημειώσεις').waitFor();
     await page.locator('.ant-table-row', { hasText: `Υπενθύμιση ${n}` }).waitFor();
-    await page.goto(`${baseUrl}/notes/?mode=view&note=${note.id}`);
+    await openInApp(page, `/notes/?mode=view&note=${note.id}`);
     const view = await opened('Σημείωση');
     await view.getByText(`Φέρτε τα βιβλία της ${n}.`).waitFor();
   });
@@ -90,14 +86,13 @@ describe('screens and modes', () => {
     await post(token, '/api/lesson-types', { name: `Προετοιμασία ${n}` });
     await post(token, '/api/lesson-tags', { name: `Επανάληψη ${n}` });
     await post(token, '/api/contract-categories', { name: `Θερινό ${n}` });
-    await signInAsRoot();
-    await page.goto(`${baseUrl}/lessons/settings`);
+    await signInAsRoot(`/lessons/settings`);
     await page.getByText('Τύποι μαθημάτων').first().waitFor();
     await page.getByText(`Προετοιμασία ${n}`).waitFor();
     await page.getByRole('tab', { name: 'Ετικέτες μαθημάτων' }).click();
     await page.getByText(`Επανάληψη ${n}`).waitFor();
 
-    await page.goto(`${baseUrl}/contracts/settings`);
+    await openInApp(page, `/contracts/settings`);
     await page.getByText('Κατηγορία συμβολαίων').first().waitFor();
     await page.getByText(`Θερινό ${n}`).waitFor();
     await page.getByRole('button', { name: 'Νέα κατηγορία' }).click();
@@ -106,8 +101,7 @@ describe('screens and modes', () => {
   });
 
   it('centres: the new-centre drawer, and a centre opened for editing from its link', async () => {
-    await signInAsRoot();
-    await page.goto(`${baseUrl}/tenants/`);
+    await signInAsRoot(`/tenants/`);
     await heading('Φροντιστήρια').waitFor();
     await page.getByRole('button', { name: 'Νέο φροντιστήριο' }).click();
     const form = await opened('Νέο φροντιστήριο');
@@ -119,7 +113,7 @@ describe('screens and modes', () => {
     const token = await rootToken();
     const tenants = (await (await call(token, 'GET', '/api/tenants?q=demo')).json()) as { data: { id: number; slug: string; name: string }[] };
     const demo = tenants.data.find((t) => t.slug === 'demo')!;
-    await page.goto(`${baseUrl}/tenants/?mode=update&tenant=${demo.id}`);
+    await openInApp(page, `/tenants/?mode=update&tenant=${demo.id}`);
     const edit = await opened('Επεξεργασία φροντιστηρίου');
     await expect.poll(() => edit.getByLabel('Επωνυμία', { exact: true }).inputValue(), settle).toBe(demo.name);
   });
@@ -144,15 +138,14 @@ describe('screens and modes', () => {
       end_type: 'AFTER',
       occurrences: 4,
     });
-    await signInAsRoot();
-    await page.goto(`${baseUrl}/lessons/?mode=filter`);
+    await signInAsRoot(`/lessons/?mode=filter`);
     const filters = await opened('Φίλτρα');
     await filters.getByRole('button', { name: 'Φίλτρο' }).waitFor();
     await page.keyboard.press('Escape');
     await filters.waitFor({ state: 'detached' });
     expect(new URL(page.url()).searchParams.get('mode')).toBeNull();
 
-    await page.goto(`${baseUrl}/lessons/?mode=bulk_update&recurring_lesson=${series.id}`);
+    await openInApp(page, `/lessons/?mode=bulk_update&recurring_lesson=${series.id}`);
     const edit = await opened('Επεξεργασία σειράς');
     await expect.poll(() => edit.locator('input[value="09:00"]').count(), settle).toBeGreaterThan(0);
   });
@@ -174,8 +167,7 @@ describe('screens and modes', () => {
       );
     await contract('Ρόδη', true);
     await contract('Κρίτων', false);
-    await signInAsRoot();
-    await page.goto(`${baseUrl}/contracts/?mode=filter`);
+    await signInAsRoot(`/contracts/?mode=filter`);
     const filters = await opened('Φίλτρα συμβολαίων');
     await filters.getByText('Ενεργά στις', { exact: true }).waitFor();
     await filters.getByText('Τμήμα', { exact: true }).waitFor();
@@ -206,13 +198,12 @@ describe('screens and modes', () => {
   it('account: the new-expense and edit-expense drawers, and expense_month showing that month', async () => {
     const token = await rootToken();
     const expense = await post(token, '/api/expenses', { date: `${LAST_MONTH}-10`, amount: 12345, description: `Χαρτικά ${n}` });
-    await signInAsRoot();
-    await page.goto(`${baseUrl}/account/?expense_month=${LAST_MONTH}`);
+    await signInAsRoot(`/account/?expense_month=${LAST_MONTH}`);
     await heading('Λογαριασμός').waitFor();
     const row = page.locator('.ant-table-row', { hasText: `Χαρτικά ${n}` });
     await row.waitFor();
     await row.getByText('123,45 €').waitFor();
-    await page.goto(`${baseUrl}/account/?expense_month=${THIS_MONTH}`);
+    await openInApp(page, `/account/?expense_month=${THIS_MONTH}`);
     await heading('Λογαριασμός').waitFor();
     await expect.poll(() => row.count(), settle).toBe(0);
 
@@ -222,7 +213,7 @@ describe('screens and modes', () => {
     await page.keyboard.press('Escape');
     await create.waitFor({ state: 'detached' });
 
-    await page.goto(`${baseUrl}/account/?expense_month=${LAST_MONTH}&mode=update&expense=${expense.id}`);
+    await openInApp(page, `/account/?expense_month=${LAST_MONTH}&mode=update&expense=${expense.id}`);
     const edit = await opened('Επεξεργασία εξόδου');
     await expect.poll(() => edit.getByLabel('Περιγραφή', { exact: true }).inputValue(), settle).toBe(`Χαρτικά ${n}`);
   });
