@@ -11,7 +11,6 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { readableFields } from '../../domain/fields';
 import { labelKey, type ReferenceLabel } from '../../domain/references';
 import { sendsTogether, type Tx } from '../db/client';
-import { sortKey } from '../db/schema/columns';
 import { iso } from './params';
 import type { Registry } from './registry';
 import type { Ctx, Data, ResourceSpec } from './spec';
@@ -142,7 +141,7 @@ function foldedLabels(registry: Registry, spec: ResourceSpec): FoldedLabels {
       if (!link) continue;
       const other = qualified(link.other);
       select[column] = sql`(select coalesce(json_agg(json_build_object('id', ${other}, 'name', ${target.label}, 'deleted', ${deleted})
-          order by ${sortKey(target.label)}, ${other}), '[]'::json)
+          order by ${target.labelSort}, ${other}), '[]'::json)
         from ${link.table} join ${target.table} on ${qualified(target.tenantId)} = ${qualified(link.tenantId)} and ${qualified(target.id)} = ${other}
         where ${qualified(link.tenantId)} = ${qualified(cols.tenantId)} and ${qualified(link.owner)} = ${qualified(cols.id)})`;
       attachers.push((row) => {
@@ -229,7 +228,7 @@ async function attachLabels(tx: Tx, registry: Registry, ctx: Ctx, spec: Resource
             ),
           ),
         )
-        .orderBy(asc(sortKey(target.label)), asc(link.other))) as { owner: number; id: number; name: string | null; deleted: boolean }[];
+        .orderBy(asc(target.labelSort), asc(link.other))) as { owner: number; id: number; name: string | null; deleted: boolean }[];
       const byOwner = new Map<number, ReferenceLabel[]>();
       for (const p of pairs) {
         const list = byOwner.get(p.owner) ?? [];

@@ -3,6 +3,7 @@
  * its deletion (409 in-use), a REFERENCES link is removed with it (recorded in the owner's
  * history). Lessons and contracts join later by adding their specs; their rules follow.
  */
+import { sortKey } from '../db/schema/columns';
 import type { Registry, ResourceSpec } from './spec';
 import { tableColumns } from './table';
 
@@ -15,7 +16,14 @@ export function buildRegistry(specs: readonly ResourceSpec[]): Registry {
     // A reference names a row of the same tenant, so platform rows are never its target.
     if (!cols.tenantId) throw new Error(`${spec.def.name} belongs to no tenant and cannot be referenced`);
     registry.specs.set(spec.def.name, spec);
-    registry.targets.set(spec.def.name, { table: spec.table, tenantId: cols.tenantId, id: cols.id, label: spec.label, deletedAt: spec.deletedAt });
+    registry.targets.set(spec.def.name, {
+      table: spec.table,
+      tenantId: cols.tenantId,
+      id: cols.id,
+      label: spec.label,
+      labelSort: spec.labelSort ?? sortKey(spec.label),
+      deletedAt: spec.deletedAt,
+    });
   }
   for (const spec of specs) {
     for (const field of spec.def.fields) {

@@ -15,7 +15,6 @@ import { Column, is, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { labelKey } from '../../domain/references';
 import { rowCount, writeStatement, writtenRows, type Tx, type WrittenStatement } from '../db/client';
-import { sortKey } from '../db/schema/columns';
 import { qualified, selectShape } from './read';
 import type { Registry } from './registry';
 import type { ResourceSpec } from './spec';
@@ -100,7 +99,7 @@ function buildShape(registry: Registry, spec: ResourceSpec): ShapedSelect | null
     const hidden = `__links_${field.name}`;
     inner.push(sql`(select json_build_object(
           'ids', coalesce(json_agg(${other} order by ${other}), '[]'::json),
-          'labels', coalesce(json_agg(${label} order by ${sortKey(target.label)}, ${other}), '[]'::json))
+          'labels', coalesce(json_agg(${label} order by ${target.labelSort}, ${other}), '[]'::json))
         from ${link.table} join ${target.table} on ${qualified(target.tenantId)} = ${qualified(link.tenantId)} and ${id} = ${other}
         where ${qualified(link.tenantId)} = ${qualified(cols.tenantId)} and ${qualified(link.owner)} = ${qualified(cols.id)}) as ${name(hidden)}`);
     outer.push(sql`${name(hidden)}->'ids' as ${name(field.name)}`, sql`${name(hidden)}->'labels' as ${name(key)}`);

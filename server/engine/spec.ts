@@ -77,6 +77,11 @@ export interface ResourceSpec {
   historyTenant?(ctx: Ctx, row: Data): number;
   /** What other rows show as this row's label: `x: {id, name}`. */
   label: SQL;
+  /**
+   * The key a row's labels are ordered by, written from sort keys the table keeps: the same
+   * text as sortKey(label), without folding every label as the query runs (personLabel).
+   */
+  labelSort?: SQL;
   links?: Record<string, Link>;
   /** Soft delete: the row stays, readable by id, with `deleted: true` (teachers). */
   deletedAt?: AnyPgColumn;
@@ -165,6 +170,8 @@ export interface Target {
   tenantId: AnyPgColumn;
   id: AnyPgColumn;
   label: SQL;
+  /** The label's sort key: the spec's labelSort, or sortKey(label). */
+  labelSort: SQL;
   deletedAt?: AnyPgColumn;
 }
 

@@ -3,6 +3,7 @@
 // page keeps walking an index while it sorts that way.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureStatements } from '../../bench/capture';
+import { sortKey } from '../../domain/text';
 import { json, show } from './api-helpers';
 import { DATABASE_KINDS, startApp, type TestApp } from './harness';
 
@@ -96,6 +97,31 @@ describe.each(DATABASE_KINDS)('Greek sorting on %s', (kind) => {
     });
     expect(r.statusCode, show(r)).toBe(201);
     expect(json(r).data.subjects.map((s: Row) => s.name)).toEqual(SUBJECTS_SORTED);
+  });
+
+  it("lists a guardian's students by their shown name (first, then last), folded the same way, in every answer", async () => {
+    const students = await get('/api/students?_end=100');
+    // The shown name is "first last": Άννα Ανδρέου before άγγελος Ανδρέου is wrong by last name, right by name.
+    const expected = students
+      .map((s) => ({ id: s.id as number, name: `${s.first_name} ${s.last_name}` }))
+      .sort((a, b) => (sortKey(a.name) < sortKey(b.name) ? -1 : sortKey(a.name) > sortKey(b.name) ? 1 : a.id - b.id))
+      .map((s) => s.name);
+    expect(expected.slice(0, 3)).toEqual(['άγγελος Ανδρέου', 'Άννα Ανδρέου', 'Ελένη Έξαρχου']);
+    const r = await t.request({
+      method: 'POST',
+      url: '/api/guardians',
+      token: admin.token,
+      tenant,
+      body: { first_name: 'Ρένα', last_name: 'Κηδεμόνα', relation: 'MOTHER', student_ids: students.map((s) => s.id) },
+    });
+    expect(r.statusCode, show(r)).toBe(201);
+    const id = json(r).data.id as number;
+    const names = (row: Row) => (row.students as Row[]).map((s) => s.name);
+    expect(names(json(r).data)).toEqual(expected);
+    const one = await t.request({ url: `/api/guardians/${id}`, token: admin.token, tenant });
+    expect(names(json(one).data)).toEqual(expected);
+    const [listed] = await get(`/api/guardians?q=${encodeURIComponent('Κηδεμόνα')}`);
+    expect(names(listed!)).toEqual(expected);
   });
 
   it('pages the students list by sorted name through an index, without sorting the table', async () => {

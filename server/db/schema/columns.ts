@@ -32,6 +32,16 @@ export const byCodePoint = (value: AnyPgColumn | SQL): SQL => sql`(${value} coll
 export const sortKey = (value: AnyPgColumn | SQL): SQL => byCodePoint(folded(value));
 
 /**
+ * A person's label ("first last") and its sort key, from the sort keys the table keeps
+ * (`first_name_sort`, `last_name_sort`): folding leaves spaces where they are, so the key is the
+ * same text as sortKey(label), with nothing folded as the query runs.
+ */
+export const personLabel = (t: { firstName: AnyPgColumn; lastName: AnyPgColumn; firstNameSort: AnyPgColumn; lastNameSort: AnyPgColumn }) => ({
+  label: sql`trim(${t.firstName} || ' ' || ${t.lastName})`,
+  labelSort: byCodePoint(sql`trim(${t.firstNameSort} || ' ' || ${t.lastNameSort})`),
+});
+
+/**
  * `<column>_sort`: the folded key of a text column, kept by the database on every write, for
  * tables that grow (folding costs a few microseconds a value, too much for thousands of rows
  * each page). Lists order by byCodePoint() of it; indexes hold that same expression.

@@ -7,6 +7,7 @@
 import { sql } from 'drizzle-orm';
 import { GUARDIANS } from '../../../domain/index';
 import { guardians, studentGuardians } from '../../db/schema/index';
+import { personLabel } from '../../db/schema/columns';
 import type { ResourceSpec } from '../../engine/spec';
 import { deleteRow } from '../../engine/write';
 import { endPortal, inviteGuardian, refuseTakenEmail, removeSignIn, signInOf, usernameOfEmail, type InvitedGuardian } from '../portal-auth/invitations';
@@ -16,7 +17,7 @@ const emailOf = (value: unknown) => (typeof value === 'string' && value.trim() ?
 const plainGuardians: ResourceSpec = {
   def: GUARDIANS,
   table: guardians,
-  label: sql`trim(${guardians.firstName} || ' ' || ${guardians.lastName})`,
+  ...personLabel(guardians),
   links: {
     student_ids: { table: studentGuardians, tenantId: studentGuardians.tenantId, owner: studentGuardians.guardianId, other: studentGuardians.studentId },
   },

@@ -8,6 +8,7 @@
 import { sql } from 'drizzle-orm';
 import { STUDENTS } from '../../../domain/index';
 import { classStudents, studentGuardians, students, studentSubjects } from '../../db/schema/index';
+import { personLabel } from '../../db/schema/columns';
 import type { ResourceSpec } from '../../engine/spec';
 import { ofOwnClasses, ownOnly } from '../teachers/scope';
 import { loadDefinitions } from '../student-custom-fields/definitions';
@@ -16,7 +17,7 @@ import { assertCustomValues, checkCustomValues, customListExtras } from './custo
 export const studentsSpec: ResourceSpec = {
   def: STUDENTS,
   table: students,
-  label: sql`trim(${students.firstName} || ' ' || ${students.lastName})`,
+  ...personLabel(students),
   links: {
     class_ids: { table: classStudents, tenantId: classStudents.tenantId, owner: classStudents.studentId, other: classStudents.classId },
     subject_ids: { table: studentSubjects, tenantId: studentSubjects.tenantId, owner: studentSubjects.studentId, other: studentSubjects.subjectId },

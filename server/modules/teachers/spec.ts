@@ -7,6 +7,7 @@
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { TEACHERS } from '../../../domain/index';
 import { teachers, teacherSubjects, users } from '../../db/schema/index';
+import { personLabel } from '../../db/schema/columns';
 import { prepareInput } from '../../engine/input';
 import type { ResourceSpec } from '../../engine/spec';
 import { createRow, historyView, updateRow } from '../../engine/write';
@@ -22,7 +23,7 @@ const PASSWORD_HASH = '__password_hash';
 export const teachersSpec: ResourceSpec = {
   def: TEACHERS,
   table: teachers,
-  label: sql`trim(${teachers.firstName} || ' ' || ${teachers.lastName})`,
+  ...personLabel(teachers),
   deletedAt: teachers.deletedAt,
   join: { table: users, on: and(eq(users.tenantId, teachers.tenantId), eq(users.id, teachers.userId))!, fields: { username: users.username } },
   shown: { user_id: teachers.userId },
