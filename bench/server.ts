@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { fork } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -177,14 +177,46 @@ export interface ServerProcess {
 
 type Reply = { id: number; memory?: NodeJS.MemoryUsage; cpu?: NodeJS.CpuUsage; seeded?: ListsSeed; error?: string };
 
+/** Where the compiled bench server goes: inside node_modules, so that its imports resolve as the sources' do. */
+const COMPILED = fileURLToPath(new URL('../node_modules/.cache/frontis-bench/', import.meta.url));
+
+let compiling: Promise<string> | undefined;
 /**
- * startSeededServer in a process of its own, so that the load generator (this process) and
+ * This file and the server it starts, compiled as `npm run build` compiles the server for `npm
+ * start` (esbuild, the same target): the server measured is the code production runs, not the
+ * sources through tsx, whose transform wraps functions (to keep their names) on every call.
+ * The bare routes are compiled with it, so both sides of a comparison run the same way.
+ */
+function compiledServer(): Promise<string> {
+  compiling ??= (async () => {
+    const { build } = await import('esbuild');
+    rmSync(COMPILED, { recursive: true, force: true });
+    await build({
+      absWorkingDir: fileURLToPath(new URL('..', import.meta.url)),
+      entryPoints: { server: fileURLToPath(import.meta.url) },
+      outdir: COMPILED,
+      outExtension: { '.js': '.mjs' },
+      bundle: true,
+      packages: 'external',
+      platform: 'node',
+      format: 'esm',
+      target: 'node22',
+      logLevel: 'warning',
+    });
+    // the migrations, where the compiled code looks for them (next to itself)
+    cpSync(fileURLToPath(new URL('../server/db/migrations', import.meta.url)), join(COMPILED, 'migrations'), { recursive: true });
+    return join(COMPILED, 'server.mjs');
+  })();
+  return compiling;
+}
+
+/**
+ * startSeededServer in a process of its own (compiled, see compiledServer), so that the load generator (this process) and
  * the server never share an event loop. The bare routes run in the server's process too, on
  * the same database (an in-memory PGlite lives there).
  */
 export async function spawnSeededServer(kind: 'pglite' | 'postgres', students: number, opts: { serveClient?: boolean } = {}): Promise<ServerProcess> {
-  const child = fork(fileURLToPath(import.meta.url), ['--serve', kind, String(students), opts.serveClient ? '1' : '0'], {
-    execArgv: ['--import', 'tsx'],
+  const child = fork(await compiledServer(), ['--serve', kind, String(students), opts.serveClient ? '1' : '0'], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const replies = new Map<number, (reply: Reply) => void>();
