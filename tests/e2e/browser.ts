@@ -88,16 +88,17 @@ export async function signInAt(page: Page, baseUrl: string, username: string, pa
 /**
  * Moves to `path` inside the app, as following one of its links does: the router reads the new
  * address, nothing is loaded again. A test that is about a page's first load (a link opened in
- * a new tab, a part that fails to load) uses `page.goto` instead.
+ * a new tab, a part that fails to load) uses `page.goto` instead. `landsOn` is where the app is
+ * to be once it has moved: `path` itself, or where a screen that may not be opened sends one.
  */
-export async function openInApp(page: Page, path: string) {
+export async function openInApp(page: Page, path: string, landsOn = path) {
   await page.evaluate((to) => {
     // the entry as the router writes its own, so going back from it works as after a click
     const idx = ((window.history.state as { idx?: number } | null)?.idx ?? 0) + 1;
     window.history.pushState({ usr: null, key: Math.random().toString(36).slice(2, 10), idx }, '', to);
     window.dispatchEvent(new PopStateEvent('popstate'));
   }, path);
-  await page.waitForURL((url) => url.pathname + url.search === path);
+  await page.waitForURL((url) => url.pathname + url.search === landsOn);
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, inject, it } from 'vitest';
 import { JSON_HEADERS, post, rootToken } from './api';
-import { submitSignIn, useBrowserTab } from './browser';
+import { openInApp, signInAt, submitSignIn, useBrowserTab } from './browser';
 import { e2eServer } from './server';
 
 // The foundation screens in a real Chromium against the real server (tests/e2e/global-setup.ts).
@@ -123,9 +123,7 @@ describe('the shell', () => {
   });
 
   it('shows Not Found for an unknown route', async () => {
-    await signIn(root.username, root.password);
-    await page.waitForURL(`${baseUrl}/`);
-    await page.goto(`${baseUrl}/no-such-screen`);
+    await signInAt(page, baseUrl, root.username, root.password, '/no-such-screen');
     await text('Δεν βρέθηκε');
   });
 
@@ -135,7 +133,8 @@ describe('the shell', () => {
     await page.waitForURL(`${baseUrl}/`);
     await heading('Ημερολόγιο');
     expect(await page.getByText('Χρήστες/Διαχειριστές').count()).toBe(0);
-    await page.goto(`${baseUrl}/settings/`);
+    // followed inside the app, as a link; the next one typed, on a page loaded afresh
+    await openInApp(page, '/settings/', '/');
     await page.waitForURL(`${baseUrl}/`);
     await heading('Ημερολόγιο');
     await page.goto(`${baseUrl}/tenants/`);
@@ -157,9 +156,7 @@ describe('the shell', () => {
 
 describe('Users/Admins', () => {
   it('creates a secretary from the drawer that ?mode=create opens, and edits it from ?mode=update', async () => {
-    await signIn(root.username, root.password);
-    await page.getByText('Καλώς ήρθατε', { exact: false }).first().waitFor();
-    await page.goto(`${baseUrl}/settings/?mode=create`);
+    await signInAt(page, baseUrl, root.username, root.password, '/settings/?mode=create');
     await text('Νέος χρήστης');
     const username = `grammateia${Date.now()}`;
     const drawer = page.locator('.ant-drawer');
@@ -200,9 +197,7 @@ describe('Users/Admins', () => {
     const token = await rootToken();
     const username = `stale${Date.now()}`;
     const { id } = await post(token, '/api/users', { username, password: 'secretary-password-1', role: 'SECRETARY', first_name: 'Άννα', last_name: 'Πρώτη' });
-    await signIn(root.username, root.password);
-    await page.getByText('Καλώς ήρθατε', { exact: false }).first().waitFor();
-    await page.goto(`${baseUrl}/settings/?mode=update&user=${id}`);
+    await signInAt(page, baseUrl, root.username, root.password, `/settings/?mode=update&user=${id}`);
     const drawer = page.locator('.ant-drawer');
     await expect.poll(() => drawer.getByLabel('Επώνυμο').inputValue(), { timeout: 10_000 }).toBe('Πρώτη');
 
