@@ -1,7 +1,7 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { call, post, rootToken } from './api';
-import { submitSignIn, useBrowserTab, whollyOnScreen } from './browser';
+import { openInApp, signInAt, useBrowserTab, whollyOnScreen } from './browser';
 import { contextOptions } from './chromium';
 import { e2eServer } from './server';
 
@@ -31,17 +31,38 @@ function ownDay(offset: number): string {
   return d.toISOString().slice(0, 10);
 }
 
-async function signIn(p: Page, username: string, password: string) {
-  await submitSignIn(p, baseUrl, username, password);
-  await p.waitForURL(`${baseUrl}/`);
+/** Signs in and lands on `path` (the calendar unless told): one page load. */
+async function signIn(p: Page, username: string, password: string, path = '/') {
+  await signInAt(p, baseUrl, username, password, path);
 }
 
-/** Opens the calendar on `date` in `view`, as the calendar remembers it for the tab. */
-async function openCalendar(p: Page, view: 'day' | 'week' | 'month', date: string) {
-  await p.evaluate(([v, d]) => sessionStorage.setItem('frontis.calendar', JSON.stringify({ view: v, date: d })), [view, date] as const);
-  await p.goto(`${baseUrl}/`);
+type View = 'day' | 'week' | 'month';
+/** Keeps `date` in `view` as the calendar remembers it for the tab: it opens there next time. */
+const remember = (p: Page, view: View, date: string) =>
+  p.evaluate(([v, d]) => sessionStorage.setItem('frontis.calendar', JSON.stringify({ view: v, date: d })), [view, date] as const);
+
+/** Waits for the calendar in `view`, drawn. */
+async function calendarIn(p: Page, view: View) {
   await p.locator(`[data-testid="lesson-calendar"][data-view="${view}"]`).waitFor();
   await settled(p);
+}
+
+/** Opens the calendar on `date` in `view`, as the calendar remembers it for the tab (a page load). */
+async function openCalendar(p: Page, view: View, date: string) {
+  await remember(p, view, date);
+  await p.goto(`${baseUrl}/`);
+  await calendarIn(p, view);
+}
+
+/** Signs in through the form, the calendar remembered on `date` in `view`: it opens there, one page load in all. */
+async function signInToCalendar(p: Page, user: { username: string; password: string }, view: View, date: string) {
+  await p.goto(`${baseUrl}/login`);
+  await remember(p, view, date);
+  await p.fill('#login-username', user.username);
+  await p.fill('#login-password', user.password);
+  await p.click('button[type=submit]');
+  await p.waitForURL(`${baseUrl}/`);
+  await calendarIn(p, view);
 }
 
 async function secretary(token: string, tag: string) {
@@ -94,8 +115,7 @@ describe('the calendar’s month and week', () => {
       const end = `${String(10 + i).padStart(2, '0')}:00`;
       ids.push((await post(token, '/api/lessons', { date, start_time: start, end_time: end, subject_id: subjectId })).id);
     }
-    await signIn(page, user.username, user.password);
-    await openCalendar(page, 'month', date);
+    await signInToCalendar(page, user, 'month', date);
 
     // several of the six on compact lines, each wholly inside its week's row
     const mine = calendarOf(page).locator(ids.map((id) => `[data-lesson-id="${id}"]`).join(', '));
@@ -143,11 +163,12 @@ describe('the calendar’s month and week', () => {
       const { id: subjectId } = await post(token, '/api/subjects', { name: `${name} ${n}`, color });
       ids.push((await post(token, '/api/lessons', { date, start_time: '15:00', end_time: '16:00', subject_id: subjectId })).id);
     }
-    await signIn(page, user.username, user.password);
+    await signInToCalendar(page, user, 'week', date);
 
     for (const width of [1400, 390]) {
       await page.setViewportSize({ width, height: width > 400 ? 900 : 844 });
-      await openCalendar(page, 'week', date);
+      // the desk signed in on it; the phone opens it afresh at its own width
+      if (width < 1400) await openCalendar(page, 'week', date);
       await expect.poll(async () => (await drawnTimes(page, ids)).length).toBe(3);
       const drawn = await drawnTimes(page, ids);
       for (const e of drawn) expect(e, `${width} px`).toMatchObject({ time: '15:00–16:00', inside: true });
@@ -174,10 +195,9 @@ describe('a teacher’s open calendar', () => {
     const office = await secretary(token, 'grafeio');
 
     // the teacher: her week, and the lesson open beside it
-    await signIn(page, teacher.username, teacher.password);
-    await openCalendar(page, 'week', date);
+    await signInToCalendar(page, teacher, 'week', date);
     await expect.poll(async () => (await drawnTimes(page, [id]))[0]?.time).toBe('15:00–16:00');
-    await page.goto(`${baseUrl}/?mode=view&lesson=${id}`);
+    await openInApp(page, `/?mode=view&lesson=${id}`);
     const view = drawerOf(page, 'Διδασκαλία');
     await view.getByText('15:00', { exact: false }).first().waitFor();
     const before = (await view.getByTestId('lesson-view').textContent()) ?? '';
@@ -190,8 +210,7 @@ describe('a teacher’s open calendar', () => {
     try {
       const desk = await other.newPage();
       desk.setDefaultTimeout(15_000);
-      await signIn(desk, office.username, office.password);
-      await desk.goto(`${baseUrl}/?mode=update&lesson=${id}`);
+      await signIn(desk, office.username, office.password, `/?mode=update&lesson=${id}`);
       const edit = drawerOf(desk, 'Επεξεργασία διδασκαλίας');
       await whollyOnScreen(desk, edit);
       await expect.poll(() => edit.getByLabel('Από', { exact: true }).inputValue()).toBe('15:00');
@@ -226,12 +245,14 @@ describe('the lesson form on a stale save', () => {
     const user = await secretary(token, 'dyokarteles');
     const { id: subjectId } = await post(token, '/api/subjects', { name: `Ιστορία ${n}`, color: '#fa8c16' });
     const { id } = await post(token, '/api/lessons', { date: ownDay(4), start_time: '10:00', end_time: '11:00', subject_id: subjectId });
-    await signIn(page, user.username, user.password);
+    // this tab signs in to the lesson's form, the other opens its link afresh
+    const editPath = `/?mode=update&lesson=${id}`;
+    await signIn(page, user.username, user.password, editPath);
     const other = await page.context().newPage();
 
     const openEdit = async (p: Page): Promise<Locator> => {
       await p.bringToFront(); // a background tab gets no animation frames: its drawer would not slide in
-      await p.goto(`${baseUrl}/?mode=update&lesson=${id}`);
+      if (p !== page) await p.goto(`${baseUrl}${editPath}`);
       const edit = drawerOf(p, 'Επεξεργασία διδασκαλίας');
       await whollyOnScreen(p, edit);
       await expect.poll(() => edit.getByLabel('Από', { exact: true }).inputValue(), { timeout: 15_000 }).toBe('10:00');
@@ -292,11 +313,12 @@ describe('the lesson form on a stale save', () => {
       end_type: 'AFTER',
       occurrences: 3,
     });
-    await signIn(page, user.username, user.password);
+    const editPath = `/lessons/?mode=bulk_update&recurring_lesson=${id}`;
+    await signIn(page, user.username, user.password, editPath);
     const other = await page.context().newPage();
     const openEdit = async (p: Page): Promise<Locator> => {
       await p.bringToFront();
-      await p.goto(`${baseUrl}/lessons/?mode=bulk_update&recurring_lesson=${id}`);
+      if (p !== page) await p.goto(`${baseUrl}${editPath}`);
       const edit = drawerOf(p, 'Επεξεργασία σειράς');
       await whollyOnScreen(p, edit);
       await expect.poll(() => edit.getByLabel('Από', { exact: true }).inputValue(), { timeout: 15_000 }).toBe('12:00');
@@ -395,7 +417,7 @@ describe('the focus', () => {
     expect(links.size).toBeGreaterThanOrEqual(5);
 
     // a drawer's fields, from the first to Save
-    await page.goto(`${baseUrl}/?mode=create`);
+    await openInApp(page, '/?mode=create');
     const create = drawerOf(page, 'Νέα διδασκαλία');
     await whollyOnScreen(page, create);
     await create.getByLabel('Ημερομηνία', { exact: true }).focus();
