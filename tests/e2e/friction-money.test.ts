@@ -1,7 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { call, post, rootToken } from './api';
-import { submitSignIn, useBrowserTab, whollyOnScreen } from './browser';
+import { signInAt, useBrowserTab, whollyOnScreen } from './browser';
 import { e2eServer } from './server';
 
 // The money screens' small daily things, in Greek, in a real Chromium against the real server:
@@ -30,9 +30,9 @@ const NEXT_YEAR_END = `${now.getFullYear() + 1}-06-30`;
 
 const drawer = (title: string) => page.locator('.ant-drawer-content').filter({ has: page.locator('.ant-drawer-title').getByText(title, { exact: true }) });
 
-async function signIn(user: { username: string; password: string }) {
-  await submitSignIn(page, baseUrl, user.username, user.password);
-  await page.waitForURL(`${baseUrl}/`);
+/** Signs in and lands on `path`: one page load. */
+async function signIn(user: { username: string; password: string }, path = '/') {
+  await signInAt(page, baseUrl, user.username, user.password, path);
 }
 
 /** A new office user of the shared centre, made by ROOT. */
@@ -70,9 +70,8 @@ describe('daily friction with money', () => {
     const n = Date.now() % 100_000;
     const guardian = await post(token, '/api/guardians', { first_name: 'Ελπίδα', last_name: `Κηδεμονίδου ${n}` });
     const student = await post(token, '/api/students', { first_name: 'Μυρτώ', last_name: `Νεοφώτιστη ${n}`, guardian_ids: [guardian.id] });
-    await signIn(await officeUser('SECRETARY', 'neosymv'));
+    await signIn(await officeUser('SECRETARY', 'neosymv'), `/students/?mode=view&student=${student.id}`);
 
-    await page.goto(`${baseUrl}/students/?mode=view&student=${student.id}`);
     await page.getByRole('tab', { name: 'Συμβόλαια' }).click();
     await page.getByRole('button', { name: 'Νέο συμβόλαιο' }).click();
     await page.waitForURL(/\/contracts\/\?mode=create/);
@@ -104,8 +103,7 @@ describe('daily friction with money', () => {
       method: 'CASH',
       paid_on: `${monthBack(2)}-05`,
     });
-    await signIn(await officeUser('SECRETARY', 'aplirotoi'));
-    await page.goto(`${baseUrl}/contracts/`);
+    await signIn(await officeUser('SECRETARY', 'aplirotoi'), '/contracts/');
     await page.getByRole('button', { name: 'Απλήρωτοι αυτόν τον μήνα' }).click();
     await page.waitForURL(/unpaid_month/);
     // the shared centre has many: her name finds hers
@@ -122,8 +120,7 @@ describe('daily friction with money', () => {
   it('on a 390 px phone the status’s “record payment” buttons and its actions are wholly on screen', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     const owing = await owingStudent(`Κινητός ${Date.now() % 100_000}`, monthBack(2));
-    await signIn(await officeUser('SECRETARY', 'kinitostatus'));
-    await page.goto(`${baseUrl}/contracts/?mode=status&contract=${owing.contractId}`);
+    await signIn(await officeUser('SECRETARY', 'kinitostatus'), `/contracts/?mode=status&contract=${owing.contractId}`);
     const status = drawer('Κατάσταση συμβολαίου');
     const record = status.getByRole('button', { name: 'Καταχώριση πληρωμής' });
     await record.first().waitFor();
@@ -183,13 +180,12 @@ describe('daily friction with money', () => {
 
   it('the account asks for its expenses once', async () => {
     const admin = await officeUser('ADMIN', 'logariasmos');
-    await signIn(admin);
     const asked: string[] = [];
     page.on('request', (request) => {
       const url = new URL(request.url());
       if (url.pathname === '/api/expenses') asked.push(url.search);
     });
-    await page.goto(`${baseUrl}/account/`);
+    await signIn(admin, '/account/');
     await expect.poll(() => asked.length, { timeout: 15_000 }).toBeGreaterThan(0);
     await page.locator('.ant-table').first().waitFor();
     // whatever else would come, a moment after the first

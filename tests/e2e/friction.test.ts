@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, inject, it } from 'vitest';
 import { call, post, rootToken } from './api';
-import { submitSignIn, useBrowserTab } from './browser';
+import { signInAt, useBrowserTab } from './browser';
 import { e2eServer } from './server';
 
 // Small things of every day, in Greek, in a real Chromium against the real server: the lessons
@@ -19,9 +19,9 @@ const pad = (n: number) => String(n).padStart(2, '0');
 const iso = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
 const shown = (d: Date) => `${pad(d.getDate())}/${pad(d.getMonth() + 1)}/${d.getFullYear()}`;
 
-async function signIn(user: { username: string; password: string }) {
-  await submitSignIn(page, baseUrl, user.username, user.password);
-  await page.waitForURL(`${baseUrl}/`);
+/** Signs in and lands on `path`: one page load. */
+async function signIn(user: { username: string; password: string }, path = '/') {
+  await signInAt(page, baseUrl, user.username, user.password, path);
 }
 
 describe('daily friction', () => {
@@ -41,8 +41,7 @@ describe('daily friction', () => {
     await post(token, '/api/lessons', { date: '2025-02-03', start_time: '10:00', end_time: '11:00', teacher_id: teacherId, subject_id: past.id });
     await post(token, '/api/lessons', { date: iso(tomorrow), start_time: '10:00', end_time: '11:00', teacher_id: teacherId, subject_id: coming.id });
 
-    await signIn(teacher);
-    await page.goto(`${baseUrl}/lessons/`);
+    await signIn(teacher, `/lessons/`);
     const rows = page.locator('.ant-table-row');
     await rows.filter({ hasText: `Χημεία ${n}` }).waitFor();
     await expect.poll(() => rows.count()).toBe(1);
@@ -63,8 +62,7 @@ describe('daily friction', () => {
     const token = await rootToken();
     const admin = { username: `exoda${Date.now() % 100_000}`, password: 'admin-password-1' };
     await post(token, '/api/users', { ...admin, role: 'ADMIN', first_name: 'Δήμητρα', last_name: 'Λογίστρια' });
-    await signIn(admin);
-    await page.goto(`${baseUrl}/account/?mode=create`);
+    await signIn(admin, `/account/?mode=create`);
     const form = page.locator('.ant-drawer-content', { hasText: 'Νέο έξοδο' });
     await form.waitFor();
     await expect.poll(() => form.getByLabel('Ημερομηνία', { exact: true }).inputValue()).toBe(shown(new Date()));
@@ -85,8 +83,7 @@ describe('daily friction', () => {
     });
     expect(made.status, await made.clone().text()).toBe(201);
 
-    await signIn(inject('root'));
-    await page.goto(`${baseUrl}/custom-entities/entity/${slug}`);
+    await signIn(inject('root'), `/custom-entities/entity/${slug}`);
     await page.getByRole('button', { name: 'Εισαγωγή από CSV' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByText('μία εγγραφή ανά γραμμή', { exact: false }).waitFor();
@@ -110,8 +107,7 @@ describe('daily friction', () => {
     const subject = await post(token, '/api/subjects', { name: `Νεοελληνική Γλώσσα και Λογοτεχνία ${n}`, color: '#2f54eb' });
     await post(token, '/api/lessons', { date: '2027-11-09', start_time: '16:00', end_time: '17:00', teacher_id: teacherId, subject_id: subject.id });
 
-    await signIn(teacher);
-    await page.goto(`${baseUrl}/notifications/`);
+    await signIn(teacher, `/notifications/`);
     await page.locator('.ant-table-row').first().waitFor();
     // a word drawn on two lines has client rectangles at two heights
     const broken = await page.evaluate(() => {
@@ -135,8 +131,7 @@ describe('daily friction', () => {
 
   it('on a 390 px phone analytics fits the width', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
-    await signIn(inject('root'));
-    await page.goto(`${baseUrl}/analytics/`);
+    await signIn(inject('root'), `/analytics/`);
     await page.locator('.ant-table-row').first().waitFor();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   });
@@ -160,8 +155,7 @@ describe('daily friction', () => {
       subject_id: subject.id,
     });
 
-    await signIn(teacher);
-    await page.goto(`${baseUrl}/?mode=view&lesson=${lesson.id}`);
+    await signIn(teacher, `/?mode=view&lesson=${lesson.id}`);
     const view = page.locator('.ant-drawer-content', { hasText: `Βιολογία ${n}` });
     await view.getByRole('button', { name: 'Επεξεργασία σημειώσεων' }).click();
     await view.getByLabel('Σημειώσεις', { exact: true }).fill('Έφερε το τετράδιο εργαστηρίου.');
