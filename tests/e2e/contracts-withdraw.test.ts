@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { call, post, rootToken } from './api';
-import { chooseOption, modalOpened, submitSignIn, useBrowserTab } from './browser';
+import { chooseOption, modalOpened, signInAt, useBrowserTab } from './browser';
 import { e2eServer } from './server';
 
 // A student leaves, in a real Chromium, in Greek: a secretary withdraws her contract on today's
@@ -24,17 +24,16 @@ const NEXT_MONTH = `${NEXT.getFullYear()}-${pad(NEXT.getMonth() + 1)}`;
 /** "1.234,56 €" -> 123456 cents. */
 const cents = (text: string) => Number(text.replace(/[.\s€]/g, '').replace(',', ''));
 
-async function signIn(user: { username: string; password: string }) {
+/** Signs in as `user` and lands on `path`, the one signed in before signed out (a new page has no one): one page load. */
+async function signIn(user: { username: string; password: string }, path = '/') {
   await page.context().clearCookies();
-  await page.goto(`${baseUrl}/`);
-  await page.evaluate(() => localStorage.clear());
-  await submitSignIn(page, baseUrl, user.username, user.password);
-  await page.waitForURL(`${baseUrl}/`);
+  if (page.url().startsWith(baseUrl)) await page.evaluate(() => localStorage.clear());
+  await signInAt(page, baseUrl, user.username, user.password, path);
 }
 
-/** The expected income of `month` as the account's card shows it, in cents. */
-async function expectedIn(month: string): Promise<number> {
-  await page.goto(`${baseUrl}/account/?income_month=${month}`);
+/** Signs in as `user` on the account of `month`: its expected income as the card shows it, in cents. */
+async function expectedIn(user: { username: string; password: string }, month: string): Promise<number> {
+  await signIn(user, `/account/?income_month=${month}`);
   const card = page.locator('[data-figure="expected"]');
   await card.getByText(/€/).first().waitFor();
   const text = (await card.textContent()) ?? '';
@@ -61,12 +60,10 @@ describe('a student leaves', () => {
     });
     const fee = 79012;
 
-    await signIn(admin);
-    const before = await expectedIn(NEXT_MONTH);
+    const before = await expectedIn(admin, NEXT_MONTH);
     expect(before).toBeGreaterThanOrEqual(fee);
 
-    await signIn(secretary);
-    await page.goto(`${baseUrl}/contracts/?mode=status&contract=${contract.id}`);
+    await signIn(secretary, `/contracts/?mode=status&contract=${contract.id}`);
     const status = page.locator('.ant-drawer-content');
     await status.getByText('Έκπτωση 20%').waitFor();
     await status.locator(`tr[data-line="${NEXT_MONTH}"]`).waitFor();
@@ -86,8 +83,7 @@ describe('a student leaves', () => {
     expect(await status.locator(`tr[data-line="${THIS_MONTH}"]`).count()).toBe(1);
     expect(await status.getByRole('button', { name: 'Αναίρεση αποχώρησης' }).count()).toBe(0);
 
-    await signIn(admin);
-    expect(await expectedIn(NEXT_MONTH)).toBe(before - fee);
+    expect(await expectedIn(admin, NEXT_MONTH)).toBe(before - fee);
   });
 
   it("the account's cards move as soon as an expense is added below them, without reloading", async () => {
@@ -95,8 +91,7 @@ describe('a student leaves', () => {
     const n = Date.now() % 100_000;
     const admin = { username: `exoda${n}`, password: 'admin-password-1' };
     await post(token, '/api/users', { ...admin, role: 'ADMIN', first_name: 'Ελένη', last_name: 'Ταμίας' });
-    await signIn(admin);
-    await page.goto(`${baseUrl}/account/?income_month=${THIS_MONTH}`);
+    await signIn(admin, `/account/?income_month=${THIS_MONTH}`);
     const card = page.locator('[data-figure="expenses"]');
     await card.getByText(/€/).first().waitFor();
     const money = async () => cents(/(\d[\d.]*,\d{2})\s*€/.exec((await card.textContent()) ?? '')![1]!);
@@ -129,8 +124,7 @@ describe('a student leaves', () => {
       month_cost: 10000,
     });
 
-    await signIn(secretary);
-    await page.goto(`${baseUrl}/students/?mode=update&student=${student.id}`);
+    await signIn(secretary, `/students/?mode=update&student=${student.id}`);
     const form = page.locator('.ant-drawer-content', { hasText: 'Επεξεργασία μαθητή' });
     await form.getByLabel('Κατάσταση', { exact: true }).waitFor();
     await chooseOption(page, form, 'Κατάσταση', 'Ανενεργός');
