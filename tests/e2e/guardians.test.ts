@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { call, post, rootToken } from './api';
-import { submitSignIn, useBrowserTab } from './browser';
+import { openInApp, signInAt, useBrowserTab } from './browser';
 import { e2eServer } from './server';
 
 // Guardians in Greek, in a real Chromium: an ADMIN creates a student and, from the student's
@@ -30,9 +30,7 @@ describe('guardians', () => {
       data: { id: number };
     };
 
-    await submitSignIn(page, baseUrl, admin.username, admin.password);
-    await page.waitForURL(`${baseUrl}/`);
-    await page.goto(`${baseUrl}/students/?mode=create`);
+    await signInAt(page, baseUrl, admin.username, admin.password, '/students/?mode=create');
     await drawer().getByLabel('Όνομα', { exact: true }).fill('Ελπίδα');
     await drawer().getByLabel('Επώνυμο', { exact: true }).fill(`Μαυρίδη${stamp}`);
 
@@ -66,7 +64,7 @@ describe('guardians', () => {
     expect(shared.status).toBe(200);
 
     // her tab: the guardian, and the brother as the other student
-    await page.goto(`${baseUrl}/students/?mode=view&student=${sister}`);
+    await openInApp(page, `/students/?mode=view&student=${sister}`);
     await page.getByRole('tab', { name: 'Κηδεμόνες' }).click();
     const row = tabRow(`Ασπασία Μαυρίδη${stamp}`);
     await row.waitFor();
@@ -74,14 +72,16 @@ describe('guardians', () => {
     await row.getByRole('link', { name: `Στέλιος Μαυρίδης${stamp}` }).waitFor();
 
     // his tab: the same guardian, and the sister beside
-    await page.goto(`${baseUrl}/students/?mode=view&student=${brother.data.id}`);
+    await openInApp(page, `/students/?mode=view&student=${brother.data.id}`);
     await page.getByRole('tab', { name: 'Κηδεμόνες' }).click();
     const his = tabRow(`Ασπασία Μαυρίδη${stamp}`);
     await his.waitFor();
     await his.getByRole('link', { name: `Ελπίδα Μαυρίδη${stamp}` }).waitFor();
 
     // and the guardians' own screen lists her
-    await page.goto(`${baseUrl}/guardians/`);
+    await openInApp(page, '/guardians/');
+    // its own screen drawn (the students' list, with a search box too, stays until it is)
+    await page.getByRole('heading', { name: 'Κηδεμόνες', exact: true }).first().waitFor();
     await page.getByRole('searchbox').fill(`μαυριδη${stamp}`);
     await page.locator('.ant-table-row', { hasText: `Ασπασία` }).waitFor();
   });

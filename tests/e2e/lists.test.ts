@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { post, rootToken } from './api';
-import { movingNow, submitSignIn, useBrowserTab } from './browser';
+import { movingNow, openInApp, signInAt, useBrowserTab } from './browser';
 import { e2eServer } from './server';
 
 // What every list and view of the generic screen does, seen in Greek in a real Chromium: a
@@ -27,20 +27,32 @@ beforeAll(async () => {
   await create('/api/users', { ...admin, role: 'ADMIN', first_name: 'Λίνα', last_name: 'Λιστάκη' });
 });
 
-async function signIn() {
-  await submitSignIn(page, baseUrl, admin.username, admin.password);
-  await page.waitForURL(`${baseUrl}/`);
+/** Signs in and lands on `path`: one page load. */
+async function signIn(path = '/') {
+  await signInAt(page, baseUrl, admin.username, admin.password, path);
 }
 
 const drawer = () => page.locator('.ant-drawer-content');
 const firstCells = () => page.locator('.ant-table-tbody .ant-table-row td:first-child').allInnerTexts();
 const header = (title: string) => page.locator('.ant-table-thead th', { hasText: title }).first();
 
-/** Opens `path` searched for this file's tag, so rows of other tests stay out. */
-async function openSearched(path: string) {
-  await page.goto(`${baseUrl}${path}`);
+/** Searches the list on screen for this file's tag, so rows of other tests stay out. */
+async function searchTag() {
   await page.getByRole('searchbox').fill(tag);
   await page.waitForURL(/q/);
+}
+
+/** Moves to `path` in the app, searched for this file's tag once its screen, headed `title`, is drawn (the one before may have a search box too). */
+async function openSearched(path: string, title: string) {
+  await openInApp(page, path);
+  await page.getByRole('heading', { name: title, exact: true }).first().waitFor();
+  await searchTag();
+}
+
+/** Signs in to `path`, searched for this file's tag. */
+async function signInSearched(path: string) {
+  await signIn(path);
+  await searchTag();
 }
 
 describe('lists', () => {
@@ -48,8 +60,7 @@ describe('lists', () => {
     await create('/api/rooms', { name: `Άλφα ${tag}`, capacity: 12 });
     await create('/api/rooms', { name: `Μέση ${tag}`, capacity: 30 });
     await create('/api/rooms', { name: `Ωμέγα ${tag}`, capacity: 5 });
-    await signIn();
-    await openSearched('/rooms/');
+    await signInSearched('/rooms/');
     const names = (order: string[]) => order.map((n) => `${n} ${tag}`);
     await expect.poll(firstCells, { timeout: 15_000 }).toEqual(names(['Άλφα', 'Μέση', 'Ωμέγα']));
 
@@ -78,8 +89,7 @@ describe('lists', () => {
     const words = ['Έκθεση', 'βιολογία', 'Αγγλικά', 'Ωδική', 'άλγεβρα', 'Ιστορία'];
     for (const word of words) await create('/api/subjects', { name: `${word} ${tag}`, color: '#1677ff' });
     const expected = ['Αγγλικά', 'άλγεβρα', 'βιολογία', 'Έκθεση', 'Ιστορία', 'Ωδική'].map((w) => `${w} ${tag}`);
-    await signIn();
-    await openSearched('/subjects/');
+    await signInSearched('/subjects/');
     const name = header('Όνομα');
     await expect.poll(firstCells, { timeout: 15_000 }).toHaveLength(words.length);
     // whichever way the list starts, one click gives one direction and the next the other
@@ -97,9 +107,8 @@ describe('lists', () => {
     const categoryId = await create('/api/class-categories', { name: before });
     await create('/api/class-categories', { name: after });
     const classId = await create('/api/classes', { name: `Β΄ τάξη ${tag}`, category_id: categoryId });
-    await signIn();
+    await signIn(`/classes/?mode=update&class=${classId}`);
 
-    await page.goto(`${baseUrl}/classes/?mode=update&class=${classId}`);
     await drawer().getByText(before).waitFor();
     await drawer().getByLabel('Κατηγορία', { exact: true }).click({ force: true });
     await page.keyboard.type(after);
@@ -107,7 +116,7 @@ describe('lists', () => {
     await drawer().getByRole('button', { name: 'Αποθήκευση' }).click();
     await page.waitForURL((url) => !url.search.includes('mode='));
 
-    await page.goto(`${baseUrl}/classes/?mode=view&class=${classId}`);
+    await openInApp(page, `/classes/?mode=view&class=${classId}`);
     await drawer().getByRole('tab', { name: 'Ιστορικό' }).click();
     const change = drawer().locator('[data-testid=history-entry]', { hasText: 'Αλλαγή' }).first();
     const row = change.locator('.ant-table-row', { hasText: 'Κατηγορία' });
@@ -116,7 +125,7 @@ describe('lists', () => {
     expect(await row.textContent()).not.toMatch(/#\d/);
 
     // the category still used by one class cannot go, and the dialog says so in Greek
-    await openSearched('/classes/settings');
+    await openSearched('/classes/settings', 'Κατηγορίες τμημάτων');
     await page.locator('.ant-table-row', { hasText: after }).getByRole('button', { name: 'Διαγραφή' }).click();
     await page.locator('.ant-popconfirm').getByRole('button', { name: 'Διαγραφή' }).click();
     const dialog = page.locator('.ant-modal-confirm');
@@ -125,18 +134,19 @@ describe('lists', () => {
   });
 
   it('an unknown id in the link says plainly that the record does not exist', async () => {
-    await signIn();
-    for (const path of ['/rooms/?mode=update&room=999999', '/classes/?mode=view&class=999999']) {
-      await page.goto(`${baseUrl}${path}`);
-      await drawer().getByText('Αυτή η εγγραφή δεν υπάρχει: ίσως διαγράφηκε ή ο σύνδεσμος είναι λάθος.').waitFor();
-    }
+    // each link opened afresh: the first as the sign-in leads to it, the second in a page of its own
+    const [first, second] = ['/rooms/?mode=update&room=999999', '/classes/?mode=view&class=999999'];
+    await signIn(first);
+    await drawer().getByText('Αυτή η εγγραφή δεν υπάρχει: ίσως διαγράφηκε ή ο σύνδεσμος είναι λάθος.').waitFor();
+    await page.goto(`${baseUrl}${second}`);
+    await drawer().getByText('Αυτή η εγγραφή δεν υπάρχει: ίσως διαγράφηκε ή ο σύνδεσμος είναι λάθος.').waitFor();
   });
 
   it('in the dark theme the list and the view drawer are light text on a dark ground', async () => {
     await create('/api/rooms', { name: `Σκοτεινή ${tag}`, capacity: 9 });
     await signIn();
     await page.getByRole('switch', { name: 'Σκούρο θέμα' }).click();
-    await openSearched('/rooms/');
+    await openSearched('/rooms/', 'Αίθουσες');
     const cell = page.locator('.ant-table-row td', { hasText: `Σκοτεινή ${tag}` });
     await cell.waitFor();
     // antd animates the switch of theme: read the colours once it has settled
@@ -155,8 +165,7 @@ describe('lists', () => {
 
   it('asked for less motion, a drawer is there at once and nothing fades; asked no longer, buttons fade again', async () => {
     await create('/api/rooms', { name: `Ήσυχη ${tag}`, capacity: 5 });
-    await signIn();
-    await openSearched('/rooms/');
+    await signInSearched('/rooms/');
     const edit = page.locator('.ant-table-row', { hasText: `Ήσυχη ${tag}` }).getByRole('button', { name: 'Επεξεργασία' });
     const fade = () => edit.evaluate((button) => getComputedStyle(button).transitionDuration);
     // this file's pages ask for reduced motion (chromium.ts)

@@ -2,7 +2,7 @@ import type { Locator, Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { formatMoney } from '../../domain/money-format';
 import { call, post, rootToken } from './api';
-import { submitSignIn, useBrowserTab, whollyOnScreen } from './browser';
+import { openInApp, signInAt, useBrowserTab, whollyOnScreen } from './browser';
 import { e2eServer } from './server';
 
 // The centre's money in a real Chromium, in Greek, against the real server: a secretary makes
@@ -46,9 +46,9 @@ async function incomeNow() {
   return { month: month.data.income, year: year.data.totals.income.total };
 }
 
-async function signIn(user: { username: string; password: string }) {
-  await submitSignIn(page, baseUrl, user.username, user.password);
-  await page.waitForURL(`${baseUrl}/`);
+/** Signs in and lands on `path`: one page load. */
+async function signIn(user: { username: string; password: string }, path = '/') {
+  await signInAt(page, baseUrl, user.username, user.password, path);
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -159,8 +159,7 @@ describe('the centre’s money', () => {
     // the admin's account month: 170 € more came in, all with receipt
     await page.context().clearCookies();
     await page.evaluate(() => localStorage.clear());
-    await signIn(admin);
-    await page.goto(`${baseUrl}/account/?income_month=${THIS_MONTH}`);
+    await signIn(admin, `/account/?income_month=${THIS_MONTH}`);
     const income = page.locator('[data-figure="income"]');
     const total = formatMoney(before.month.total + 17_000);
     const withReceipt = formatMoney(before.month.with_receipt + 17_000);
@@ -179,7 +178,7 @@ describe('the centre’s money', () => {
       .waitFor();
 
     // the student's view: Contracts, Payments and Lessons tabs; the lessons are those of the student's class
-    await page.goto(`${baseUrl}/students/?mode=view&student=${studentId}`);
+    await openInApp(page, `/students/?mode=view&student=${studentId}`);
     const view = page.locator('.ant-drawer-content');
     await view.getByRole('tab', { name: 'Ιστορικό' }).waitFor();
     const names = await view.getByRole('tab').allTextContents();
@@ -188,7 +187,7 @@ describe('the centre’s money', () => {
     await view.getByRole('tab', { name: 'Διδασκαλίες' }).click();
     await view.locator('.ant-table-row', { hasText: className }).waitFor();
     await view.locator('.ant-table-row', { hasText: '07:00–08:00' }).waitFor();
-    await page.goto(`${baseUrl}/`);
+    await openInApp(page, '/');
 
     // the analytics tab draws its charts
     await page.getByRole('menuitem', { name: 'Αναλυτικά' }).click();
