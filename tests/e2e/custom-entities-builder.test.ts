@@ -1,15 +1,13 @@
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { call, post, rootToken } from './api';
-import { useBrowserTab } from './browser';
+import { openInApp, useBrowserTab } from './browser';
 import { customEntitySteps } from './custom-entities-steps';
-import { e2eServer } from './server';
 
 // The builder's interactions in a real Chromium against the real server, in Greek, as ROOT:
 // fields reordered by dragging stay in their new order; a field holding values goes only when
 // its values are knowingly discarded; an entity goes with its records only when told how many;
 // a student's tab of the records pointing at her pages through more than one page.
-const baseUrl = e2eServer().baseUrl;
 const root = inject('root');
 
 // Tall enough for the builder's field cards to be on the screen together (dragging is done on screen).
@@ -53,14 +51,25 @@ const cardKeys = () => page.locator('[data-testid^="entity-field-"] .ant-card-he
 
 const dialog = (title: string) => page.getByRole('dialog').filter({ hasText: title });
 
+/** The builder's address for entity `id`. */
+const builderOf = (id: number) => `/custom-entities/builder/?mode=update&entity=${id}`;
+
+/** Moves in the app to `path`, unless a sign-in has just led there. */
+async function arriveAt(path: string) {
+  const here = new URL(page.url());
+  if (here.pathname + here.search !== path) await openInApp(page, path);
+}
+
 async function openBuilder(id: number) {
-  await page.goto(`${baseUrl}/custom-entities/builder/?mode=update&entity=${id}`);
+  await arriveAt(builderOf(id));
   await page.getByText('Προεπισκόπηση φόρμας').waitFor();
   await card(0).waitFor();
 }
 
 async function openRecords(slug: string) {
-  await page.goto(`${baseUrl}/custom-entities/entity/${slug}/`);
+  await openInApp(page, `/custom-entities/entity/${slug}/`);
+  // the records' own screen drawn (the list of entities, with a pagination of its own, stays until it is)
+  await page.getByRole('button', { name: /^Νέα εγγραφή: / }).waitFor();
   await page.locator('.ant-pagination-total-text').first().waitFor();
 }
 
@@ -77,7 +86,7 @@ describe('the custom-entity builder', () => {
       { key: 'due', label_el: 'Επιστροφή', type: 'DATE' },
     ]);
     await addRecords(slug, [{ title: 'Οδύσσεια', state: 'Δανεισμένο', due: '2027-01-15' }]);
-    await signIn(root);
+    await signIn(root, builderOf(id));
     await openBuilder(id);
     expect(await cardKeys()).toEqual(['title', 'state', 'due']);
 
@@ -127,7 +136,7 @@ describe('the custom-entity builder', () => {
       { title: 'Ιλιάδα', note: 'Λείπει το εξώφυλλο' },
       { title: 'Αργοναυτικά' },
     ]);
-    await signIn(root);
+    await signIn(root, builderOf(id));
     const removeNote = async () => {
       await openBuilder(id);
       await card(1).getByRole('button', { name: 'Αφαίρεση πεδίου' }).click();
@@ -174,9 +183,8 @@ describe('the custom-entity builder', () => {
     const listed = await call(token, 'GET', `/api/custom-entities/${slug}/records`);
     const before = ((await listed.json()) as { data: { id: number }[] }).data.map((r) => r.id);
     expect(before).toHaveLength(3);
-    await signIn(root);
+    await signIn(root, '/custom-entities/');
     await sidebar().getByText(plural, { exact: true }).waitFor();
-    await page.goto(`${baseUrl}/custom-entities/`);
     const row = rows().filter({ hasText: slug });
     await row.getByRole('button', { name: 'Διαγραφή' }).click();
     await page.locator('.ant-popconfirm:visible').getByRole('button', { name: 'Διαγραφή' }).click();
@@ -211,10 +219,10 @@ describe('the custom-entity builder', () => {
       { student: petros, seq: 1, title: 'Απουσία Πέτρου 1' },
       { student: petros, seq: 2, title: 'Απουσία Πέτρου 2' },
     ]);
-    await signIn(root);
+    await signIn(root, `/students/?mode=view&student=${maria}`);
 
     const openTab = async (student: number) => {
-      await page.goto(`${baseUrl}/students/?mode=view&student=${student}`);
+      await arriveAt(`/students/?mode=view&student=${student}`);
       await drawer().getByRole('tab', { name: plural }).click();
       return drawer().locator('.ant-tabs-tabpane-active');
     };

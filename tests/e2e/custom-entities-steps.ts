@@ -1,7 +1,7 @@
 // Steps the custom-entity browser tests share: signing in, finding the open drawer, the list's
 // rows and the sidebar, and typing a field into the builder. They act on the test's current page.
 import type { Page } from 'playwright-core';
-import { chooseOption, submitSignIn } from './browser';
+import { chooseOption, signInAt } from './browser';
 import { e2eServer } from './server';
 
 export interface BuilderField {
@@ -18,9 +18,9 @@ export function customEntitySteps(tab: { page: Page }) {
   /** The field card `index` of the builder. */
   const card = (index: number) => page().getByTestId(`entity-field-${index}`);
   return {
-    async signIn(who: { username: string; password: string }) {
-      await submitSignIn(page(), baseUrl, who.username, who.password);
-      await page().waitForURL(`${baseUrl}/`);
+    /** Signs in and lands on `path`: one page load. */
+    async signIn(who: { username: string; password: string }, path = '/') {
+      await signInAt(page(), baseUrl, who.username, who.password, path);
     },
     drawer: () => page().locator('.ant-drawer-content:visible'),
     rows: () => page().locator('.ant-table-tbody .ant-table-row'),

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { post, rootToken } from './api';
-import { chooseOption, useBrowserTab, whollyOnScreen } from './browser';
+import { chooseOption, openInApp, useBrowserTab, whollyOnScreen } from './browser';
 import { customEntitySteps } from './custom-entities-steps';
 import { e2eServer } from './server';
 
@@ -147,7 +147,7 @@ describe('custom entities', () => {
     expect(csv).not.toContain('Μαθηματικά');
 
     // the student's view has a tab of her exams
-    await page.goto(`${baseUrl}/students/?mode=view&student=${eleni}`);
+    await openInApp(page, `/students/?mode=view&student=${eleni}`);
     await drawer().getByRole('tab', { name: 'Εξετάσεις' }).click();
     const panel = drawer().locator('.ant-tabs-tabpane-active');
     await panel.getByText('Μαθηματικά').waitFor();
@@ -169,7 +169,7 @@ describe('custom entities', () => {
     await drawer().getByText('Βαθμός').waitFor();
     expect(await drawer().getByRole('button', { name: 'Επεξεργασία' }).count()).toBe(0);
     // the builder is not theirs
-    await page.goto(`${baseUrl}/custom-entities/builder/?mode=create`);
+    await openInApp(page, '/custom-entities/builder/?mode=create', '/');
     await page.waitForURL(`${baseUrl}/`);
   });
 });
