@@ -2,7 +2,7 @@ import dayjs from 'dayjs';
 import type { Locator, Page } from 'playwright-core';
 import { beforeEach, describe, expect, inject, it } from 'vitest';
 import { call, mailbox, post, rootToken } from './api';
-import { submitSignIn, useBrowserTab } from './browser';
+import { signInAt, submitSignIn, useBrowserTab } from './browser';
 import { e2eServer } from './server';
 
 // A teacher on her phone (390 px, Greek) opens today's lesson in the calendar, marks one
@@ -121,9 +121,7 @@ describe('attendance on a phone', () => {
   it("the student's Attendance tab shows this month's absence and the rate", async () => {
     expect(absent).toBeDefined();
     const root = inject('root');
-    await submitSignIn(page, baseUrl, root.username, root.password);
-    await page.waitForURL(`${baseUrl}/`);
-    await page.goto(`${baseUrl}/students/?mode=view&student=${absent!.id}`);
+    await signInAt(page, baseUrl, root.username, root.password, `/students/?mode=view&student=${absent!.id}`);
     const drawer = page.locator('.ant-drawer-content');
     await drawer.getByRole('tab', { name: 'Παρουσίες' }).click();
     const tab = drawer.getByTestId('attendance-tab');

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, inject, it } from 'vitest';
-import { chooseOption, submitSignIn, useBrowserTab } from './browser';
+import { chooseOption, openInApp, submitSignIn, useBrowserTab } from './browser';
 import { e2eServer } from './server';
 
 // The directory screens in a real Chromium against the real server (tests/e2e/global-setup.ts):
@@ -64,7 +64,7 @@ describe('the directory', () => {
     await page.locator('.ant-table-row', { hasText: 'Σχολείο' }).waitFor();
 
     // a student with a value for it
-    await page.goto(`${baseUrl}/students/?mode=create`);
+    await openInApp(page, '/students/?mode=create');
     await heading('Μαθητές');
     await drawer().getByLabel('Όνομα', { exact: true }).fill('Ζωή');
     await drawer().getByLabel('Επώνυμο', { exact: true }).fill('Ζαχαριάδου');
@@ -107,7 +107,7 @@ describe('the directory', () => {
     await signIn(secretary.username, secretary.password);
     await page.getByRole('link', { name: 'Μαθητές' }).waitFor();
     expect(await page.getByText('Πρόσθετα πεδία μαθητών').count()).toBe(0);
-    await page.goto(`${baseUrl}/students/settings`);
+    await openInApp(page, '/students/settings', '/');
     await page.waitForURL(`${baseUrl}/`);
     expect(path()).toBe('/');
     await heading('Ημερολόγιο');

@@ -2,7 +2,7 @@ import ExcelJS from 'exceljs';
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { post, rootToken } from './api';
-import { submitSignIn, useBrowserTab } from './browser';
+import { signInAt, useBrowserTab } from './browser';
 import { e2eServer } from './server';
 
 // The accountant's spreadsheet in a real Chromium, in Greek: an admin opens the account,
@@ -43,9 +43,7 @@ describe('the accountant’s spreadsheets', () => {
       paid_on: TODAY,
     });
 
-    await submitSignIn(page, baseUrl, admin.username, admin.password);
-    await page.waitForURL(`${baseUrl}/`);
-    await page.goto(`${baseUrl}/account/`);
+    await signInAt(page, baseUrl, admin.username, admin.password, '/account/');
     await page.getByRole('button', { name: 'Εξαγωγή για λογιστή (XLSX)' }).click();
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('menuitem', { name: 'Πληρωμές' }).click()]);
     expect(download.suggestedFilename()).toMatch(/^Πληρωμές .*\.xlsx$/);
@@ -95,9 +93,7 @@ describe('the accountant’s spreadsheets', () => {
     });
     await post(token, '/api/payments', { contract_id: contract.id, kind: 'MONTHLY', month: THIS_MONTH, amount: 9_840, paid_on: TODAY });
 
-    await submitSignIn(page, baseUrl, admin.username, admin.password);
-    await page.waitForURL(`${baseUrl}/`);
-    await page.goto(`${baseUrl}/account/`);
+    await signInAt(page, baseUrl, admin.username, admin.password, '/account/');
     await page.getByRole('button', { name: 'Εξαγωγή για λογιστή (XLSX)' }).click();
     const [download] = await Promise.all([
       page.waitForEvent('download'),

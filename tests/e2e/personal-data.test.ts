@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { call, post, rootToken } from './api';
-import { submitSignIn, useBrowserTab } from './browser';
+import { openInApp, signInAt, useBrowserTab } from './browser';
 import { e2eServer } from './server';
 
 // A person's data in Greek, in a real Chromium: an ADMIN reads a student's personal data as a
@@ -26,9 +26,7 @@ describe('personal data', () => {
     ).json()) as { data: { id: number } };
     const id = made.data.id;
 
-    await submitSignIn(page, baseUrl, admin.username, admin.password);
-    await page.waitForURL(`${baseUrl}/`);
-    await page.goto(`${baseUrl}/students/?mode=view&student=${id}`);
+    await signInAt(page, baseUrl, admin.username, admin.password, `/students/?mode=view&student=${id}`);
     await page.getByRole('button', { name: 'Προσωπικά δεδομένα' }).click();
     const summary = page.locator('.ant-modal-content', { hasText: 'Προσωπικά δεδομένα:' });
     await summary.getByText(`ifigeneia${stamp}@example.gr`).waitFor();
@@ -44,7 +42,7 @@ describe('personal data', () => {
       .toBe('Διαγραμμένος/η');
 
     // the whole centre, from the users screen
-    await page.goto(`${baseUrl}/settings/`);
+    await openInApp(page, '/settings/');
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Εξαγωγή κέντρου' }).click();
     const file = await download;

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { post, rootToken } from './api';
-import { submitSignIn, useBrowserTab } from './browser';
+import { openInApp, submitSignIn, useBrowserTab } from './browser';
 import { e2eServer } from './server';
 
 // What a teacher sees of her students, in Greek, in a real Chromium against the real server:
@@ -62,7 +62,7 @@ describe('a teacher’s students', () => {
     expect(await page.getByRole('button', { name: 'Εισαγωγή' }).count()).toBe(0);
 
     // The view: her names, the lessons and the history, no contracts or payments.
-    await page.goto(`${baseUrl}/students/?mode=view&student=${studentId}`);
+    await openInApp(page, `/students/?mode=view&student=${studentId}`);
     const drawer = page.locator('.ant-drawer-content');
     await drawer.getByRole('tab', { name: 'Ιστορικό' }).waitFor();
     await expect.poll(() => drawer.textContent()).toContain(surname);
