@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, inject, it } from 'vitest';
 import { post, rootToken } from './api';
-import { submitSignIn, useBrowserTab } from './browser';
+import { signInAt, useBrowserTab } from './browser';
 import { e2eServer } from './server';
 
 // The calendar in the dark theme and on a phone, the recurring lessons shown as soon as they
@@ -15,10 +15,10 @@ beforeEach(() => {
   page = tab.page;
 });
 
-async function signInAsRoot() {
-  await submitSignIn(page, baseUrl, root.username, root.password);
-  await page.waitForURL(`${baseUrl}/`);
-  await page.locator('[data-testid="lesson-calendar"][data-loading="false"]').waitFor();
+/** Signs in as ROOT and lands on `path`: one page load; on the calendar, once it has loaded. */
+async function signInAsRoot(path = '/') {
+  await signInAt(page, baseUrl, root.username, root.password, path);
+  if (path === '/') await page.locator('[data-testid="lesson-calendar"][data-loading="false"]').waitFor();
 }
 
 /** Colours the page computes for the calendar: today's column, a grid line, the header text. */
@@ -113,8 +113,7 @@ describe('the recurring lessons', () => {
         occurrences: 10,
       });
     }
-    await signInAsRoot();
-    await page.goto(`${baseUrl}/lessons/`);
+    await signInAsRoot('/lessons/');
     await page.locator('.ant-segmented-item', { hasText: 'Επαναλαμβανόμενες διδασκαλίες' }).waitFor();
     // When the first row of a series is in the page, measured in the page itself.
     await page.evaluate((name) => {
@@ -155,9 +154,7 @@ describe('My data', () => {
     const token = await rootToken();
     const user = { username: `mydata${Date.now() % 100_000}`, password: 'secretary-password-1' };
     await post(token, '/api/users', { ...user, role: 'SECRETARY', first_name: 'Ιωάννα', last_name: 'Δεδομένων' });
-    await submitSignIn(page, baseUrl, user.username, user.password);
-    await page.waitForURL(`${baseUrl}/`);
-    await page.goto(`${baseUrl}/mydata/`);
+    await signInAt(page, baseUrl, user.username, user.password, '/mydata/');
     const phone = page.getByLabel('Τηλέφωνο', { exact: true });
     await expect.poll(() => page.getByLabel('Επώνυμο', { exact: true }).inputValue()).toBe('Δεδομένων');
     await phone.fill('2101234567');

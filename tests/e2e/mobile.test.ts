@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { post, rootToken } from './api';
-import { submitSignIn, useBrowserTab } from './browser';
+import { signInAt, useBrowserTab } from './browser';
 import { e2eServer } from './server';
 
 // A phone (390 px wide) in Greek: the students list without sideways scrolling of the page,
@@ -40,10 +40,7 @@ const withinWidth = async (selector: ReturnType<Page['locator']>) => {
 describe('at 390 px', () => {
   it('the students list fits, the surname shows, the menu opens from the header, the view drawer fills the screen', async () => {
     const { user, surname, id } = await secretaryAndStudent();
-    await submitSignIn(page, baseUrl, user.username, user.password);
-    await page.waitForURL(`${baseUrl}/`);
-
-    await page.goto(`${baseUrl}/students/`);
+    await signInAt(page, baseUrl, user.username, user.password, '/students/');
     await page.getByRole('searchbox').fill(surname);
     const cell = page.locator('.ant-table-row td', { hasText: surname }).first();
     await cell.waitFor();
@@ -65,6 +62,7 @@ describe('at 390 px', () => {
     await page.waitForURL(/\/classes\//);
 
     // a student's view: the drawer is the whole width, and no tab label is cut or folded away
+    // loaded afresh: moved to in the app, the sidebar's closed drawer stays in the page beside the view's
     await page.goto(`${baseUrl}/students/?mode=view&student=${id}`);
     const drawer = page.locator('.ant-drawer-content-wrapper');
     await page.locator('.ant-drawer-content').getByRole('tab', { name: 'Ιστορικό' }).waitFor();

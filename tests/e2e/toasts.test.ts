@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { post, rootToken } from './api';
-import { stoppedMoving, submitSignIn, useBrowserTab } from './browser';
+import { signInAt, stoppedMoving, useBrowserTab } from './browser';
 import { e2eServer } from './server';
 
 // The toasts in Greek (src/providers/toasts.ts): a notification is a status a screen reader
@@ -22,11 +22,9 @@ describe('toasts', () => {
     const token = await rootToken();
     const admin = { username: `toasts${Date.now()}`, password: 'toasts-password-1' };
     await post(token, '/api/users', { ...admin, role: 'ADMIN', first_name: 'Νίκη', last_name: 'Ειδοποιού' });
-    await submitSignIn(page, baseUrl, admin.username, admin.password);
-    await page.waitForURL(`${baseUrl}/`);
+    await signInAt(page, baseUrl, admin.username, admin.password, '/rooms/?mode=create');
 
     const name = `Αίθουσα Ειδοποιήσεων ${Date.now()}`;
-    await page.goto(`${baseUrl}/rooms/?mode=create`);
     await drawer().getByLabel('Όνομα', { exact: true }).fill(name);
     await drawer().getByRole('button', { name: 'Αποθήκευση' }).click();
     await page.waitForURL((url) => !url.search.includes('mode='));
