@@ -2,7 +2,7 @@ import type { Locator, Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { addDays, isoWeekday } from '../../domain/lessons';
 import { JSON_HEADERS, post, rootToken } from './api';
-import { chooseOption, submitSignIn, useBrowserTab } from './browser';
+import { chooseOption, openInApp, submitSignIn, useBrowserTab } from './browser';
 import { e2eServer } from './server';
 
 // The calendar in Greek, in a real Chromium against the real server: a weekly lesson created
@@ -178,12 +178,12 @@ describe('the calendar', () => {
     await added.waitFor();
     await added.click();
     await drawer('Διδασκαλία').getByText('Αναπλήρωση', { exact: true }).first().waitFor();
-    await page.goto(`${baseUrl}/?mode=view&lesson=${original}`);
+    await openInApp(page, `/?mode=view&lesson=${original}`);
     await drawer('Διδασκαλία').locator('[data-status="REPLACED"]', { hasText: 'Αναπληρώθηκε' }).waitFor();
     await page.keyboard.press('Escape');
 
     // Booking the room again from 18:00 to 20:00 names the replacement (19:00–20:00) in the way.
-    await page.goto(`${baseUrl}/`);
+    await openInApp(page, '/');
     await settled();
     await selectHours(18, 20);
     await page.waitForURL(new RegExp(`start=${today}T18%3A00&end=${today}T20%3A00|start=${today}T18:00&end=${today}T20:00`));

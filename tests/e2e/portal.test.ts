@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { useBrowserTab } from './browser';
+import { openInApp, useBrowserTab } from './browser';
 import { invitationPath, portalFamily } from './portal-steps';
 import { e2eServer } from './server';
 
@@ -106,7 +106,7 @@ describe('the guardian portal on a phone', () => {
     await page.goto(`${baseUrl}/students/`);
     await page.waitForURL(`${baseUrl}/portal/`);
     // nor is the staff's account page: her details are the portal's
-    await page.goto(`${baseUrl}/mydata/`);
+    await openInApp(page, '/mydata/', '/portal/');
     await page.waitForURL(`${baseUrl}/portal/`);
     await page.getByTestId('menu-toggle').click();
     const menu = page.locator('.ant-drawer-content .ant-menu');

@@ -11,7 +11,7 @@ import { bootstrap } from '../../server/bootstrap';
 import { loadConfig } from '../../server/config';
 import { openDatabase } from '../../server/db/client';
 import { migrate } from '../../server/db/migrate';
-import { submitSignIn, useBrowserTab } from './browser';
+import { signInAt, useBrowserTab } from './browser';
 import { e2eServer } from './server';
 
 // Declared once, seen in a real Chromium: the Settings group with every label whole at
@@ -29,9 +29,9 @@ beforeEach(() => {
 const heading = (name: string) => page.getByRole('heading', { name, exact: true }).first().waitFor();
 const drawer = () => page.locator('.ant-drawer-content:visible');
 
-async function signIn(base: string) {
-  await submitSignIn(page, base, root.username, root.password);
-  await page.waitForURL(`${base}/`);
+/** Signs in to the server at `base` and lands on `path`: one page load. */
+async function signIn(base: string, path = '/') {
+  await signInAt(page, base, root.username, root.password, path);
 }
 
 describe('the sidebar and the title', () => {
@@ -57,8 +57,7 @@ describe('the sidebar and the title', () => {
   });
 
   it('follows a language switch in the document title', async () => {
-    await signIn(baseUrl);
-    await page.goto(`${baseUrl}/rooms/`);
+    await signIn(baseUrl, '/rooms/');
     await heading('Αίθουσες');
     await expect.poll(() => page.title()).toBe('Αίθουσες | Frontis');
     await page.locator('header').getByText('EN', { exact: true }).click();
@@ -109,8 +108,7 @@ describe('a resource declared at run time', () => {
   });
 
   it('lists, creates, edits and views rows, with their History, at its route', async () => {
-    await signIn(base);
-    await page.goto(`${base}/custom-entities/entity/rooms-copy/`);
+    await signIn(base, '/custom-entities/entity/rooms-copy/');
     await heading('Αίθουσες');
 
     await page.getByRole('button', { name: 'Νέα αίθουσα' }).click();
@@ -138,7 +136,8 @@ describe('a resource declared at run time', () => {
     await change.getByText('14', { exact: true }).waitFor();
     await drawer().locator('[data-testid=history-entry]', { hasText: 'Δημιουργία' }).waitFor();
 
-    // the same rows as the built-in screen: it is the real resource
+    // the same rows as the built-in screen: it is the real resource (loaded afresh: moved to in
+    // the app, the screen before, with the same heading and row, would stay until it is drawn)
     await page.goto(`${base}/rooms/`);
     await page.locator('tr', { hasText: 'Αίθουσα Ωμέγα' }).waitFor();
   });

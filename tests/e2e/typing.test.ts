@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { call, post, rootToken } from './api';
-import { submitSignIn, useBrowserTab, whollyOnScreen } from './browser';
+import { openInApp, signInAt, useBrowserTab, whollyOnScreen } from './browser';
 import { e2eServer } from './server';
 
 // Nothing typed is lost, in Greek, in a real Chromium against the real server: a save refused
@@ -19,10 +19,13 @@ beforeEach(() => {
 const drawerOf = (p: Page) => p.locator('.ant-drawer-content');
 const dialog = (p: Page, title: string) => p.locator('.ant-modal-confirm', { hasText: title });
 
-async function signIn(p: Page, username: string, password: string) {
-  await submitSignIn(p, baseUrl, username, password);
-  await p.waitForURL(`${baseUrl}/`);
+/** Signs in and lands on `path`: one page load. */
+async function signIn(p: Page, username: string, password: string, path = '/') {
+  await signInAt(p, baseUrl, username, password, path);
 }
+
+/** The address of the student's edit drawer. */
+const editOf = (studentId: number) => `/students/?mode=update&student=${studentId}`;
 
 /** An ADMIN and a student, created through the API as ROOT. */
 async function adminAndStudent(): Promise<{ admin: { username: string; password: string }; studentId: number; token: string }> {
@@ -34,10 +37,18 @@ async function adminAndStudent(): Promise<{ admin: { username: string; password:
   return { admin, studentId: id, token };
 }
 
-/** Opens the student's edit drawer on `p` and waits until its values are in. */
+/**
+ * Opens the student's edit drawer on `p` and waits until its values are in: where a sign-in has
+ * just led there, it is only awaited; a tab that shows the app moves there in it; a new tab
+ * opens the link afresh.
+ */
 async function openEdit(p: Page, studentId: number, firstName: string) {
   await p.bringToFront(); // a background tab gets no animation frames: its drawer would not slide in
-  await p.goto(`${baseUrl}/students/?mode=update&student=${studentId}`);
+  const path = editOf(studentId);
+  if (p.url().startsWith(baseUrl)) {
+    const here = new URL(p.url());
+    if (here.pathname + here.search !== path) await openInApp(p, path);
+  } else await p.goto(`${baseUrl}${path}`);
   await whollyOnScreen(p, drawerOf(p));
   await expect.poll(() => drawerOf(p).getByLabel('Όνομα', { exact: true }).inputValue(), { timeout: 15_000 }).toBe(firstName);
 }
@@ -51,7 +62,7 @@ async function student(token: string, id: number): Promise<{ first_name: string;
 describe('nothing typed is lost', () => {
   it('a stale save keeps what was typed and offers to compare, keep mine, or load the saved values', async () => {
     const { admin, studentId, token } = await adminAndStudent();
-    await signIn(page, admin.username, admin.password);
+    await signIn(page, admin.username, admin.password, editOf(studentId));
     // a second tab of the same browser, signed in by the first
     const other = await page.context().newPage();
 
@@ -113,8 +124,7 @@ describe('nothing typed is lost', () => {
   it('a form opened from a view takes typing at once: the view sliding away does not pull the focus back to the list', async () => {
     const { admin, studentId, token } = await adminAndStudent();
     const { last_name } = await student(token, studentId);
-    await signIn(page, admin.username, admin.password);
-    await page.goto(`${baseUrl}/students/`);
+    await signIn(page, admin.username, admin.password, '/students/');
     await page.getByRole('searchbox').fill(last_name);
     await page.waitForURL(/q/);
     const row = page.locator('.ant-table-row', { hasText: last_name });
@@ -145,7 +155,7 @@ describe('nothing typed is lost', () => {
 
   it('Esc closes an open date picker or select, not the drawer; a changed drawer asks before it closes', async () => {
     const { admin, studentId } = await adminAndStudent();
-    await signIn(page, admin.username, admin.password);
+    await signIn(page, admin.username, admin.password, editOf(studentId));
     await openEdit(page, studentId, 'Ζωή');
     const drawer = drawerOf(page);
 
@@ -207,18 +217,17 @@ describe('nothing typed is lost', () => {
 describe('leaving with unsaved changes', () => {
   it('a link to another screen asks first from the changed My data page, and goes at once when nothing is unsaved', async () => {
     const { admin } = await adminAndStudent();
-    await signIn(page, admin.username, admin.password);
+    await signIn(page, admin.username, admin.password, '/mydata/');
     const ask = dialog(page, 'Απόρριψη αλλαγών;');
 
     // unchanged, a link goes at once
-    await page.goto(`${baseUrl}/mydata/`);
     await expect.poll(() => page.getByLabel('Επώνυμο', { exact: true }).inputValue()).toBe('Διευθύντρια');
     await page.getByRole('link', { name: 'Μαθητές', exact: true }).click();
     await page.waitForURL((url) => url.pathname === '/students/');
     expect(await page.locator('.ant-modal-confirm').count()).toBe(0);
 
     // changed: asks; after saving, goes at once
-    await page.goto(`${baseUrl}/mydata/`);
+    await openInApp(page, '/mydata/');
     const phone = page.getByLabel('Τηλέφωνο', { exact: true });
     await expect.poll(() => page.getByLabel('Επώνυμο', { exact: true }).inputValue()).toBe('Διευθύντρια');
     await phone.fill('2101111111');
