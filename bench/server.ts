@@ -211,9 +211,9 @@ function compiledServer(): Promise<string> {
 }
 
 /**
- * startSeededServer in a process of its own (compiled, see compiledServer), so that the load generator (this process) and
- * the server never share an event loop. The bare routes run in the server's process too, on
- * the same database (an in-memory PGlite lives there).
+ * startSeededServer in a process of its own, compiled (compiledServer), so that the load
+ * generator (this process) and the server never share an event loop. The bare routes run in
+ * the server's process too, on the same database (an in-memory PGlite lives there).
  */
 export async function spawnSeededServer(kind: 'pglite' | 'postgres', students: number, opts: { serveClient?: boolean } = {}): Promise<ServerProcess> {
   const child = fork(await compiledServer(), ['--serve', kind, String(students), opts.serveClient ? '1' : '0'], {
