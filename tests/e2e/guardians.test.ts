@@ -71,7 +71,10 @@ describe('guardians', () => {
     await row.getByText('Κηδεμόνας', { exact: true }).waitFor();
     await row.getByRole('link', { name: `Στέλιος Μαυρίδης${stamp}` }).waitFor();
 
-    // his tab: the same guardian, and the sister beside
+    // his tab: the same guardian, and the sister beside (her view closed first, as the office
+    // does: her tabs would otherwise take the click meant for his)
+    await page.keyboard.press('Escape');
+    await page.locator('.ant-drawer-content:visible').waitFor({ state: 'detached' });
     await openInApp(page, `/students/?mode=view&student=${brother.data.id}`);
     await page.getByRole('tab', { name: 'Κηδεμόνες' }).click();
     const his = tabRow(`Ασπασία Μαυρίδη${stamp}`);
