@@ -62,12 +62,17 @@ async function report(page: Page, seen: string[]) {
   process.stderr.write(`--- what the failed test's page showed and asked ---\n${lines.join('\n')}\n---\n`);
 }
 
-/** Fills and sends the sign-in form (waits for nothing after). */
-export async function submitSignIn(page: Page, baseUrl: string, username: string, password: string) {
-  await page.goto(`${baseUrl}/login`);
+/** Fills and sends the sign-in form on the page as it is (waits for nothing after). */
+export async function fillSignIn(page: Page, username: string, password: string) {
   await page.fill('#login-username', username);
   await page.fill('#login-password', password);
   await page.click('button[type=submit]');
+}
+
+/** Opens the sign-in page, fills and sends its form (waits for nothing after). */
+export async function submitSignIn(page: Page, baseUrl: string, username: string, password: string) {
+  await page.goto(`${baseUrl}/login`);
+  await fillSignIn(page, username, password);
 }
 
 /**
@@ -79,10 +84,16 @@ export async function submitSignIn(page: Page, baseUrl: string, username: string
  */
 export async function signInAt(page: Page, baseUrl: string, username: string, password: string, path = '/') {
   await page.goto(path === '/' ? `${baseUrl}/login` : `${baseUrl}/login?redirect=${encodeURIComponent(path)}`);
-  await page.fill('#login-username', username);
-  await page.fill('#login-password', password);
-  await page.click('button[type=submit]');
+  await fillSignIn(page, username, password);
   await page.waitForURL((url) => url.pathname + url.search === path);
+}
+
+/** signInAt as `user` on a page where someone else may be signed in: that one is forgotten first (cookies, storage). */
+export async function signInAsAnother(page: Page, baseUrl: string, user: { username: string; password: string }, path = '/') {
+  await page.context().clearCookies();
+  // a page not yet on the site has nothing stored there
+  if (page.url().startsWith(baseUrl)) await page.evaluate(() => localStorage.clear());
+  await signInAt(page, baseUrl, user.username, user.password, path);
 }
 
 /**

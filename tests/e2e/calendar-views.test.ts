@@ -1,7 +1,7 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { call, post, rootToken } from './api';
-import { openInApp, signInAt, useBrowserTab, whollyOnScreen } from './browser';
+import { fillSignIn, openInApp, signInAt, useBrowserTab, whollyOnScreen } from './browser';
 import { contextOptions } from './chromium';
 import { e2eServer } from './server';
 
@@ -58,9 +58,7 @@ async function openCalendar(p: Page, view: View, date: string) {
 async function signInToCalendar(p: Page, user: { username: string; password: string }, view: View, date: string) {
   await p.goto(`${baseUrl}/login`);
   await remember(p, view, date);
-  await p.fill('#login-username', user.username);
-  await p.fill('#login-password', user.password);
-  await p.click('button[type=submit]');
+  await fillSignIn(p, user.username, user.password);
   await p.waitForURL(`${baseUrl}/`);
   await calendarIn(p, view);
 }

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { call, post, rootToken } from './api';
-import { signInAt, useBrowserTab } from './browser';
+import { signInAsAnother, useBrowserTab } from './browser';
 import { e2eServer } from './server';
 
 // Turning a contract's reminders to the family off is the administrator's: her contract form
@@ -19,12 +19,7 @@ const pad = (n: number) => String(n).padStart(2, '0');
 const now = new Date();
 const THIS_MONTH = `${now.getFullYear()}-${pad(now.getMonth() + 1)}`;
 
-/** Signs in as `user` and lands on `path`, the one signed in before signed out (a new page has no one): one page load. */
-async function signIn(user: { username: string; password: string }, path = '/') {
-  await page.context().clearCookies();
-  if (page.url().startsWith(baseUrl)) await page.evaluate(() => localStorage.clear());
-  await signInAt(page, baseUrl, user.username, user.password, path);
-}
+const signIn = (user: { username: string; password: string }, path = '/') => signInAsAnother(page, baseUrl, user, path);
 
 describe('reminders per contract', () => {
   it('the admin turns a contract’s reminders off in its form; the secretary’s form has no such switch', async () => {

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { call, post, rootToken } from './api';
-import { chooseOption, modalOpened, signInAt, useBrowserTab } from './browser';
+import { chooseOption, modalOpened, signInAsAnother, useBrowserTab } from './browser';
 import { e2eServer } from './server';
 
 // A student leaves, in a real Chromium, in Greek: a secretary withdraws her contract on today's
@@ -24,12 +24,7 @@ const NEXT_MONTH = `${NEXT.getFullYear()}-${pad(NEXT.getMonth() + 1)}`;
 /** "1.234,56 €" -> 123456 cents. */
 const cents = (text: string) => Number(text.replace(/[.\s€]/g, '').replace(',', ''));
 
-/** Signs in as `user` and lands on `path`, the one signed in before signed out (a new page has no one): one page load. */
-async function signIn(user: { username: string; password: string }, path = '/') {
-  await page.context().clearCookies();
-  if (page.url().startsWith(baseUrl)) await page.evaluate(() => localStorage.clear());
-  await signInAt(page, baseUrl, user.username, user.password, path);
-}
+const signIn = (user: { username: string; password: string }, path = '/') => signInAsAnother(page, baseUrl, user, path);
 
 /** Signs in as `user` on the account of `month`: its expected income as the card shows it, in cents. */
 async function expectedIn(user: { username: string; password: string }, month: string): Promise<number> {

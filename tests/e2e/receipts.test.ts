@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, inject, it } from 'vitest';
 import { call, post, rootToken } from './api';
-import { openInApp, signInAt, useBrowserTab } from './browser';
+import { openInApp, signInAsAnother, signInAt, useBrowserTab } from './browser';
 import { e2eServer } from './server';
 
 // Receipts in a real Chromium, in Greek: the centre's details are filled in, a secretary
@@ -133,12 +133,7 @@ describe('receipts', () => {
     const n = Date.now() % 100_000;
     const admin = { username: `dioikisi${n}`, password: 'admin-password-1' };
     await post(token, '/api/users', { ...admin, role: 'ADMIN', first_name: 'Ελένη', last_name: 'Διευθύντρια' });
-    /** Signs in as `user` and lands on `path`, the one signed in before signed out (a new page has no one). */
-    const signIn = async (user: { username: string; password: string }, path: string) => {
-      await page.context().clearCookies();
-      if (page.url().startsWith(baseUrl)) await page.evaluate(() => localStorage.clear());
-      await signInAt(page, baseUrl, user.username, user.password, path);
-    };
+    const signIn = (user: { username: string; password: string }, path: string) => signInAsAnother(page, baseUrl, user, path);
     try {
       // The admin turns myDATA on with the centre's AADE credentials.
       await signIn(admin, '/settings/centre/');
