@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { call, post, rootToken } from './api';
-import { openInApp, signInAt, useBrowserTab, whollyOnScreen } from './browser';
+import { modalOpened, openInApp, signInAt, useBrowserTab, whollyOnScreen } from './browser';
 import { e2eServer } from './server';
 
 // Nothing typed is lost, in Greek, in a real Chromium against the real server: a save refused
@@ -83,6 +83,7 @@ describe('nothing typed is lost', () => {
     await drawerOf(page).getByRole('button', { name: 'Αποθήκευση' }).click();
     const stale = dialog(page, 'Κάποιος άλλος άλλαξε αυτή την εγγραφή');
     await stale.waitFor();
+    await modalOpened(page);
     await stale.getByText('Οι τιμές που πληκτρολογήσατε κρατήθηκαν.').waitFor();
     // the refused save fetches the record again; what was typed must survive that
     await page.waitForTimeout(1500);
@@ -115,7 +116,9 @@ describe('nothing typed is lost', () => {
     await other.waitForURL((url) => !url.search.includes('mode='));
     await page.bringToFront();
     await drawerOf(page).getByRole('button', { name: 'Αποθήκευση' }).click();
-    await dialog(page, 'Κάποιος άλλος άλλαξε αυτή την εγγραφή').getByRole('button', { name: 'Φόρτωση των τιμών του διακομιστή' }).click();
+    await stale.waitFor();
+    await modalOpened(page);
+    await stale.getByRole('button', { name: 'Φόρτωση των τιμών του διακομιστή' }).click();
     await expect.poll(() => drawerOf(page).getByLabel('Τηλέφωνο', { exact: true }).inputValue()).toBe('2610 555555');
     expect(page.url()).toContain('mode=update');
     expect((await student(token, studentId)).phone).toBe('2610 555555');
@@ -190,6 +193,7 @@ describe('nothing typed is lost', () => {
     const ask = dialog(page, 'Απόρριψη αλλαγών;');
     await page.keyboard.press('Escape');
     await ask.waitFor();
+    await modalOpened(page);
     await ask.getByRole('button', { name: 'Συνέχεια επεξεργασίας' }).click();
     await ask.waitFor({ state: 'hidden' });
     expect(page.url()).toContain('mode=update');
@@ -197,18 +201,21 @@ describe('nothing typed is lost', () => {
 
     await drawer.getByRole('button', { name: 'Ακύρωση' }).click();
     await ask.waitFor();
+    await modalOpened(page);
     await ask.getByRole('button', { name: 'Συνέχεια επεξεργασίας' }).click();
     await ask.waitFor({ state: 'hidden' });
 
     // a click on the mask beside the drawer
     await page.mouse.click(150, 450);
     await ask.waitFor();
+    await modalOpened(page);
     await ask.getByRole('button', { name: 'Συνέχεια επεξεργασίας' }).click();
     await ask.waitFor({ state: 'hidden' });
     expect(page.url()).toContain('mode=update');
 
     await drawer.locator('.ant-drawer-close').click();
     await ask.waitFor();
+    await modalOpened(page);
     await ask.getByRole('button', { name: 'Απόρριψη' }).click();
     await page.waitForURL((url) => !url.search.includes('mode='));
   });
@@ -233,6 +240,7 @@ describe('leaving with unsaved changes', () => {
     await phone.fill('2101111111');
     await page.getByRole('link', { name: 'Μαθητές', exact: true }).click();
     await ask.waitFor();
+    await modalOpened(page);
     await ask.getByRole('button', { name: 'Συνέχεια επεξεργασίας' }).click();
     await ask.waitFor({ state: 'hidden' });
     expect(await phone.inputValue()).toBe('2101111111');
