@@ -46,7 +46,7 @@ import { BENCH_WEEK, seedLessons, timeSeriesCreation, timeWeekAfterChange, WEEK_
 import { LIST_URLS, REPORT_URLS } from './lists';
 import { benchMoney } from './money';
 import { benchOverload } from './overload';
-import { spawnSeededServer, startSeededServer, type ServerProcess } from './server';
+import { spawnSeededServer, startSeededServer, type ServerProcess, type ServerStalls } from './server';
 
 const { values: args } = parseArgs({
   options: {
@@ -95,6 +95,21 @@ interface OpenLoop {
   p50: number;
   p99: number;
   errors: number;
+  /** How late this process sent its requests (its own event loop busy), longest and 99th percentile, in ms. */
+  sendLateMaxMs: number;
+  sendLateP99Ms: number;
+  /** CPU time the host took from this machine meanwhile (steal, all cores), in ms; undefined where /proc/stat is not there. */
+  stealMs: number | undefined;
+}
+
+/** CPU time taken by the host so far (the `steal` of /proc/stat's first line, all cores), in ms. */
+function stealMs(): number | undefined {
+  try {
+    const fields = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/);
+    return Number(fields[8]) * 10; // USER_HZ
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -106,7 +121,9 @@ async function openLoop(url: string, headers: Record<string, string>, rate: numb
   const agent = new Agent({ keepAlive: true, maxSockets: 1024 });
   const total = Math.round(rate * seconds);
   const latencies: number[] = [];
+  const late: number[] = [];
   let errors = 0;
+  const stealBefore = stealMs();
   const t0 = performance.now();
   await new Promise<void>((resolve) => {
     let sent = 0;
@@ -138,6 +155,7 @@ async function openLoop(url: string, headers: Record<string, string>, rate: numb
       const dueNow = Math.min(total, Math.floor(((performance.now() - t0) * rate) / 1000) + 1);
       while (sent < dueNow) {
         const due = t0 + (sent * 1000) / rate;
+        late.push(performance.now() - due);
         sent++;
         const req = httpRequest(url, { agent, headers }, (res) => {
           res.resume();
@@ -151,9 +169,19 @@ async function openLoop(url: string, headers: Record<string, string>, rate: numb
     tick();
   });
   agent.destroy();
+  const stealAfter = stealMs();
   latencies.sort((a, b) => a - b);
-  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
-  return { sent: total, p50: at(0.5), p99: at(0.99), errors };
+  late.sort((a, b) => a - b);
+  const at = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+  return {
+    sent: total,
+    p50: at(latencies, 0.5),
+    p99: at(latencies, 0.99),
+    errors,
+    sendLateMaxMs: late.at(-1) ?? 0,
+    sendLateP99Ms: at(late, 0.99),
+    stealMs: stealBefore !== undefined && stealAfter !== undefined ? stealAfter - stealBefore : undefined,
+  };
 }
 
 /** Waits (at most a minute) until the server, maybe still behind after an open-loop run, answers within a second again. */
@@ -242,9 +270,13 @@ async function compare(label: string, kind: Kind, server: ServerProcess, url: st
   const ratio = frontis.rps / bare.rps;
   const rate = Number(args.rate ?? Math.max(1, Math.round(bare.rps * TARGET.openShare)));
   await drained(address + url, headers);
+  await server.stalls();
   const open = await openLoop(address + url, headers, rate, SECONDS);
+  const openStalls = await server.stalls();
   await drained(address + url, headers);
+  await server.stalls();
   const bareOpen = await openLoop(bareAddress + bareUrl, {}, rate, SECONDS);
+  const bareStalls = await server.stalls();
   await drained(bareAddress + bareUrl, {});
   console.log(
     `  ${label}${total ? ` (${total} rows match)` : ''}: ${roundTrips} round trips, ${statements} statements per request (bare route: 1 statement); load average ${loadavg()[0]!.toFixed(1)}`,
@@ -264,6 +296,7 @@ async function compare(label: string, kind: Kind, server: ServerProcess, url: st
     `    open loop ${rate}/s (${args.rate ? '--rate' : `${TARGET.openShare * 100}% of the bare route's`}) for ${SECONDS} s: Frontis p50 ${open.p50.toFixed(1)} ms, p99 ${open.p99.toFixed(1)} ms` +
       `${open.errors ? ` (${open.errors} errors)` : ''}; bare route p50 ${bareOpen.p50.toFixed(1)} ms, p99 ${bareOpen.p99.toFixed(1)} ms`,
   );
+  console.log(`    hold-ups in those open loops: Frontis ${holdUps(open, openStalls)}; bare route ${holdUps(bareOpen, bareStalls)}`);
   const checks = [
     `round trips ≤ ${TARGET.roundTrips} (${gap(roundTrips <= TARGET.roundTrips, `${roundTrips - TARGET.roundTrips} too many`)})`,
     `ratio ≥ ${TARGET.ratio * 100}% (${gap(ratio >= TARGET.ratio, `${((TARGET.ratio - ratio) * 100).toFixed(0)} points short`)})`,
@@ -275,6 +308,20 @@ async function compare(label: string, kind: Kind, server: ServerProcess, url: st
 }
 
 type Page = { data: Array<Record<string, unknown>>; total: number };
+
+/**
+ * Where an open loop's tail may come from besides the route itself: the load generator sending
+ * late, the server's event loop held up (and how much of that was garbage collection), the host
+ * taking the machine's CPU.
+ */
+function holdUps(open: OpenLoop, stalls: ServerStalls): string {
+  const ms = (n: number) => `${n.toFixed(0)} ms`;
+  return (
+    `sent late by up to ${ms(open.sendLateMaxMs)} (p99 ${ms(open.sendLateP99Ms)}), server's loop held up to ${ms(stalls.loopMaxMs)} ` +
+    `(p99 ${ms(stalls.loopP99Ms)}; GC pauses up to ${ms(stalls.gcMaxMs)}, ${ms(stalls.gcTotalMs)} in all)` +
+    (open.stealMs !== undefined ? `, host steal ${ms(open.stealMs)}` : '')
+  );
+}
 
 /**
  * Whether the bare route answers what Frontis answers (the comparison is only fair if it

@@ -4,6 +4,7 @@ import { fork } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from '../server/app';
 import { bootstrap } from '../server/bootstrap';
@@ -172,10 +173,22 @@ export interface ServerProcess {
   memoryMb(): Promise<{ rss: number; heap: number; external: number }>;
   /** CPU time the server's process has used so far, in microseconds (user and system). */
   cpuMicros(): Promise<number>;
+  /** How long the server's event loop was held up, and by garbage collection, since the last call. */
+  stalls(): Promise<ServerStalls>;
   close(): Promise<void>;
 }
 
-type Reply = { id: number; memory?: NodeJS.MemoryUsage; cpu?: NodeJS.CpuUsage; seeded?: ListsSeed; error?: string };
+/** The server's own hold-ups over a stretch of time, in milliseconds. */
+export interface ServerStalls {
+  /** The event loop's longest delay (a timer due that waited for the loop), and its 99th percentile. */
+  loopMaxMs: number;
+  loopP99Ms: number;
+  /** The longest garbage collection pause, and all of them together. */
+  gcMaxMs: number;
+  gcTotalMs: number;
+}
+
+type Reply = { id: number; memory?: NodeJS.MemoryUsage; cpu?: NodeJS.CpuUsage; seeded?: ListsSeed; stalls?: ServerStalls; error?: string };
 
 /** Where the compiled bench server goes: inside node_modules, so that its imports resolve as the sources' do. */
 const COMPILED = fileURLToPath(new URL('../node_modules/.cache/frontis-bench/', import.meta.url));
@@ -248,6 +261,7 @@ export async function spawnSeededServer(kind: 'pglite' | 'postgres', students: n
       const cpu = (await ask('cpu')).cpu!;
       return cpu.user + cpu.system;
     },
+    stalls: async () => (await ask('stalls')).stalls!,
     close: async () => {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.send({ id: 0, cmd: 'close' });
@@ -261,11 +275,29 @@ if (process.argv[2] === '--serve' && process.send) {
   const [kind, students, serveClient] = process.argv.slice(3) as ['pglite' | 'postgres', string, string];
   const server = await startSeededServer(kind, Number(students), { serveClient: serveClient === '1', dbCounts: true });
   const { bare, address: bareAddress } = await startBareRoutes(server.database, server.headers);
+  // The event loop's delay (sampled every 10 ms) and each garbage collection's pause, kept from one 'stalls' to the next.
+  const loop = monitorEventLoopDelay({ resolution: 10 });
+  loop.enable();
+  const gc = { max: 0, total: 0 };
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      gc.max = Math.max(gc.max, entry.duration);
+      gc.total += entry.duration;
+    }
+  }).observe({ entryTypes: ['gc'] });
   process.on('message', async (message: { id: number; cmd: string }) => {
     try {
       if (message.cmd === 'vacuum') await queryRows(server.database.db, sql`vacuum analyze`);
       if (message.cmd === 'seed-lists') return process.send!({ id: message.id, seeded: await seedLists(server.database) });
       if (message.cmd === 'cpu') return process.send!({ id: message.id, cpu: process.cpuUsage() });
+      if (message.cmd === 'stalls') {
+        // the histogram holds whole intervals between the 10 ms samples: the delay is what is over 10 ms
+        const late = (ns: number) => Math.max(0, ns / 1e6 - 10);
+        const stalls = { loopMaxMs: late(loop.max), loopP99Ms: late(loop.percentile(99)), gcMaxMs: gc.max, gcTotalMs: gc.total };
+        loop.reset();
+        Object.assign(gc, { max: 0, total: 0 });
+        return process.send!({ id: message.id, stalls });
+      }
       if (message.cmd === 'close') {
         await bare.close();
         await server.close();
