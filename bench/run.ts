@@ -350,22 +350,36 @@ async function reports(server: ServerProcess) {
     ['analytics September to June', REPORT_URLS.analytics],
     ['account year', REPORT_URLS.accountYear],
   ];
+  const timed = async (url: string) => {
+    const t0 = performance.now();
+    const res = await fetch(address + url, { headers });
+    await res.arrayBuffer();
+    if (!res.ok) throw new Error(`${url} answered ${res.status}`);
+    return performance.now() - t0;
+  };
   for (const [label, url] of runs) {
     const ms: number[] = [];
-    for (let k = 0; k < 30; k++) {
-      const t0 = performance.now();
-      const res = await fetch(address + url, { headers });
-      await res.arrayBuffer();
-      if (!res.ok) throw new Error(`${url} answered ${res.status}`);
-      ms.push(performance.now() - t0);
-    }
+    for (let k = 0; k < 30; k++) ms.push(await timed(url));
     ms.sort((a, b) => a - b);
+    // A report is kept until the centre's money changes: made afresh after each of 10 expenses written.
+    const afresh: number[] = [];
+    for (let k = 0; k < 10; k++) {
+      const res = await fetch(`${address}/api/expenses`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify({ date: '2026-10-05', amount: 1000 + k, description: `bench ${k}` }),
+      });
+      if (!res.ok) throw new Error(`an expense answered ${res.status}: ${await res.text()}`);
+      afresh.push(await timed(url));
+    }
+    afresh.sort((a, b) => a - b);
     await autocannon({ url: address + url, headers, connections: 10, duration: Math.max(2, Math.round(SECONDS / 3)) }); // warm-up
     const ten = await autocannon({ url: address + url, headers, connections: 10, duration: SECONDS });
     const errors = ten.errors + ten.timeouts + ten.non2xx;
-    const alone = percentile(ms, 99);
+    const alone = Math.max(percentile(ms, 99), percentile(afresh, 99));
     console.log(
-      `  ${label}: one at a time (30) p50 ${percentile(ms, 50).toFixed(0)} ms, p99 ${alone.toFixed(0)} ms; ` +
+      `  ${label}: one at a time (30, the first after seeding among them) p50 ${percentile(ms, 50).toFixed(0)} ms, p99 ${percentile(ms, 99).toFixed(0)} ms; ` +
+        `made afresh after a change (10) p50 ${percentile(afresh, 50).toFixed(0)} ms, p99 ${percentile(afresh, 99).toFixed(0)} ms; ` +
         `10 clients ${ten.requests.average.toFixed(0)} req/s, p50 ${ten.latency.p50} ms, p99 ${ten.latency.p99} ms${errors ? ` (${errors} errors)` : ''}; load average ${loadavg()[0]!.toFixed(1)}`,
     );
     console.log(

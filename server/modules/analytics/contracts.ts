@@ -58,7 +58,7 @@ cur as (select least(centre_month(${tenantId}), ${to}) as month, to_date(least(c
 -- The contracts touching the range, by first and last owed month, with their fee.
 c as (
   select c.id, c.category_id, c.student_id, contract_fee(c.month_cost, c.discount_percent) as month_cost, c.register_cost,
-    date_trunc('month', c.start_date)::date as sm, to_date(contract_last_month(c.end_date, c.status, c.withdrawn_on), 'YYYY-MM') as em
+    date_trunc('month', c.start_date)::date as sm, contract_end_month(c.end_date, c.status, c.withdrawn_on) as em
   from contracts c
   where c.tenant_id = ${tenantId} and c.start_date < ${end}::date and c.end_date >= ${first}::date
 ),

@@ -56,7 +56,7 @@ function extraWhere(ctx: Ctx, query: ListQuery): SQL[] {
       else {
         const { first, next } = monthRange(value);
         out.push(
-          sql`${contracts.startDate} < ${next} and ${contracts.endDate} >= ${first} and ${value} <= contract_last_month(${contracts.endDate}, ${contracts.status}, ${contracts.withdrawnOn}) and not (${contracts.unpaidMonths} @> ${month})`,
+          sql`${contracts.startDate} < ${next} and ${contracts.endDate} >= ${first} and ${first}::date <= contract_end_month(${contracts.endDate}, ${contracts.status}, ${contracts.withdrawnOn}) and not (${contracts.unpaidMonths} @> ${month})`,
         );
       }
     }
