@@ -51,7 +51,7 @@ spent as (
 -- contracts become a few groups before they meet the months.
 -- A month's fee is month_cost less the discount; a withdrawn contract owes up to its withdrawal month.
 terms as (
-  select date_trunc('month', c.start_date)::date as sm, contract_end_month(c.end_date, c.status, c.withdrawn_on) as em, c.with_receipt,
+  select date_trunc('month', c.start_date::timestamp)::date as sm, contract_end_month(c.end_date, c.status, c.withdrawn_on) as em, c.with_receipt,
     sum(contract_fee(c.month_cost, c.discount_percent)) as month_cost, sum(c.register_cost) as register_cost
   from contracts c
   where c.tenant_id = ${tenantId} and c.start_date < ${end}::date and c.end_date >= ${first}::date

@@ -55,10 +55,11 @@ export async function contractAnalytics(tx: Tx, tenantId: number, from: string, 
 with months as (${monthsSql(from, to)}),
 -- The last due month of the range (months are due from their first day).
 cur as (select least(centre_month(${tenantId}), ${to}) as month, to_date(least(centre_month(${tenantId}), ${to}), 'YYYY-MM') as first),
--- The contracts touching the range, by first and last owed month, with their fee.
+-- The contracts touching the range, by first and last owed month, with their fee (months
+-- truncated as timestamps without time zone, so no time zone is applied row by row).
 c as (
   select c.id, c.category_id, c.student_id, contract_fee(c.month_cost, c.discount_percent) as month_cost, c.register_cost,
-    date_trunc('month', c.start_date)::date as sm, contract_end_month(c.end_date, c.status, c.withdrawn_on) as em
+    date_trunc('month', c.start_date::timestamp)::date as sm, contract_end_month(c.end_date, c.status, c.withdrawn_on) as em
   from contracts c
   where c.tenant_id = ${tenantId} and c.start_date < ${end}::date and c.end_date >= ${first}::date
 ),
@@ -72,8 +73,9 @@ dues as (
 ),
 -- What came in for the range, as the database keeps it by contract and month (contract_months:
 -- MONTHLY payments for the month, REGISTER payments in the contract's start month, only in
--- months the contract owes, so every row belongs to a contract touching the range).
-paid as (
+-- months the contract owes, so every row belongs to a contract touching the range). Read where
+-- it is used rather than kept (tens of thousands of rows, written to disk past work_mem).
+paid as not materialized (
   select cm.month, cm.contract_id, cm.paid
   from contract_months cm
   where cm.tenant_id = ${tenantId} and cm.month >= ${from} and cm.month <= ${to} and cm.paid > 0
@@ -85,8 +87,8 @@ paid_by_contract as (select contract_id, sum(paid) as amount from paid where mon
 -- the registration when it starts there; and what came in for those.
 per_contract as (
   select c.id, c.category_id, c.student_id,
-    c.month_cost::bigint * greatest(0, ((extract(year from least(c.em, cur.first)) * 12 + extract(month from least(c.em, cur.first)))
-      - (extract(year from greatest(c.sm, ${first}::date)) * 12 + extract(month from greatest(c.sm, ${first}::date))) + 1)::int)
+    c.month_cost::bigint * greatest(0, ((date_part('year', least(c.em, cur.first)) * 12 + date_part('month', least(c.em, cur.first)))
+      - (date_part('year', greatest(c.sm, ${first}::date)) * 12 + date_part('month', greatest(c.sm, ${first}::date))) + 1)::int)
       + case when c.sm >= ${first}::date and c.sm <= cur.first then c.register_cost else 0 end as expected,
     coalesce(pc.amount, 0) as collected
   from c cross join cur left join paid_by_contract pc on pc.contract_id = c.id
