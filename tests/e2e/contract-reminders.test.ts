@@ -46,9 +46,9 @@ describe('reminders per contract', () => {
 
     await signIn(admin, `/contracts/?mode=update&contract=${contract.id}`);
     await form.getByLabel('Έκπτωση %').waitFor();
+    // the form shows its fields while the contract loads: the switch is on once its values are in
     const reminders = form.getByRole('switch', { name: 'Υπενθυμίσεις' });
-    await reminders.waitFor();
-    expect(await reminders.getAttribute('aria-checked')).toBe('true');
+    await expect.poll(() => reminders.getAttribute('aria-checked')).toBe('true');
     await reminders.click();
     await form.getByRole('button', { name: 'Αποθήκευση' }).click();
     await form.waitFor({ state: 'detached' });

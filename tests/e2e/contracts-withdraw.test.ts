@@ -121,7 +121,8 @@ describe('a student leaves', () => {
 
     await signIn(secretary, `/students/?mode=update&student=${student.id}`);
     const form = page.locator('.ant-drawer-content', { hasText: 'Επεξεργασία μαθητή' });
-    await form.getByLabel('Κατάσταση', { exact: true }).waitFor();
+    // her values are in (the form is covered while it loads)
+    await expect.poll(() => form.getByLabel('Όνομα', { exact: true }).inputValue()).toBe('Ορέστης');
     await chooseOption(page, form, 'Κατάσταση', 'Ανενεργός');
     await form.getByRole('button', { name: 'Αποθήκευση' }).click();
     const dialog = page.locator('.ant-modal-content', { hasText: 'Ο μαθητής έγινε ανενεργός' });
