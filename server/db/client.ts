@@ -375,9 +375,14 @@ const rowsAsObjects = (answer: Answer): Record<string, unknown>[] => {
   return (answer.rows as unknown[][]).map((r) => Object.fromEntries(names.map((n, j) => [n, r[j]])));
 };
 
-/** A statement of a read message: its text with the parameters written in, and a kept one as written too (to prepare it). */
+/**
+ * A statement of a read message: its text with the parameters written in, and a kept one as
+ * written too (to prepare it). The text may be a getter that writes the values in when first
+ * read: a kept statement already prepared on the connection travels as `execute`, and its
+ * whole text (a list page's is several KB) is then never written out.
+ */
 export interface ScriptStatement {
-  text: string;
+  readonly text: string;
   written?: WrittenStatement;
 }
 
@@ -422,7 +427,7 @@ class PreparedOnConnection {
     }
     for (const statement of statements) {
       const written = statement.written;
-      const run = written && !unpreparable.has(written.text) ? this.execute(written, statement.text, inline) : undefined;
+      const run = written && !unpreparable.has(written.text) ? this.execute(written, statement, inline) : undefined;
       if (!run) {
         lines.push(statement.text);
       } else {
@@ -444,9 +449,9 @@ class PreparedOnConnection {
     this.forgetAll = true;
   }
 
-  /** `inlined`: the statement with its values written in, as the message would carry it (kept with it, so written once). */
-  private execute(written: WrittenStatement, inlined: string, inline: Inline): { prepare?: string; execute: string } | undefined {
-    const text = written.valuesInText ? inlined : written.text;
+  /** `statement.text` (the values written in) is read only for a statement prepared with its values in its text. */
+  private execute(written: WrittenStatement, statement: ScriptStatement, inline: Inline): { prepare?: string; execute: string } | undefined {
+    const text = written.valuesInText ? statement.text : written.text;
     const known = this.names.get(text);
     const name = known ?? `${PREPARED_PREFIX}${++preparedNames}`;
     const placeholders = written.valuesInText ? '' : written.params.map((_, i) => `$${i + 1}`).join(', ');
@@ -483,10 +488,11 @@ type OnConnection = <T>(fn: (connection: ReadConnection, drop: () => void) => Pr
  */
 async function sendScript(statements: readonly ScriptStatement[], tenantId: number, inline: Inline, onConnection: OnConnection): Promise<Answer[]> {
   const settings = tenantSettings(tenantId);
-  const plain = [settings, ...statements.map((s) => s.text)].join(';\n');
+  // Written out only where it travels: a connection that keeps nothing prepared, or a message sent again.
+  const plain = () => [settings, ...statements.map((s) => s.text)].join(';\n');
   let failed: string[] | undefined;
   const answers = await onConnection(async ({ kept, send }, drop) => {
-    if (!kept) return (await send(plain)).slice(1);
+    if (!kept) return (await send(plain())).slice(1);
     const plan = kept.plan(statements, inline);
     try {
       const answer = (await send([settings, ...plan.lines].join(';\n'))).slice(1);
@@ -500,7 +506,7 @@ async function sendScript(statements: readonly ScriptStatement[], tenantId: numb
     }
   });
   if (answers) return answers;
-  const again = (await onConnection(({ send }) => send(plain))).slice(1);
+  const again = (await onConnection(({ send }) => send(plain()))).slice(1);
   if (unpreparable.size + failed!.length > UNPREPARABLE_MAX) unpreparable.clear();
   for (const text of failed!) unpreparable.add(text);
   return again;
@@ -612,29 +618,23 @@ class ReadBatch {
     });
   }
 
-  /** A written statement (see WrittenStatement), its parameters written in once per driver where it keeps them. */
+  /** A written statement (see WrittenStatement): prepared where the connection keeps it, else with its parameters written in. */
   queryWritten(statement: WrittenStatement): Promise<Answer> {
-    const kept = statement.inlined;
-    if (!kept) return this.query({ text: statement.text, rowMode: 'object' }, statement.params);
-    if (!kept.has(this.inline)) kept.set(this.inline, this.inline(statement.text, statement.params));
-    const text = kept.get(this.inline);
-    return text === undefined
-      ? this.query({ text: statement.text, rowMode: 'object' }, statement.params)
-      : this.query({ text, rowMode: 'object' }, [], {}, statement);
+    return this.query({ text: statement.text, rowMode: 'object' }, statement.params, {}, statement);
   }
 
   private async flush() {
     this.scheduled = false;
     const batch = this.pending.splice(0);
-    const texts = batch.map((p) => this.inline(p.config.text, p.params));
     // A parameter that cannot be written into the text goes alone, with the statement's parameters.
-    const alone = batch.filter((_, i) => texts[i] === undefined);
-    const together = batch.filter((_, i) => texts[i] !== undefined);
+    const inlinable = batch.map((p) => this.inline('', p.params) !== undefined);
+    const alone = batch.filter((_, i) => !inlinable[i]);
+    const together = batch.filter((_, i) => inlinable[i]);
     const first = this.first;
     this.first = undefined;
     if (first) {
       // The first statement travels with the first message; nothing is answered before it is judged.
-      const statements = [{ text: first.text, written: first.written }, ...this.script(together, texts)];
+      const statements = [{ text: first.text, written: first.written }, ...this.script(together)];
       let judged: Answer[];
       try {
         judged = await this.channel.script(statements, together[0]?.config ?? { text: first.text });
@@ -650,12 +650,29 @@ class ReadBatch {
       return;
     }
     for (const p of alone) void this.answer([p], () => this.channel.alone(p.config, p.params).then((r) => [r]));
-    if (together.length) await this.answer(together, () => this.channel.script(this.script(together, texts), together[0]!.config));
+    if (together.length) await this.answer(together, () => this.channel.script(this.script(together), together[0]!.config));
   }
 
-  /** The statements of a message: each with its parameters written in, a kept one as written too. */
-  private script(together: Pending[], texts: (string | undefined)[]): ScriptStatement[] {
-    return texts.filter((t): t is string => t !== undefined).map((text, i) => ({ text, written: together[i]!.written }));
+  /**
+   * The statements of a message: each with its parameters written in when its text is read
+   * (kept on a written statement, per driver, for the next message that needs it), a written
+   * one as written too.
+   */
+  private script(together: Pending[]): ScriptStatement[] {
+    const inline = this.inline;
+    return together.map(({ config, params, written }) => {
+      let text: string | undefined;
+      return {
+        written,
+        get text() {
+          if (text === undefined) {
+            text = written?.inlined?.get(inline) ?? inline(config.text, params)!;
+            written?.inlined?.set(inline, text);
+          }
+          return text;
+        },
+      };
+    });
   }
 
   private async answer(batch: Pending[], run: () => Promise<Answer[]>) {
