@@ -10,6 +10,7 @@ import { buildApp } from '../server/app';
 import { bootstrap } from '../server/bootstrap';
 import { loadConfig, type Config } from '../server/config';
 import { openDatabase, queryRows, type Database } from '../server/db/client';
+import { processTotals, type DbCounts } from '../server/db/counting';
 import { migrate } from '../server/db/migrate';
 import { bareListRoutes, seedLists, type ListsSeed } from './lists';
 import { seedStudents } from './seed';
@@ -28,13 +29,12 @@ export interface SeededServer {
 /**
  * A real Frontis server on loopback over a fresh database (PGlite in a new data directory, as
  * `npm start` keeps it, or a scratch database on TEST_DATABASE_URL), with `students` students in `demo` and 3,000 in another centre;
- * `serveClient` also serves the built client (./dist) for the browser measurement; `dbCounts`
- * makes every answer say what it cost the database (x-db-round-trips, x-db-statements).
+ * `serveClient` also serves the built client (./dist) for the browser measurement.
  */
 export async function startSeededServer(
   kind: 'pglite' | 'postgres',
   students: number,
-  opts: { serveClient?: boolean; dbCounts?: boolean } = {},
+  opts: { serveClient?: boolean } = {},
 ): Promise<SeededServer> {
   const scratch = kind === 'postgres' ? await scratchDatabase() : undefined;
   const config: Config = {
@@ -44,7 +44,7 @@ export async function startSeededServer(
     logLevel: 'silent',
     databaseUrl: scratch?.url,
     loginRateLimit: { perUser: 1000, perAddress: 100_000, windowSeconds: 900 },
-    dbCounts: opts.dbCounts ?? false,
+    dbCounts: false,
     // OVERLOAD_* from the environment: the overload bench compares the shedder on and off.
     overload: loadConfig(process.env).overload,
   };
@@ -175,6 +175,12 @@ export interface ServerProcess {
   cpuMicros(): Promise<number>;
   /** How long the server's event loop was held up, and by garbage collection, since the last call. */
   stalls(): Promise<ServerStalls>;
+  /**
+   * The round trips and statements the server's process has sent to its database so far. The
+   * server runs as `npm start` runs it, without DB_COUNTS (whose per-request scope turns on
+   * promise hooks for the whole process): a request's cost is the difference around it, sent alone.
+   */
+  databaseWork(): Promise<DbCounts>;
   close(): Promise<void>;
 }
 
@@ -188,7 +194,7 @@ export interface ServerStalls {
   gcTotalMs: number;
 }
 
-type Reply = { id: number; memory?: NodeJS.MemoryUsage; cpu?: NodeJS.CpuUsage; seeded?: ListsSeed; stalls?: ServerStalls; error?: string };
+type Reply = { id: number; memory?: NodeJS.MemoryUsage; cpu?: NodeJS.CpuUsage; seeded?: ListsSeed; stalls?: ServerStalls; work?: DbCounts; error?: string };
 
 /** Where the compiled bench server goes: inside node_modules, so that its imports resolve as the sources' do. */
 const COMPILED = fileURLToPath(new URL('../node_modules/.cache/frontis-bench/', import.meta.url));
@@ -231,6 +237,8 @@ function compiledServer(): Promise<string> {
 export async function spawnSeededServer(kind: 'pglite' | 'postgres', students: number, opts: { serveClient?: boolean } = {}): Promise<ServerProcess> {
   const child = fork(await compiledServer(), ['--serve', kind, String(students), opts.serveClient ? '1' : '0'], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    // BENCH_SERVER_FLAGS: flags for this process only (a V8 flag tried against the same run without it).
+    execArgv: [...process.execArgv, ...(process.env.BENCH_SERVER_FLAGS?.split(' ').filter(Boolean) ?? [])],
   });
   const replies = new Map<number, (reply: Reply) => void>();
   let next = 1;
@@ -262,6 +270,7 @@ export async function spawnSeededServer(kind: 'pglite' | 'postgres', students: n
       return cpu.user + cpu.system;
     },
     stalls: async () => (await ask('stalls')).stalls!,
+    databaseWork: async () => (await ask('work')).work!,
     close: async () => {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.send({ id: 0, cmd: 'close' });
@@ -273,7 +282,7 @@ export async function spawnSeededServer(kind: 'pglite' | 'postgres', students: n
 // The server process itself (forked by spawnSeededServer).
 if (process.argv[2] === '--serve' && process.send) {
   const [kind, students, serveClient] = process.argv.slice(3) as ['pglite' | 'postgres', string, string];
-  const server = await startSeededServer(kind, Number(students), { serveClient: serveClient === '1', dbCounts: true });
+  const server = await startSeededServer(kind, Number(students), { serveClient: serveClient === '1' });
   const { bare, address: bareAddress } = await startBareRoutes(server.database, server.headers);
   // The event loop's delay (sampled every 10 ms) and each garbage collection's pause, kept from one 'stalls' to the next.
   const loop = monitorEventLoopDelay({ resolution: 10 });
@@ -290,6 +299,7 @@ if (process.argv[2] === '--serve' && process.send) {
       if (message.cmd === 'vacuum') await queryRows(server.database.db, sql`vacuum analyze`);
       if (message.cmd === 'seed-lists') return process.send!({ id: message.id, seeded: await seedLists(server.database) });
       if (message.cmd === 'cpu') return process.send!({ id: message.id, cpu: process.cpuUsage() });
+      if (message.cmd === 'work') return process.send!({ id: message.id, work: { ...processTotals } });
       if (message.cmd === 'stalls') {
         // the histogram holds whole intervals between the 10 ms samples: the delay is what is over 10 ms
         const late = (ns: number) => Math.max(0, ns / 1e6 - 10);

@@ -5,7 +5,11 @@
  * wrapped once when the database opens; a request opts in by running inside countDatabaseWork(),
  * which the server does only when DB_COUNTS=1 (tests and the bench read the answer's
  * x-db-round-trips and x-db-statements headers). Outside such a scope counting costs one
- * AsyncLocalStorage lookup per round trip.
+ * AsyncLocalStorage lookup per round trip, and adds the round trip to the process's totals.
+ *
+ * Running a request inside a scope turns on Node's promise hooks for the whole process (every
+ * promise then pays for them), so a server measured for speed leaves DB_COUNTS off and reads
+ * `processTotals` around a request it sends alone (the bench does).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 
@@ -15,6 +19,9 @@ export interface DbCounts {
 }
 
 const scope = new AsyncLocalStorage<DbCounts>();
+
+/** Every round trip and statement of this process so far, in a scope or not. */
+export const processTotals: DbCounts = { roundTrips: 0, statements: 0 };
 
 /** Runs fn with a fresh counter; everything it sends to the database (also later, in callbacks it starts) is counted there. */
 export function countDatabaseWork<T>(counts: DbCounts, fn: () => T): T {
@@ -26,15 +33,19 @@ export function countDatabaseWork<T>(counts: DbCounts, fn: () => T): T {
  * with the answer. Taken at the call, since a callback may run in the connection's context.
  */
 export function countRoundTrip(): (result?: unknown) => void {
+  processTotals.roundTrips += 1;
   const counts = scope.getStore();
-  if (!counts) return ignore;
+  if (!counts) return addToTotals;
   counts.roundTrips += 1;
   return (result) => {
     counts.statements += statementsIn(result);
+    addToTotals(result);
   };
 }
 
-const ignore = () => {};
+const addToTotals = (result?: unknown) => {
+  processTotals.statements += statementsIn(result);
+};
 
 /** Statements in one answer: node-postgres and PGlite give an array of results for a script. */
 export const statementsIn = (result: unknown) => (Array.isArray(result) ? Math.max(result.length, 1) : 1);

@@ -1,0 +1,138 @@
+/**
+ * The open-loop load generator: requests sent at a fixed rate whatever the server does, each
+ * request's latency counted from when it was due. It runs in a process of its own, started
+ * afresh for each run: in the bench's own process, the heap left by the closed-loop runs
+ * (autocannon's) made garbage collection pauses of 15–30 ms there, and every response that
+ * arrived during one was counted that much late, as if the server had been slow.
+ */
+import { fork } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { Agent, request as httpRequest } from 'node:http';
+import { performance, PerformanceObserver } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+
+export interface OpenLoop {
+  sent: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  /** How late the generator sent its requests (its own event loop busy), longest and 99th percentile, in ms. */
+  sendLateMaxMs: number;
+  sendLateP99Ms: number;
+  /** The generator's own longest garbage collection pause, in ms. */
+  generatorGcMaxMs: number;
+  /** CPU time the host took from this machine meanwhile (steal, all cores), in ms; undefined where /proc/stat is not there. */
+  stealMs: number | undefined;
+}
+
+type Loop = Omit<OpenLoop, 'stealMs'>;
+
+/** CPU time taken by the host so far (the `steal` of /proc/stat's first line, all cores), in ms. */
+function stealMs(): number | undefined {
+  try {
+    const fields = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/);
+    return Number(fields[8]) * 10; // USER_HZ
+  } catch {
+    return undefined;
+  }
+}
+
+/** Offers `rate` requests per second to `url` for `seconds`, from a generator process of its own. */
+export async function openLoop(url: string, headers: Record<string, string>, rate: number, seconds: number): Promise<OpenLoop> {
+  const child = fork(fileURLToPath(import.meta.url), ['--generate'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const stealBefore = stealMs();
+  const result = await new Promise<Loop>((resolve, reject) => {
+    child.once('message', (message: Loop | { error: string }) => ('error' in message ? reject(new Error(message.error)) : resolve(message)));
+    child.once('exit', (code) => reject(new Error(`the load generator exited with ${code}`)));
+    child.send({ url, headers, rate, seconds });
+  });
+  const stealAfter = stealMs();
+  child.disconnect();
+  return { ...result, stealMs: stealBefore !== undefined && stealAfter !== undefined ? stealAfter - stealBefore : undefined };
+}
+
+/**
+ * Request i is due at start + i / rate whatever happened to the others, and its latency runs
+ * from when it was due (so a server that falls behind shows it, instead of the generator
+ * slowing down with it).
+ */
+async function generate(url: string, headers: Record<string, string>, rate: number, seconds: number): Promise<Loop> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1024 });
+  const total = Math.round(rate * seconds);
+  const latencies = new Float64Array(total);
+  const late = new Float64Array(total);
+  let errors = 0;
+  let gcMax = 0;
+  const gc = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) gcMax = Math.max(gcMax, entry.duration);
+  });
+  gc.observe({ entryTypes: ['gc'] });
+  const t0 = performance.now();
+  await new Promise<void>((resolve) => {
+    let sent = 0;
+    let done = 0;
+    const finish = (due: number, ok: boolean) => {
+      if (done >= total) return;
+      latencies[done] = performance.now() - due;
+      if (!ok) errors++;
+      if (++done === total) {
+        clearTimeout(deadline);
+        resolve();
+      }
+    };
+    // A server far behind would keep the run going for minutes: what is unanswered 10 s after
+    // the last request was due counts as an error, with its wait so far as its latency.
+    const deadline = setTimeout(
+      () => {
+        const now = performance.now();
+        for (let i = done; i < total; i++) {
+          latencies[i] = now - (t0 + (Math.min(i, sent - 1) * 1000) / rate);
+          errors++;
+        }
+        done = total;
+        resolve();
+      },
+      seconds * 1000 + 10_000,
+    );
+    const tick = () => {
+      const dueNow = Math.min(total, Math.floor(((performance.now() - t0) * rate) / 1000) + 1);
+      while (sent < dueNow) {
+        const due = t0 + (sent * 1000) / rate;
+        late[sent] = performance.now() - due;
+        sent++;
+        const req = httpRequest(url, { agent, headers }, (res) => {
+          res.resume();
+          res.on('end', () => finish(due, res.statusCode === 200));
+        });
+        req.on('error', () => finish(due, false));
+        req.end();
+      }
+      if (sent < total && done < total) setTimeout(tick, 1);
+    };
+    tick();
+  });
+  gc.disconnect();
+  agent.destroy();
+  latencies.sort();
+  late.sort();
+  const at = (sorted: Float64Array, q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+  return {
+    sent: total,
+    p50: at(latencies, 0.5),
+    p99: at(latencies, 0.99),
+    errors,
+    sendLateMaxMs: late.at(-1) ?? 0,
+    sendLateP99Ms: at(late, 0.99),
+    generatorGcMaxMs: gcMax,
+  };
+}
+
+// The generator process itself (forked by openLoop).
+if (process.argv[2] === '--generate' && process.send) {
+  process.once('message', (job: { url: string; headers: Record<string, string>; rate: number; seconds: number }) => {
+    generate(job.url, job.headers, job.rate, job.seconds).then(
+      (result) => process.send!(result, () => process.exit(0)),
+      (error: unknown) => process.send!({ error: String(error) }, () => process.exit(1)),
+    );
+  });
+}
