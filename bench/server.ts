@@ -31,11 +31,7 @@ export interface SeededServer {
  * `npm start` keeps it, or a scratch database on TEST_DATABASE_URL), with `students` students in `demo` and 3,000 in another centre;
  * `serveClient` also serves the built client (./dist) for the browser measurement.
  */
-export async function startSeededServer(
-  kind: 'pglite' | 'postgres',
-  students: number,
-  opts: { serveClient?: boolean } = {},
-): Promise<SeededServer> {
+export async function startSeededServer(kind: 'pglite' | 'postgres', students: number, opts: { serveClient?: boolean } = {}): Promise<SeededServer> {
   const scratch = kind === 'postgres' ? await scratchDatabase() : undefined;
   const config: Config = {
     ...loadConfig({}),
