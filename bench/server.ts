@@ -40,7 +40,6 @@ export async function startSeededServer(kind: 'pglite' | 'postgres', students: n
     logLevel: 'silent',
     databaseUrl: scratch?.url,
     loginRateLimit: { perUser: 1000, perAddress: 100_000, windowSeconds: 900 },
-    dbCounts: false,
     // OVERLOAD_* from the environment: the overload bench compares the shedder on and off.
     overload: loadConfig(process.env).overload,
   };

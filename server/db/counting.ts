@@ -3,8 +3,8 @@
  * waited for its answer (round trips) and how many SQL statements they carried (a script of
  * several statements sent as one simple-protocol message is one round trip). The drivers are
  * wrapped once when the database opens; a request opts in by running inside countDatabaseWork(),
- * which the server does only when DB_COUNTS=1 (tests and the bench read the answer's
- * x-db-round-trips and x-db-statements headers). Outside such a scope counting costs one
+ * which the server does only when DB_COUNTS=1 (the tests read the answer's x-db-round-trips
+ * and x-db-statements headers). Outside such a scope counting costs one
  * AsyncLocalStorage lookup per round trip, and adds the round trip to the process's totals.
  *
  * Running a request inside a scope turns on Node's promise hooks for the whole process (every
