@@ -85,10 +85,12 @@ export async function submitSignIn(page: Page, baseUrl: string, username: string
 export async function signInAt(page: Page, baseUrl: string, username: string, password: string, path = '/') {
   await page.goto(path === '/' ? `${baseUrl}/login` : `${baseUrl}/login?redirect=${encodeURIComponent(path)}`);
   await fillSignIn(page, username, password);
-  await page.waitForURL((url) => url.pathname + url.search === path).catch((error: Error) => {
-    // say where the sign-in led instead, not only that it timed out
-    throw new Error(`signed in, but at ${page.url()} instead of ${path}: ${error.message}`);
-  });
+  await page
+    .waitForURL((url) => url.pathname + url.search === path)
+    .catch((error: Error) => {
+      // say where the sign-in led instead, not only that it timed out
+      throw new Error(`signed in, but at ${page.url()} instead of ${path}: ${error.message}`);
+    });
 }
 
 /** signInAt as `user` on a page where someone else may be signed in: that one is forgotten first (cookies, storage). */
