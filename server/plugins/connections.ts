@@ -13,6 +13,16 @@ import type { Config } from '../config';
 
 type Limits = Config['connections'];
 
+/**
+ * The kernel's queue of connections not yet accepted (Linux caps it at net.core.somaxconn).
+ * With Node's default of 511 it overflowed under bursts of new connections (the overload
+ * bench: thousands dropped in 10 s), and a connection that does not fit is not refused but
+ * dropped: its client sends again only after 1 s, 3 s, 7 s…, and waits that long for any
+ * answer. One that fits is accepted on the loop's next turn and answered, with a 503 at once
+ * when the server is too busy.
+ */
+export const LISTEN_BACKLOG = 4096;
+
 /** Node checks the request timers every this often; a quarter of the limit keeps the cut close to it. */
 const checkEvery = (limits: Limits) => Math.max(250, Math.min(30_000, Math.floor((limits.requestTimeoutSeconds * 1000) / 4)));
 
