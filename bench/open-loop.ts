@@ -10,12 +10,22 @@ import { readFileSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
 import { performance, PerformanceObserver } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import type { ServerStalls } from './server';
 
 export interface OpenLoop {
   sent: number;
   p50: number;
   p99: number;
   errors: number;
+  /** Answered 200, and the p50 and p99 of those alone (counted from when each was due), in ms. */
+  answered: number;
+  answeredP50: number;
+  answeredP99: number;
+  /** Refused at once with 503, and how many of those came without a Retry-After. */
+  refused: number;
+  refusedWithoutRetryAfter: number;
+  /** What the rest got instead: another status, a socket error's code, or "unanswered" (10 s after the last was due). */
+  failures: Record<string, number>;
   /** How late the generator sent its requests (its own event loop busy), longest and 99th percentile, in ms. */
   sendLateMaxMs: number;
   sendLateP99Ms: number;
@@ -52,6 +62,20 @@ export async function openLoop(url: string, headers: Record<string, string>, rat
 }
 
 /**
+ * Where an open loop's tail may come from besides the route itself: the load generator sending
+ * late, the server's event loop held up (and how much of that was garbage collection), the host
+ * taking the machine's CPU.
+ */
+export function holdUps(open: OpenLoop, stalls: ServerStalls): string {
+  const ms = (n: number) => `${n.toFixed(0)} ms`;
+  return (
+    `sent late by up to ${ms(open.sendLateMaxMs)} (p99 ${ms(open.sendLateP99Ms)}; the generator's GC pauses up to ${ms(open.generatorGcMaxMs)}), server's loop held up to ${ms(stalls.loopMaxMs)} ` +
+    `(p99 ${ms(stalls.loopP99Ms)}; GC pauses up to ${ms(stalls.gcMaxMs)}, ${ms(stalls.gcTotalMs)} in all)` +
+    (open.stealMs !== undefined ? `, host steal ${ms(open.stealMs)}` : '')
+  );
+}
+
+/**
  * Request i is due at start + i / rate whatever happened to the others, and its latency runs
  * from when it was due (so a server that falls behind shows it, instead of the generator
  * slowing down with it).
@@ -60,8 +84,17 @@ async function generate(url: string, headers: Record<string, string>, rate: numb
   const agent = new Agent({ keepAlive: true, maxSockets: 1024 });
   const total = Math.round(rate * seconds);
   const latencies = new Float64Array(total);
+  const answeredLatencies = new Float64Array(total);
   const late = new Float64Array(total);
   let errors = 0;
+  let answered = 0;
+  let refused = 0;
+  let refusedWithoutRetryAfter = 0;
+  const failures: Record<string, number> = {};
+  const fail = (why: string) => {
+    errors++;
+    failures[why] = (failures[why] ?? 0) + 1;
+  };
   let gcMax = 0;
   const gc = new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) gcMax = Math.max(gcMax, entry.duration);
@@ -71,10 +104,18 @@ async function generate(url: string, headers: Record<string, string>, rate: numb
   await new Promise<void>((resolve) => {
     let sent = 0;
     let done = 0;
-    const finish = (due: number, ok: boolean) => {
+    const finish = (due: number, status: number | string, retryAfter = false) => {
       if (done >= total) return;
-      latencies[done] = performance.now() - due;
-      if (!ok) errors++;
+      const latency = performance.now() - due;
+      latencies[done] = latency;
+      if (status === 200) answeredLatencies[answered++] = latency;
+      else {
+        fail(String(status));
+        if (status === 503) {
+          refused++;
+          if (!retryAfter) refusedWithoutRetryAfter++;
+        }
+      }
       if (++done === total) {
         clearTimeout(deadline);
         resolve();
@@ -87,7 +128,7 @@ async function generate(url: string, headers: Record<string, string>, rate: numb
         const now = performance.now();
         for (let i = done; i < total; i++) {
           latencies[i] = now - (t0 + (Math.min(i, sent - 1) * 1000) / rate);
-          errors++;
+          fail('unanswered');
         }
         done = total;
         resolve();
@@ -102,9 +143,9 @@ async function generate(url: string, headers: Record<string, string>, rate: numb
         sent++;
         const req = httpRequest(url, { agent, headers }, (res) => {
           res.resume();
-          res.on('end', () => finish(due, res.statusCode === 200));
+          res.on('end', () => finish(due, res.statusCode ?? 0, res.headers['retry-after'] !== undefined));
         });
-        req.on('error', () => finish(due, false));
+        req.on('error', (error: NodeJS.ErrnoException) => finish(due, error.code ?? error.message));
         req.end();
       }
       if (sent < total && done < total) setTimeout(tick, 1);
@@ -115,12 +156,19 @@ async function generate(url: string, headers: Record<string, string>, rate: numb
   agent.destroy();
   latencies.sort();
   late.sort();
+  const answeredSorted = answeredLatencies.subarray(0, answered).sort();
   const at = (sorted: Float64Array, q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
   return {
     sent: total,
     p50: at(latencies, 0.5),
     p99: at(latencies, 0.99),
     errors,
+    answered,
+    answeredP50: at(answeredSorted, 0.5),
+    answeredP99: at(answeredSorted, 0.99),
+    refused,
+    refusedWithoutRetryAfter,
+    failures,
     sendLateMaxMs: late.at(-1) ?? 0,
     sendLateP99Ms: at(late, 0.99),
     generatorGcMaxMs: gcMax,

@@ -46,9 +46,10 @@ import { benchExport } from './export';
 import { BENCH_WEEK, seedLessons, timeSeriesCreation, timeWeekAfterChange, WEEK_ANSWER_LIMIT_KB, weekAnswerSize } from './lessons';
 import { LIST_URLS, REPORT_URLS } from './lists';
 import { benchMoney } from './money';
+import { loadConfig } from '../server/config';
 import { benchOverload } from './overload';
-import { openLoop, type OpenLoop } from './open-loop';
-import { spawnSeededServer, startSeededServer, type ServerProcess, type ServerStalls } from './server';
+import { holdUps, openLoop } from './open-loop';
+import { spawnSeededServer, startSeededServer, type ServerProcess } from './server';
 
 const { values: args } = parseArgs({
   options: {
@@ -224,20 +225,6 @@ async function compare(label: string, kind: Kind, server: ServerProcess, url: st
 type Page = { data: Array<Record<string, unknown>>; total: number };
 
 /**
- * Where an open loop's tail may come from besides the route itself: the load generator sending
- * late, the server's event loop held up (and how much of that was garbage collection), the host
- * taking the machine's CPU.
- */
-function holdUps(open: OpenLoop, stalls: ServerStalls): string {
-  const ms = (n: number) => `${n.toFixed(0)} ms`;
-  return (
-    `sent late by up to ${ms(open.sendLateMaxMs)} (p99 ${ms(open.sendLateP99Ms)}; the generator's GC pauses up to ${ms(open.generatorGcMaxMs)}), server's loop held up to ${ms(stalls.loopMaxMs)} ` +
-    `(p99 ${ms(stalls.loopP99Ms)}; GC pauses up to ${ms(stalls.gcMaxMs)}, ${ms(stalls.gcTotalMs)} in all)` +
-    (open.stealMs !== undefined ? `, host steal ${ms(open.stealMs)}` : '')
-  );
-}
-
-/**
  * Whether the bare route answers what Frontis answers (the comparison is only fair if it
  * does): the same total, the same rows in the same order, and the same fields in each.
  */
@@ -364,8 +351,9 @@ async function benchKind(kind: Kind) {
   if (args.part === 'overload') {
     const server = await spawnSeededServer(kind, STUDENTS);
     try {
-      // As many clients on both engines: the closed loop must find the server's limit, not the clients'.
-      await benchOverload(server, LIST_URL, SECONDS, 50);
+      // As many clients on both engines as the server lets in at once: the closed loop finds
+      // what it serves, not how fast it refuses clients that send again the moment they are refused.
+      await benchOverload(server, LIST_URL, SECONDS, loadConfig(process.env).overload.maxInFlight || 50);
     } finally {
       await server.close();
     }

@@ -12,6 +12,7 @@ import { loadConfig, type Config } from '../server/config';
 import { openDatabase, queryRows, type Database } from '../server/db/client';
 import { processTotals, type DbCounts } from '../server/db/counting';
 import { migrate } from '../server/db/migrate';
+import { LISTEN_BACKLOG } from '../server/plugins/connections';
 import { bareListRoutes, seedLists, type ListsSeed } from './lists';
 import { seedStudents } from './seed';
 import { scratchDatabase } from './scratch';
@@ -43,6 +44,10 @@ export async function startSeededServer(kind: 'pglite' | 'postgres', students: n
     // OVERLOAD_* from the environment: the overload bench compares the shedder on and off.
     overload: loadConfig(process.env).overload,
   };
+  // Every load generator here is one address (loopback) standing for many users', as behind a
+  // load balancer (TRUST_PROXY), where the server does not bound connections per address either:
+  // the overload bench opens far more than the 200 one real address may hold.
+  config.connections = { ...config.connections, maxPerAddress: 0 };
   const dataDir = kind === 'pglite' ? mkdtempSync(join(tmpdir(), 'frontis-bench-')) : undefined;
   const database = await openDatabase({ url: scratch?.url, dataDir, maxConnections: 20 });
   const close = async () => {
@@ -54,7 +59,7 @@ export async function startSeededServer(kind: 'pglite' | 'postgres', students: n
     await migrate(database);
     await bootstrap(database, config);
     const app = await buildApp({ database, config, serveClient: opts.serveClient ?? false });
-    const address = await app.listen({ port: 0, host: '127.0.0.1' });
+    const address = await app.listen({ port: 0, host: '127.0.0.1', backlog: LISTEN_BACKLOG });
     const base = (tenant: string) => ({ 'x-client-type': 'api', 'x-tenant-id': tenant, host: `${tenant}.localhost` });
     const t0 = Date.now();
     const token = await seedStudents(address, base, students, 3000);
@@ -152,7 +157,11 @@ export async function startBareRoutes(database: Database, headers: Record<string
     if (!week || row.revision !== week.revision) return reply.code(409).send();
     return reply.type('application/json; charset=utf-8').send(week.body);
   });
-  return { bare, address: await bare.listen({ port: 0, host: '127.0.0.1' }), sql: { students: BARE_STUDENTS, revision: BARE_REVISION } };
+  return {
+    bare,
+    address: await bare.listen({ port: 0, host: '127.0.0.1', backlog: LISTEN_BACKLOG }),
+    sql: { students: BARE_STUDENTS, revision: BARE_REVISION },
+  };
 }
 
 export interface ServerProcess {
