@@ -179,8 +179,8 @@ function countPgliteQueries(pglite: PGlite) {
  * overload bench's answered p99 was 11 s). Calls now wait in a queue of our own (first come,
  * first served), and once PGlite has held the loop for TURN_MS since it last let go, the next
  * call waits for a turn of the loop (setImmediate): new connections are accepted, requests
- * read and the excess refused in between. Letting go after every call instead cost 4–13% of
- * the lists' throughput. A transaction is one call (it holds PGlite until its end anyway).
+ * read and the excess refused in between. Letting go after every call instead cost up to a
+ * fifth of a list's throughput. A transaction is one call (it holds PGlite until its end anyway).
  */
 const TURN_MS = 10;
 function takeTurns(pglite: PGlite) {
