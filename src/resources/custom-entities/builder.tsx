@@ -4,7 +4,7 @@ import { SortableContext, sortableKeyboardCoordinates, useSortable, verticalList
 import { CSS } from '@dnd-kit/utilities';
 import { useCreate, useDataProvider, useInvalidate, useList, useUpdate } from '@refinedev/core';
 import { Alert, App, Button, Card, Checkbox, Col, Empty, Form, Input, Row, Select, Space, Spin, Typography, type FormInstance } from 'antd';
-import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { FIELD_KEY_RE, SLUG_RE } from '../../../domain/custom-entities';
@@ -74,7 +74,13 @@ function Builder({ id }: { id: number | null }) {
   const { mutateAsync: update } = useUpdate();
 
   // Read once into the form (not a live query: a refetch must not overwrite what is being typed).
+  // Once per entity, not once per dataProvider: Refine hands out a new one whenever its root
+  // draws again (the centre's resources loaded, say), and reading again then put back a field
+  // the user had just removed.
+  const readFor = useRef<number | null | undefined>(undefined);
   useEffect(() => {
+    if (readFor.current === id) return;
+    readFor.current = id;
     if (id === null) {
       form.setFieldsValue({ icon: 'BookOutlined', group: null, fields: [newField()] } as never);
       return;
