@@ -21,10 +21,9 @@ export interface OpenLoop {
   answered: number;
   answeredP50: number;
   answeredP99: number;
-  /** Refused at once with 503, and how many of those came without a Retry-After. */
-  refused: number;
+  /** Of those refused with 503, how many came without a Retry-After. */
   refusedWithoutRetryAfter: number;
-  /** What the rest got instead: another status, a socket error's code, or "unanswered" (10 s after the last was due). */
+  /** What the others got instead of a 200: a status (503: refused), a socket error's code, or "unanswered" (10 s after the last was due). */
   failures: Record<string, number>;
   /** How late the generator sent its requests (its own event loop busy), longest and 99th percentile, in ms. */
   sendLateMaxMs: number;
@@ -88,7 +87,6 @@ async function generate(url: string, headers: Record<string, string>, rate: numb
   const late = new Float64Array(total);
   let errors = 0;
   let answered = 0;
-  let refused = 0;
   let refusedWithoutRetryAfter = 0;
   const failures: Record<string, number> = {};
   const fail = (why: string) => {
@@ -111,10 +109,7 @@ async function generate(url: string, headers: Record<string, string>, rate: numb
       if (status === 200) answeredLatencies[answered++] = latency;
       else {
         fail(String(status));
-        if (status === 503) {
-          refused++;
-          if (!retryAfter) refusedWithoutRetryAfter++;
-        }
+        if (status === 503 && !retryAfter) refusedWithoutRetryAfter++;
       }
       if (++done === total) {
         clearTimeout(deadline);
@@ -166,7 +161,6 @@ async function generate(url: string, headers: Record<string, string>, rate: numb
     answered,
     answeredP50: at(answeredSorted, 0.5),
     answeredP99: at(answeredSorted, 0.99),
-    refused,
     refusedWithoutRetryAfter,
     failures,
     sendLateMaxMs: late.at(-1) ?? 0,

@@ -27,14 +27,15 @@ export async function benchOverload(server: ServerProcess, url: string, seconds:
   await server.stalls();
   const r = await openLoop(address + url, headers, rate, seconds);
   const stalls = await server.stalls();
+  const refused = r.failures['503'] ?? 0;
   const failures = Object.entries(r.failures).filter(([why]) => why !== '503');
   const failed = failures.reduce((sum, [, n]) => sum + n, 0);
   const pct = (n: number) => `${((n / r.sent) * 100).toFixed(1)}%`;
   console.log(`  students list beyond saturation, shedding ${shedding}; machine load average ${load} (shared: a relative figure)`);
   console.log(`    closed loop, ${connections} clients: ${served.toFixed(0)} answers 200 per second (${closed.non2xx} other answers in ${seconds} s)`);
   console.log(
-    `    open loop at ${OVERLOAD_FACTOR}x that (${rate}/s) for ${seconds} s, ${r.sent} requests: answered ${pct(r.answered)}, refused 503 ${pct(r.refused)}` +
-      `${r.refused ? (r.refusedWithoutRetryAfter ? ` (${r.refusedWithoutRetryAfter} WITHOUT Retry-After)` : ' (all with Retry-After)') : ''}, ` +
+    `    open loop at ${OVERLOAD_FACTOR}x that (${rate}/s) for ${seconds} s, ${r.sent} requests: answered ${pct(r.answered)}, refused 503 ${pct(refused)}` +
+      `${refused ? (r.refusedWithoutRetryAfter ? ` (${r.refusedWithoutRetryAfter} WITHOUT Retry-After)` : ' (all with Retry-After)') : ''}, ` +
       `failed or unanswered ${pct(failed)}${failed ? ` (${failures.map(([why, n]) => `${why}: ${n}`).join(', ')})` : ''}; ` +
       `answered p50 ${r.answeredP50.toFixed(1)} ms, p99 ${r.answeredP99.toFixed(1)} ms`,
   );

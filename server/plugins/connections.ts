@@ -18,8 +18,9 @@ type Limits = Config['connections'];
  * With Node's default of 511 it overflowed under bursts of new connections (the overload
  * bench: thousands dropped in 10 s), and a connection that does not fit is not refused but
  * dropped: its client sends again only after 1 s, 3 s, 7 s…, and waits that long for any
- * answer. One that fits is accepted on the loop's next turn and answered, with a 503 at once
- * when the server is too busy.
+ * answer. One that fits waits there until the server accepts it, and is then answered (a 503
+ * at once when the server is too busy); offered twice what it serves on PostgreSQL, the server
+ * still accepts too slowly and such a connection can wait seconds (docs/performance.md).
  */
 export const LISTEN_BACKLOG = 4096;
 
