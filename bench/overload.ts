@@ -6,10 +6,14 @@
  * failures, and the answered p50/p99 counted from when each request was due. Run once with the
  * defaults and once with OVERLOAD_MAX_IN_FLIGHT=0 OVERLOAD_MAX_EVENT_LOOP_DELAY_MS=0
  * OVERLOAD_MAX_POOL_WAITING=0 (no shedding: everything queues) to compare. The open loop is
- * the lists' (bench/open-loop.ts): a generator process of its own.
+ * the lists' (bench/open-loop.ts): a generator process of its own. LISTEN_SOCKETS=1 against the
+ * default compares one listening socket with several (Node 22.12 and later; run the bench with
+ * that Node: `npx -p node@24 -- npx tsx bench/run.ts --part overload`).
  */
 import autocannon from 'autocannon';
 import { loadavg } from 'node:os';
+import { loadConfig } from '../server/config';
+import { canSharePort } from '../server/plugins/connections';
 import { holdUps, openLoop } from './open-loop';
 import type { ServerProcess } from './server';
 
@@ -18,6 +22,8 @@ export const OVERLOAD_FACTOR = 2;
 export async function benchOverload(server: ServerProcess, url: string, seconds: number, connections: number) {
   const { address, headers } = server;
   const shedding = process.env.OVERLOAD_MAX_IN_FLIGHT === '0' ? 'off (OVERLOAD_MAX_IN_FLIGHT=0 …)' : 'on (defaults or OVERLOAD_* settings)';
+  // The server runs on this process's Node: one listening socket where that Node cannot share a port (server/plugins/connections.ts).
+  const sockets = canSharePort() ? loadConfig(process.env).connections.listenSockets : 1;
   await autocannon({ url: address + url, headers, connections, duration: Math.min(seconds, 5) }); // warm-up
   const closed = await autocannon({ url: address + url, headers, connections, duration: seconds });
   // What it serves, not what it refuses: with shedding on, some of the closed loop's answers are 503s.
@@ -31,7 +37,9 @@ export async function benchOverload(server: ServerProcess, url: string, seconds:
   const failures = Object.entries(r.failures).filter(([why]) => why !== '503');
   const failed = failures.reduce((sum, [, n]) => sum + n, 0);
   const pct = (n: number) => `${((n / r.sent) * 100).toFixed(1)}%`;
-  console.log(`  students list beyond saturation, shedding ${shedding}; machine load average ${load} (shared: a relative figure)`);
+  console.log(
+    `  students list beyond saturation, shedding ${shedding}, ${sockets} listening socket${sockets === 1 ? '' : 's'} (Node ${process.versions.node}); machine load average ${load} (shared: a relative figure)`,
+  );
   console.log(`    closed loop, ${connections} clients: ${served.toFixed(0)} answers 200 per second (${closed.non2xx} other answers in ${seconds} s)`);
   console.log(
     `    open loop at ${OVERLOAD_FACTOR}x that (${rate}/s) for ${seconds} s, ${r.sent} requests: answered ${pct(r.answered)}, refused 503 ${pct(refused)}` +

@@ -12,7 +12,7 @@ import { loadConfig, type Config } from '../server/config';
 import { openDatabase, queryRows, type Database } from '../server/db/client';
 import { processTotals, type DbCounts } from '../server/db/counting';
 import { migrate } from '../server/db/migrate';
-import { LISTEN_BACKLOG } from '../server/plugins/connections';
+import { LISTEN_BACKLOG, listen } from '../server/plugins/connections';
 import { bareListRoutes, seedLists, type ListsSeed } from './lists';
 import { seedStudents } from './seed';
 import { scratchDatabase } from './scratch';
@@ -47,7 +47,8 @@ export async function startSeededServer(kind: 'pglite' | 'postgres', students: n
   // Every load generator here is one address (loopback) standing for many users', as behind a
   // load balancer (TRUST_PROXY), where the server does not bound connections per address either:
   // the overload bench opens far more than the 200 one real address may hold.
-  config.connections = { ...config.connections, maxPerAddress: 0 };
+  // LISTEN_SOCKETS from the environment: the overload bench compares one listening socket with several.
+  config.connections = { ...config.connections, maxPerAddress: 0, listenSockets: loadConfig(process.env).connections.listenSockets };
   const dataDir = kind === 'pglite' ? mkdtempSync(join(tmpdir(), 'frontis-bench-')) : undefined;
   const database = await openDatabase({ url: scratch?.url, dataDir, maxConnections: 20 });
   const close = async () => {
@@ -59,7 +60,7 @@ export async function startSeededServer(kind: 'pglite' | 'postgres', students: n
     await migrate(database);
     await bootstrap(database, config);
     const app = await buildApp({ database, config, serveClient: opts.serveClient ?? false });
-    const address = await app.listen({ port: 0, host: '127.0.0.1', backlog: LISTEN_BACKLOG });
+    const address = await listen(app, config.connections, { port: 0, host: '127.0.0.1' });
     const base = (tenant: string) => ({ 'x-client-type': 'api', 'x-tenant-id': tenant, host: `${tenant}.localhost` });
     const t0 = Date.now();
     const token = await seedStudents(address, base, students, 3000);

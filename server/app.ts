@@ -49,7 +49,7 @@ import { tenantRoutes } from './modules/tenants/spec';
 import { usersSpec } from './modules/users/spec';
 import { authPlugin } from './plugins/auth';
 import { clientPlugin } from './plugins/client';
-import { limitConnectionsPerAddress, serverTimeouts } from './plugins/connections';
+import { closeExtraSocketsOnClose, limitConnectionsPerAddress, serverTimeouts } from './plugins/connections';
 import { errorsPlugin, frameworkErrors } from './plugins/errors';
 import { openapiPlugin } from './plugins/openapi';
 import { overloadPlugin } from './plugins/overload';
@@ -101,6 +101,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   });
 
   limitConnectionsPerAddress(app.server, config.connections);
+  closeExtraSocketsOnClose(app);
 
   const jwtKey = await loadJwtKey(database);
   app.decorate('frontis', { database, config, jwtKey });

@@ -27,6 +27,8 @@ export interface Config {
     requestTimeoutSeconds: number;
     /** Connections one address may hold at once; 0 = no bound (MAX_CONNECTIONS_PER_ADDRESS, default 200; 0 by default behind TRUST_PROXY, where every connection comes from the proxy). */
     maxPerAddress: number;
+    /** Sockets listening on the port at once, each accepting one new connection per turn of the event loop, where Node can share a port (22.12 and later, on Linux); 1 elsewhere (LISTEN_SOCKETS, default 8). */
+    listenSockets: number;
   };
   /** An S3-compatible bucket for uploaded files; without it they live under DATA_DIR/files. */
   s3?: S3Config;
@@ -138,6 +140,7 @@ export function loadConfig(env: Env = process.env): Config {
       headersTimeoutSeconds: int(env, 'HEADERS_TIMEOUT_SECONDS', 20, 1),
       requestTimeoutSeconds: int(env, 'REQUEST_TIMEOUT_SECONDS', 300, 1),
       maxPerAddress: int(env, 'MAX_CONNECTIONS_PER_ADDRESS', flag(env, 'TRUST_PROXY', false) ? 0 : 200),
+      listenSockets: int(env, 'LISTEN_SOCKETS', 8, 1),
     },
     smtpUrl: text(env, 'SMTP_URL'),
     mailFrom: text(env, 'MAIL_FROM') ?? 'Frontis <no-reply@frontis.invalid>',

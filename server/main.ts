@@ -7,7 +7,7 @@
 import { buildApp } from './app';
 import { bootstrap } from './bootstrap';
 import { loadConfig } from './config';
-import { LISTEN_BACKLOG } from './plugins/connections';
+import { listen } from './plugins/connections';
 import { openDatabase } from './db/client';
 import { migrate } from './db/migrate';
 import { acquireDataLock, DataDirLockedError, type DataLock } from './db/data-lock';
@@ -92,7 +92,7 @@ async function main() {
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
 
-  await app.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG });
+  await listen(app, config.connections, { port: config.port, host: config.host });
   const where = database.kind === 'pglite' ? `PGlite in ${config.dataDir}` : 'PostgreSQL';
   app.log.info(`Frontis on http://${config.defaultTenant}.localhost:${config.port} (${where})`);
 }

@@ -78,6 +78,13 @@ const ROUTES = routeTable(CLIENT_SCREENS).map(({ path, page }) => {
   return path === '/' ? <Route key="/" index element={<Page />} /> : <Route key={path} path={path} element={<Page />} />;
 });
 
+/**
+ * One object for the app's life: Refine wraps a bare data provider in a new `{ default }` on
+ * every draw of its root, and every `useDataProvider()` then changed with it (an effect that
+ * depended on it ran again and put back what the user had just removed in a form).
+ */
+const DATA_PROVIDERS = { default: dataProvider };
+
 const titleHandler = ({ resource }: { resource?: { name: string } }) =>
   resource ? `${i18n.t(`${resource.name}.title`, { defaultValue: resource.name })} | Frontis` : 'Frontis';
 
@@ -97,7 +104,7 @@ export default function App({ loadRuntime = fetchRuntimeDeclarations }: { loadRu
         <DetailTabsContext.Provider value={DETAIL_TABS}>
           <Refine
             routerProvider={routerProvider}
-            dataProvider={dataProvider}
+            dataProvider={DATA_PROVIDERS}
             authProvider={authProvider}
             accessControlProvider={accessControlProvider}
             i18nProvider={i18nProvider}

@@ -3,11 +3,13 @@
  * time limits (Node's headersTimeout and requestTimeout, which Fastify leaves off), a request
  * the parser refuses or cuts still gets an answer in the API's error format, and one address
  * may hold only so many connections at once (a trickling client opening hundreds is refused
- * at the door). Settings: HEADERS_TIMEOUT_SECONDS, REQUEST_TIMEOUT_SECONDS,
- * MAX_CONNECTIONS_PER_ADDRESS (see server/config.ts).
+ * at the door), and new connections are accepted several per turn of the event loop, however
+ * busy it is (listen). Settings: HEADERS_TIMEOUT_SECONDS, REQUEST_TIMEOUT_SECONDS,
+ * MAX_CONNECTIONS_PER_ADDRESS, LISTEN_SOCKETS (see server/config.ts).
  */
-import type { FastifyServerOptions } from 'fastify';
+import type { FastifyInstance, FastifyListenOptions, FastifyServerOptions } from 'fastify';
 import type { Server, ServerOptions } from 'node:http';
+import { type Server as NetServer, createServer } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Config } from '../config';
 
@@ -18,11 +20,68 @@ type Limits = Config['connections'];
  * With Node's default of 511 it overflowed under bursts of new connections (the overload
  * bench: thousands dropped in 10 s), and a connection that does not fit is not refused but
  * dropped: its client sends again only after 1 s, 3 s, 7 s…, and waits that long for any
- * answer. One that fits waits there until the server accepts it, and is then answered (a 503
- * at once when the server is too busy); offered twice what it serves on PostgreSQL, the server
- * still accepts too slowly and such a connection can wait seconds (docs/performance.md).
+ * answer. One that fits waits there until the server accepts it (see listen), and is then
+ * answered (a 503 at once when the server is too busy).
  */
 export const LISTEN_BACKLOG = 4096;
+
+/** Node lets several sockets listen on one port (SO_REUSEPORT) from 22.12 and 23.1, on Linux. */
+export function canSharePort(version = process.versions.node, platform = process.platform) {
+  const [major = 0, minor = 0] = version.split('.').map(Number);
+  return platform === 'linux' && (major > 22 || (major === 22 && minor >= 12));
+}
+
+/** Fails with EADDRINUSE, as a plain listen does, when anything already listens on the port. */
+function refuseIfTaken(port: number, host: string) {
+  return new Promise<void>((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen({ port, host, exclusive: true }, () => probe.close(() => resolve()));
+  });
+}
+
+const extraSockets = new WeakMap<Server, NetServer[]>();
+
+/**
+ * Starts listening. Node accepts at most one new connection per listening socket in each turn
+ * of its event loop (libuv), and under load a turn lasts 15–20 ms: one socket accepted only
+ * 50–70 connections a second, however many waited. Offered twice what it serves by clients
+ * opening new connections, the server left hundreds in the kernel's queue, and a request on
+ * one waited seconds before it could even be refused (docs/performance.md). Where the port can
+ * be shared, the process listens on `limits.listenSockets` sockets at once; the kernel spreads
+ * new connections over them and each accepts one per turn. Every connection is served by the
+ * app's one HTTP server, with its limits and timers. A port another process holds is still
+ * refused (a shared port would otherwise split its traffic silently).
+ */
+export async function listen(app: FastifyInstance, limits: Limits, where: { port: number; host: string }): Promise<string> {
+  const sockets = canSharePort() ? limits.listenSockets : 1;
+  if (sockets <= 1) return app.listen({ ...where, backlog: LISTEN_BACKLOG });
+  if (where.port !== 0) await refuseIfTaken(where.port, where.host);
+  const shared: FastifyListenOptions & { reusePort: boolean } = { ...where, backlog: LISTEN_BACKLOG, reusePort: true };
+  const address = await app.listen(shared);
+  const server = app.server;
+  const { port } = server.address() as { port: number };
+  const extra: NetServer[] = [];
+  extraSockets.set(server, extra);
+  for (let i = 1; i < sockets; i++) {
+    // The options http.createServer gives its own sockets; the HTTP server takes it from there.
+    const socket = createServer({ allowHalfOpen: true, noDelay: true }, (connection) => server.emit('connection', connection));
+    await new Promise<void>((resolve, reject) => {
+      socket.once('error', reject);
+      socket.listen({ ...shared, port }, resolve);
+    });
+    extra.push(socket);
+  }
+  return address;
+}
+
+/** The extra listening sockets stop accepting when the app closes, before its server does. */
+export function closeExtraSocketsOnClose(app: FastifyInstance) {
+  app.addHook('preClose', (done) => {
+    for (const socket of extraSockets.get(app.server) ?? []) socket.close();
+    done();
+  });
+}
 
 /** Node checks the request timers every this often; a quarter of the limit keeps the cut close to it. */
 const checkEvery = (limits: Limits) => Math.max(250, Math.min(30_000, Math.floor((limits.requestTimeoutSeconds * 1000) / 4)));

@@ -73,10 +73,8 @@ function Builder({ id }: { id: number | null }) {
   const { mutateAsync: create } = useCreate();
   const { mutateAsync: update } = useUpdate();
 
-  // Read once into the form (not a live query: a refetch must not overwrite what is being typed).
-  // Once per entity, not once per dataProvider: Refine hands out a new one whenever its root
-  // draws again (the centre's resources loaded, say), and reading again then put back a field
-  // the user had just removed.
+  // Read once per entity into the form (not a live query: a refetch must not overwrite what is
+  // being typed, and reading again would put back a field the user has just removed).
   const readFor = useRef<number | null | undefined>(undefined);
   useEffect(() => {
     if (readFor.current === id) return;
