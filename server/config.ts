@@ -151,7 +151,7 @@ export function loadConfig(env: Env = process.env): Config {
     s3: s3Config(env),
     filesShared: flag(env, 'FILES_SHARED', false),
     overload: {
-      maxInFlight: int(env, 'OVERLOAD_MAX_IN_FLIGHT', 32),
+      maxInFlight: int(env, 'OVERLOAD_MAX_IN_FLIGHT', 16),
       maxEventLoopDelayMs: int(env, 'OVERLOAD_MAX_EVENT_LOOP_DELAY_MS', 200),
       sampleIntervalMs: int(env, 'OVERLOAD_SAMPLE_INTERVAL_MS', 500, 10),
       maxPoolWaiting: int(env, 'OVERLOAD_MAX_POOL_WAITING', 32),
