@@ -28,7 +28,7 @@ export const LISTEN_BACKLOG = 4096;
 /** Node lets several sockets listen on one port (SO_REUSEPORT) from 22.12 and 23.1, on Linux. */
 export function canSharePort(version = process.versions.node, platform = process.platform) {
   const [major = 0, minor = 0] = version.split('.').map(Number);
-  return platform === 'linux' && (major > 22 || (major === 22 && minor >= 12));
+  return platform === 'linux' && (major >= 24 || (major === 23 && minor >= 1) || (major === 22 && minor >= 12));
 }
 
 /** Fails with EADDRINUSE, as a plain listen does, when anything already listens on the port. */

@@ -104,3 +104,13 @@ describe(`listening on ${kind}`, () => {
     expect(answers.every((a) => a === 'ECONNREFUSED')).toBe(true);
   });
 });
+
+describe('which Node shares a port between sockets', () => {
+  it('Node 22.12 and later on 22, 23.1 and later on 23, every 24 and later, on Linux only', () => {
+    const shares = ['22.12.0', '22.23.3', '23.1.0', '24.0.0', '25.2.1'];
+    const not = ['20.20.2', '22.11.0', '23.0.0', '21.7.3'];
+    expect(shares.filter((v) => canSharePort(v, 'linux'))).toEqual(shares);
+    expect(not.filter((v) => canSharePort(v, 'linux'))).toEqual([]);
+    expect(canSharePort('24.21.0', 'darwin')).toBe(false);
+  });
+});

@@ -76,6 +76,16 @@ export async function submitSignIn(page: Page, baseUrl: string, username: string
 }
 
 /**
+ * Whether the page is at `path`: its path and every parameter `path` names; a list may add its
+ * own paging and sorting to the address as soon as it draws, and a slow machine may look only
+ * after that.
+ */
+export function isAt(url: URL, path: string) {
+  const wanted = new URL(path, url);
+  return url.pathname === wanted.pathname && [...wanted.searchParams].every(([name, value]) => url.searchParams.getAll(name).includes(value));
+}
+
+/**
  * Signs in through the form and lands on `path`, as a person who opened a link to it while
  * signed out: the sign-in page's `redirect` leads there in the app, one page load in all. A
  * page load costs the browser three to four core-seconds, an in-app move a fraction of that,
@@ -86,7 +96,7 @@ export async function signInAt(page: Page, baseUrl: string, username: string, pa
   await page.goto(path === '/' ? `${baseUrl}/login` : `${baseUrl}/login?redirect=${encodeURIComponent(path)}`);
   await fillSignIn(page, username, password);
   await page
-    .waitForURL((url) => url.pathname + url.search === path)
+    .waitForURL((url) => isAt(url, path))
     .catch((error: Error) => {
       // say where the sign-in led instead, not only that it timed out
       throw new Error(`signed in, but at ${page.url()} instead of ${path}: ${error.message}`);
@@ -114,7 +124,7 @@ export async function openInApp(page: Page, path: string, landsOn = path) {
     window.history.pushState({ usr: null, key: Math.random().toString(36).slice(2, 10), idx }, '', to);
     window.dispatchEvent(new PopStateEvent('popstate'));
   }, path);
-  await page.waitForURL((url) => url.pathname + url.search === landsOn);
+  await page.waitForURL((url) => isAt(url, landsOn));
 }
 
 /**
