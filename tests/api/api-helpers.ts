@@ -1,6 +1,7 @@
 // Shared assertions for the black-box API tests (owned by the api-test helper).
 // Everything here looks only at what a client receives: status, headers, cookies, body.
 import type { FastifyInstance } from 'fastify';
+import { connect, type Socket } from 'node:net';
 import { expect } from 'vitest';
 import type { Response } from 'light-my-request';
 import { ERROR_CODES, FIELD_CODES } from '../../domain/errors';
@@ -153,4 +154,25 @@ export async function outcome<Row>(run: () => Promise<Row[]>): Promise<Outcome<R
     if (!code) throw error;
     return { error: code };
   }
+}
+
+/**
+ * Opens a raw connection to 127.0.0.1:`port` and writes `first`; `answer` resolves once the
+ * connection closes, with everything the server sent, or the error's code when it sent nothing
+ * (ECONNREFUSED: nothing listens).
+ */
+export function rawRequest(port: number, first: string): { socket: Socket; answer: Promise<string> } {
+  const socket = connect(port, '127.0.0.1');
+  socket.write(first);
+  let got = '';
+  socket.on('data', (chunk) => {
+    got += chunk.toString();
+  });
+  const answer = new Promise<string>((resolve) => {
+    socket.on('close', () => resolve(got));
+    socket.on('error', (error: NodeJS.ErrnoException) => {
+      if (got === '') got = error.code ?? error.message;
+    });
+  });
+  return { socket, answer };
 }

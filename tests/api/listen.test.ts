@@ -3,30 +3,13 @@
 // busy are accepted several per turn; every one of them is held to the server's limits; a port
 // another process holds is refused; closing the app closes every socket. CI runs this file on
 // Node 24 too, where the port is shared (Node 20 accepts one connection per turn).
-import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { canSharePort, listen } from '../../server/plugins/connections';
+import { rawRequest as raw } from './api-helpers';
 import { DATABASE_KINDS, startApp, type TestApp } from './harness';
 
 const kind = DATABASE_KINDS[0]!;
 const limits = { headersTimeoutSeconds: 2, requestTimeoutSeconds: 2, maxPerAddress: 0, listenSockets: 8 };
-
-/** A raw connection: what the server sent once it closed it, or the error that ended it. */
-function raw(port: number, first: string): { socket: Socket; answer: Promise<string> } {
-  const socket = connect(port, '127.0.0.1');
-  socket.write(first);
-  let got = '';
-  socket.on('data', (chunk) => {
-    got += chunk.toString();
-  });
-  const answer = new Promise<string>((resolve) => {
-    socket.on('close', () => resolve(got));
-    socket.on('error', (error: NodeJS.ErrnoException) => {
-      got = error.code ?? error.message;
-    });
-  });
-  return { socket, answer };
-}
 
 /** A health check the server answers and then closes the connection on. */
 const HEALTHZ = 'GET /healthz HTTP/1.1\r\nHost: demo.localhost\r\nConnection: close\r\n\r\n';

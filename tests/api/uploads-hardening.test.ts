@@ -5,10 +5,9 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import S3rver from 's3rver';
 import { openFileStore } from '../../server/modules/files/storage';
-import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError, expectStatus, json } from './api-helpers';
+import { expectError, expectStatus, json, rawRequest } from './api-helpers';
 import { DATABASE_KINDS, startApp, type TestApp } from './harness';
 
 const BOUNDARY = '----frontis-hardening';
@@ -27,21 +26,6 @@ function allFiles(dir: string): string[] {
   } catch {
     return [];
   }
-}
-
-/** Opens a raw connection and resolves with everything the server sent once it closes it. */
-function rawRequest(port: number, first: string): { socket: Socket; answer: Promise<string> } {
-  const socket = connect(port, '127.0.0.1');
-  socket.write(first);
-  let got = '';
-  socket.on('data', (chunk) => {
-    got += chunk.toString();
-  });
-  const answer = new Promise<string>((resolve) => {
-    socket.on('close', () => resolve(got));
-    socket.on('error', () => undefined);
-  });
-  return { socket, answer };
 }
 
 describe.each(DATABASE_KINDS)('upload hardening on %s', (kind) => {
