@@ -34,6 +34,9 @@ export interface SeededServer {
  */
 export async function startSeededServer(kind: 'pglite' | 'postgres', students: number, opts: { serveClient?: boolean } = {}): Promise<SeededServer> {
   const scratch = kind === 'postgres' ? await scratchDatabase() : undefined;
+  // From the environment, OVERLOAD_* and LISTEN_SOCKETS only: the overload bench compares the
+  // shedder on and off, and one listening socket with several.
+  const fromEnv = loadConfig(process.env);
   const config: Config = {
     ...loadConfig({}),
     rootUsername: 'root',
@@ -41,14 +44,12 @@ export async function startSeededServer(kind: 'pglite' | 'postgres', students: n
     logLevel: 'silent',
     databaseUrl: scratch?.url,
     loginRateLimit: { perUser: 1000, perAddress: 100_000, windowSeconds: 900 },
-    // OVERLOAD_* from the environment: the overload bench compares the shedder on and off.
-    overload: loadConfig(process.env).overload,
+    overload: fromEnv.overload,
   };
   // Every load generator here is one address (loopback) standing for many users', as behind a
   // load balancer (TRUST_PROXY), where the server does not bound connections per address either:
   // the overload bench opens far more than the 200 one real address may hold.
-  // LISTEN_SOCKETS from the environment: the overload bench compares one listening socket with several.
-  config.connections = { ...config.connections, maxPerAddress: 0, listenSockets: loadConfig(process.env).connections.listenSockets };
+  config.connections = { ...config.connections, maxPerAddress: 0, listenSockets: fromEnv.connections.listenSockets };
   const dataDir = kind === 'pglite' ? mkdtempSync(join(tmpdir(), 'frontis-bench-')) : undefined;
   const database = await openDatabase({ url: scratch?.url, dataDir, maxConnections: 20 });
   const close = async () => {
