@@ -30,6 +30,12 @@ export interface OpenLoop {
   sendLateP99Ms: number;
   /** The generator's own longest garbage collection pause, in ms. */
   generatorGcMaxMs: number;
+  /**
+   * When the slowest 1% were due: in how many of the run's 100-ms windows, and the window with
+   * most of them (its start, in s from the run's start). Few windows mean the tail is one
+   * hold-up (something stopped everything at once); many mean it is spread over the run.
+   */
+  slowest: { count: number; windows: number; busiestAtS: number; busiestCount: number };
   /** CPU time the host took from this machine meanwhile (steal, all cores), in ms; undefined where /proc/stat is not there. */
   stealMs: number | undefined;
 }
@@ -70,7 +76,8 @@ export function holdUps(open: OpenLoop, stalls: ServerStalls): string {
   return (
     `sent late by up to ${ms(open.sendLateMaxMs)} (p99 ${ms(open.sendLateP99Ms)}; the generator's GC pauses up to ${ms(open.generatorGcMaxMs)}), server's loop held up to ${ms(stalls.loopMaxMs)} ` +
     `(p99 ${ms(stalls.loopP99Ms)}; GC pauses up to ${ms(stalls.gcMaxMs)}, ${ms(stalls.gcTotalMs)} in all)` +
-    (open.stealMs !== undefined ? `, host steal ${ms(open.stealMs)}` : '')
+    (open.stealMs !== undefined ? `, host steal ${ms(open.stealMs)}` : '') +
+    `; the slowest 1% (${open.slowest.count}) due in ${open.slowest.windows} of its 100-ms windows, ${open.slowest.busiestCount} from ${open.slowest.busiestAtS.toFixed(1)} s`
   );
 }
 
@@ -85,6 +92,7 @@ async function generate(url: string, headers: Record<string, string>, rate: numb
   const latencies = new Float64Array(total);
   const answeredLatencies = new Float64Array(total);
   const late = new Float64Array(total);
+  const dueAt = new Float64Array(total); // when each answered one was due, in ms from the start, in the order of latencies
   let errors = 0;
   let answered = 0;
   let refusedWithoutRetryAfter = 0;
@@ -106,6 +114,7 @@ async function generate(url: string, headers: Record<string, string>, rate: numb
       if (done >= total) return;
       const latency = performance.now() - due;
       latencies[done] = latency;
+      dueAt[done] = due - t0;
       if (status === 200) answeredLatencies[answered++] = latency;
       else {
         fail(String(status));
@@ -122,7 +131,8 @@ async function generate(url: string, headers: Record<string, string>, rate: numb
       () => {
         const now = performance.now();
         for (let i = done; i < total; i++) {
-          latencies[i] = now - (t0 + (Math.min(i, sent - 1) * 1000) / rate);
+          dueAt[i] = (Math.min(i, sent - 1) * 1000) / rate;
+          latencies[i] = now - (t0 + dueAt[i]!);
           fail('unanswered');
         }
         done = total;
@@ -149,6 +159,7 @@ async function generate(url: string, headers: Record<string, string>, rate: numb
   });
   gc.disconnect();
   agent.destroy();
+  const slowest = whenSlowest(latencies, dueAt);
   latencies.sort();
   late.sort();
   const answeredSorted = answeredLatencies.subarray(0, answered).sort();
@@ -166,7 +177,21 @@ async function generate(url: string, headers: Record<string, string>, rate: numb
     sendLateMaxMs: late.at(-1) ?? 0,
     sendLateP99Ms: at(late, 0.99),
     generatorGcMaxMs: gcMax,
+    slowest,
   };
+}
+
+/** Where the slowest 1% of `latencies` were due (`dueAt`, the same order), by 100-ms window. */
+function whenSlowest(latencies: Float64Array, dueAt: Float64Array): OpenLoop['slowest'] {
+  const order = [...latencies.keys()].sort((a, b) => latencies[b]! - latencies[a]!);
+  const count = Math.max(1, Math.floor(latencies.length / 100));
+  const byWindow = new Map<number, number>();
+  for (const i of order.slice(0, count)) {
+    const window = Math.floor(dueAt[i]! / 100);
+    byWindow.set(window, (byWindow.get(window) ?? 0) + 1);
+  }
+  const [busiest, busiestCount] = [...byWindow].reduce((a, b) => (b[1] > a[1] ? b : a), [0, 0]);
+  return { count, windows: byWindow.size, busiestAtS: busiest / 10, busiestCount };
 }
 
 // The generator process itself (forked by openLoop).
