@@ -92,7 +92,7 @@ async function generate(url: string, headers: Record<string, string>, rate: numb
   const latencies = new Float64Array(total);
   const answeredLatencies = new Float64Array(total);
   const late = new Float64Array(total);
-  const dueAt = new Float64Array(total); // when each answered one was due, in ms from the start, in the order of latencies
+  const dueAt = new Float64Array(total); // when each request was due, in ms from the start, in the order of latencies
   let errors = 0;
   let answered = 0;
   let refusedWithoutRetryAfter = 0;
