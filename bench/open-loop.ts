@@ -36,6 +36,8 @@ export interface OpenLoop {
    * hold-up (something stopped everything at once); many mean it is spread over the run.
    */
   slowest: { count: number; windows: number; busiestAtS: number; busiestCount: number };
+  /** When the first request was due, in ms since the epoch (to place the server's collections in the run). */
+  startedAt: number;
   /** CPU time the host took from this machine meanwhile (steal, all cores), in ms; undefined where /proc/stat is not there. */
   stealMs: number | undefined;
 }
@@ -75,10 +77,16 @@ export function holdUps(open: OpenLoop, stalls: ServerStalls): string {
   const ms = (n: number) => `${n.toFixed(0)} ms`;
   return (
     `sent late by up to ${ms(open.sendLateMaxMs)} (p99 ${ms(open.sendLateP99Ms)}; the generator's GC pauses up to ${ms(open.generatorGcMaxMs)}), server's loop held up to ${ms(stalls.loopMaxMs)} ` +
-    `(p99 ${ms(stalls.loopP99Ms)}; GC pauses up to ${ms(stalls.gcMaxMs)}, ${ms(stalls.gcTotalMs)} in all)` +
+    `(p99 ${ms(stalls.loopP99Ms)}; GC pauses up to ${ms(stalls.gcMaxMs)}, ${ms(stalls.gcTotalMs)} in all; ${fullCollections(open, stalls)})` +
     (open.stealMs !== undefined ? `, host steal ${ms(open.stealMs)}` : '') +
     `; the slowest 1% (${open.slowest.count}) due in ${open.slowest.windows} of its 100-ms windows, ${open.slowest.busiestCount} from ${open.slowest.busiestAtS.toFixed(1)} s`
   );
+}
+
+/** The server's full collections during the run, by when they ended (s from the run's start). */
+function fullCollections(open: OpenLoop, stalls: ServerStalls): string {
+  const during = stalls.majorGcAt.map((at) => (at - open.startedAt) / 1000).filter((s) => s >= 0);
+  return during.length ? `full collections ended at ${during.map((s) => `${s.toFixed(1)} s`).join(', ')}` : 'no full collection';
 }
 
 /**
@@ -178,6 +186,7 @@ async function generate(url: string, headers: Record<string, string>, rate: numb
     sendLateP99Ms: at(late, 0.99),
     generatorGcMaxMs: gcMax,
     slowest,
+    startedAt: performance.timeOrigin + t0,
   };
 }
 

@@ -4,7 +4,7 @@ import { fork } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
+import { constants as perf, monitorEventLoopDelay, performance, PerformanceObserver } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from '../server/app';
 import { bootstrap } from '../server/bootstrap';
@@ -198,6 +198,12 @@ export interface ServerStalls {
   /** The longest garbage collection pause, and all of them together. */
   gcMaxMs: number;
   gcTotalMs: number;
+  /**
+   * When each full (mark-compact) collection ended, in ms since the epoch. Its pause is short,
+   * but its marking ran for 100-150 ms before it on V8's helper threads, taking a core from the
+   * database and the load generator on 2 cores: an open loop's tail can gather around one.
+   */
+  majorGcAt: number[];
 }
 
 type Reply = { id: number; memory?: NodeJS.MemoryUsage; cpu?: NodeJS.CpuUsage; seeded?: ListsSeed; stalls?: ServerStalls; work?: DbCounts; error?: string };
@@ -293,11 +299,14 @@ if (process.argv[2] === '--serve' && process.send) {
   // The event loop's delay (sampled every 10 ms) and each garbage collection's pause, kept from one 'stalls' to the next.
   const loop = monitorEventLoopDelay({ resolution: 10 });
   loop.enable();
-  const gc = { max: 0, total: 0 };
+  const gc = { max: 0, total: 0, majorAt: [] as number[] };
   new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) {
       gc.max = Math.max(gc.max, entry.duration);
       gc.total += entry.duration;
+      if ((entry as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind === perf.NODE_PERFORMANCE_GC_MAJOR) {
+        gc.majorAt.push(performance.timeOrigin + entry.startTime + entry.duration);
+      }
     }
   }).observe({ entryTypes: ['gc'] });
   process.on('message', async (message: { id: number; cmd: string }) => {
@@ -309,9 +318,15 @@ if (process.argv[2] === '--serve' && process.send) {
       if (message.cmd === 'stalls') {
         // the histogram holds whole intervals between the 10 ms samples: the delay is what is over 10 ms
         const late = (ns: number) => Math.max(0, ns / 1e6 - 10);
-        const stalls = { loopMaxMs: late(loop.max), loopP99Ms: late(loop.percentile(99)), gcMaxMs: gc.max, gcTotalMs: gc.total };
+        const stalls: ServerStalls = {
+          loopMaxMs: late(loop.max),
+          loopP99Ms: late(loop.percentile(99)),
+          gcMaxMs: gc.max,
+          gcTotalMs: gc.total,
+          majorGcAt: gc.majorAt,
+        };
         loop.reset();
-        Object.assign(gc, { max: 0, total: 0 });
+        Object.assign(gc, { max: 0, total: 0, majorAt: [] });
         return process.send!({ id: message.id, stalls });
       }
       if (message.cmd === 'close') {
