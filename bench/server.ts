@@ -1,3 +1,5 @@
+// First, as in the server's entry (server/main.ts): the server measured runs with V8 set as production sets it.
+import '../server/garbage-collector';
 import { sql } from 'drizzle-orm';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { fork } from 'node:child_process';

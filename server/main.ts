@@ -4,6 +4,8 @@
  * PGlite flushes its files). With the embedded database the process holds DATA_DIR's lock
  * for its whole life, so a second server or a restore cannot touch the files under it.
  */
+// First: a setting of V8's that must hold before any module that serves requests is loaded.
+import './garbage-collector';
 import { buildApp } from './app';
 import { bootstrap } from './bootstrap';
 import { loadConfig } from './config';
