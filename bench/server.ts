@@ -202,7 +202,7 @@ export interface ServerStalls {
   gcTotalMs: number;
   /**
    * When each full (mark-compact) collection ended, in ms since the epoch. Its pause is short,
-   * but its marking ran for 100-150 ms before it on V8's helper threads, taking a core from the
+   * but its marking ran for 80-150 ms before it on V8's helper threads, taking a core from the
    * database and the load generator on 2 cores: an open loop's tail can gather around one.
    */
   majorGcAt: number[];
