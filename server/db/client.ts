@@ -19,6 +19,7 @@ import { drizzle as drizzlePg, NodePgSession, NodePgTransaction } from 'drizzle-
 import pg from 'pg';
 import * as schema from './schema/index';
 import { countRoundTrip } from './counting';
+import { refuseWaitingOnItself } from './own-connection';
 import { isDatabaseUnavailable } from './unavailable';
 
 export type Schema = typeof schema;
@@ -279,6 +280,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   await pglite.waitReady;
   countPgliteQueries(pglite);
   takeTurns(pglite);
+  refuseWaitingOnItself(pglite);
   const stopWalCheck = keepWalSmall(pglite);
   const db = drizzlePglite({ client: pglite, schema }) as unknown as Db;
   return {

@@ -67,15 +67,21 @@ export type OpenSecret = (stored: string) => string | Promise<string>;
 const METHODS: readonly string[] = ['CASH', 'CREDIT_CARD', 'BANK_ACCOUNT'];
 const asMethod = (m: string): AadePaymentMethod => (METHODS.includes(m) ? (m as AadePaymentMethod) : 'CASH');
 
-/** The centre's myDATA settings, when it is on and complete. */
-async function centreOf(tx: Tx, tenantId: number, open: OpenSecret): Promise<Centre | null> {
+/** The centre's myDATA settings as stored (the key still sealed), when it is on and complete. */
+interface StoredCentre {
+  taxId: string;
+  userId: string;
+  sealedKey: string;
+}
+
+async function centreOf(tx: Tx, tenantId: number): Promise<StoredCentre | null> {
   const [row] = await queryRows<{ tax_id: string | null; user_id: string | null; key: string | null }>(
     tx,
     sql`select tax_id, mydata_user_id as user_id, mydata_subscription_key as key from centre_settings
         where tenant_id = ${tenantId} and mydata_enabled`,
   );
   if (!row?.tax_id || !row.user_id || !row.key) return null;
-  return { taxId: row.tax_id, credentials: { userId: row.user_id, subscriptionKey: await open(row.key) } };
+  return { taxId: row.tax_id, userId: row.user_id, sealedKey: row.key };
 }
 
 /** What a document is built from, for each receipt `r`. */
@@ -195,11 +201,20 @@ export interface MydataRunResult {
 export async function sendDueReceipts(database: Database, tenantId: number, mydataUrl: string, open: OpenSecret): Promise<MydataRunResult> {
   const result: MydataRunResult = { sent: 0, refused: 0, retried: 0 };
   for (;;) {
-    const batch = await withTenant(database, tenantId, async (tx) => {
-      const centre = await centreOf(tx, tenantId, open);
+    const stored = await withTenant(database, tenantId, async (tx) => {
+      const centre = await centreOf(tx, tenantId);
       return centre ? { centre, claimed: await claim(tx, tenantId) } : null;
     });
-    if (!batch?.claimed.length) return result;
+    if (!stored?.claimed.length) return result;
+    // Opened once the claim has committed: opening may read the sealing key through the
+    // database, which on PGlite's one connection must not wait inside a transaction.
+    const batch = {
+      claimed: stored.claimed,
+      centre: {
+        taxId: stored.centre.taxId,
+        credentials: { userId: stored.centre.userId, subscriptionKey: await open(stored.centre.sealedKey) },
+      } satisfies Centre,
+    };
     for (const receipt of batch.claimed) {
       const doc = documentOf(receipt);
       // The ΑΦΜ the receipt was issued under (the settings' when it was issued without one).

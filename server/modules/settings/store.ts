@@ -4,9 +4,8 @@
  */
 import { eq } from 'drizzle-orm';
 import type { SettingsAnswer } from '../../../domain/answers/settings';
-import type { Database, Tx } from '../../db/client';
+import type { Tx } from '../../db/client';
 import { centreSettings } from '../../db/schema/index';
-import { open, settingsKey } from './secret-box';
 
 export type SettingsRow = typeof centreSettings.$inferSelect;
 
@@ -44,11 +43,4 @@ export function answerOf(row: SettingsRow): SettingsAnswer {
     version: row.version,
     updated_at: row.updatedAt.toISOString(),
   };
-}
-
-/** The centre's myDATA credentials, the key decrypted; null when myDATA is off or incomplete. */
-export async function mydataCredentials(database: Database, tx: Tx, tenantId: number): Promise<{ userId: string; subscriptionKey: string } | null> {
-  const row = await loadSettings(tx, tenantId);
-  if (!row.mydataEnabled || !row.mydataUserId || !row.mydataSubscriptionKey) return null;
-  return { userId: row.mydataUserId, subscriptionKey: open(await settingsKey(database), row.mydataSubscriptionKey) };
 }
