@@ -15,6 +15,10 @@ export interface SettingsAnswer {
   mydata_enabled: boolean;
   mydata_user_id: string | null;
   mydata_subscription_key_set: boolean;
+  /** Receipts issued before this instant are not sent to myDATA (null: every receipt is). */
+  mydata_since: string | null;
+  /** Receipts not yet registered with myDATA and not refused (sent, or to be sent, while it is on). */
+  mydata_unsent: number;
   reminder_day: number;
   reminder_repeat_days: number;
   version: number;

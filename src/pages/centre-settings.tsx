@@ -1,6 +1,6 @@
 import { useForm } from '@refinedev/antd';
 import type { HttpError } from '@refinedev/core';
-import { Alert, Button, Card, Col, Form, Input, InputNumber, Row, Space, Switch, Typography } from 'antd';
+import { Alert, Button, Card, Col, Form, Input, InputNumber, Radio, Row, Space, Switch, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { SettingsAnswer } from '../../domain/answers/settings';
 import { isValidTaxId } from '../../domain/tax-id';
@@ -38,6 +38,9 @@ export default function CentreSettingsPage() {
   });
   const row = query?.data?.data;
   const label = (name: string) => t(`centre-settings.fields.${name}`);
+  const turningOn = Form.useWatch('mydata_enabled', formProps.form) === true && row?.mydata_enabled === false;
+  // Receipts issued while myDATA was off: AADE gets them only if the centre says so.
+  const askEarlier = turningOn && (row?.mydata_unsent ?? 0) > 0;
   const missingIssuer = row && (!row.legal_name || !row.tax_id);
 
   return (
@@ -62,6 +65,7 @@ export default function CentreSettingsPage() {
           // Sent only when typed: an empty box keeps the stored key.
           if (typeof values.mydata_subscription_key === 'string' && values.mydata_subscription_key.trim())
             body.mydata_subscription_key = values.mydata_subscription_key.trim();
+          if (askEarlier) body.mydata_send_earlier = values.mydata_send_earlier === 'send';
           body.reminder_day = values.reminder_day;
           body.reminder_repeat_days = values.reminder_repeat_days;
           return formProps.onFinish?.(body);
@@ -107,6 +111,21 @@ export default function CentreSettingsPage() {
           <Form.Item name="mydata_enabled" label={label('mydata_enabled')} valuePropName="checked">
             <Switch aria-label={label('mydata_enabled')} />
           </Form.Item>
+          {askEarlier && (
+            <Form.Item label={t('centre-settings.earlier', { count: row?.mydata_unsent ?? 0 })} required>
+              {/* antd's radio group draws no radiogroup role: the wrapper gives the question its name */}
+              <div role="radiogroup" aria-label={t('centre-settings.earlier', { count: row?.mydata_unsent ?? 0 })}>
+                <Form.Item name="mydata_send_earlier" noStyle rules={[{ required: true, message: t('centre-settings.earlierRequired') }]}>
+                  <Radio.Group>
+                    <Space direction="vertical">
+                      <Radio value="send">{t('centre-settings.earlierSend', { count: row?.mydata_unsent ?? 0 })}</Radio>
+                      <Radio value="from-now">{t('centre-settings.earlierFromNow')}</Radio>
+                    </Space>
+                  </Radio.Group>
+                </Form.Item>
+              </div>
+            </Form.Item>
+          )}
           <Row gutter={16}>
             <Col xs={24} md={12}>
               <Form.Item name="mydata_user_id" label={label('mydata_user_id')}>

@@ -9,6 +9,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Database, openDatabase, platform, queryRows, withTenant } from '../../server/db/client';
+import { subscriptionKeyOpener } from '../../server/modules/mydata-send/credentials';
 import { runMydataJob } from '../../server/modules/mydata-send/job';
 import { expectError, json } from './api-helpers';
 import { type AadeStandIn, startAadeStandIn, validateXml } from './aade-stand-in';
@@ -48,7 +49,7 @@ describe.each(DATABASE_KINDS)('sending receipts to myDATA on %s', (kind) => {
       q.execute(sql`insert into centre_settings (tenant_id, legal_name, tax_id, tax_office, address, city, postal_code, mydata_enabled, mydata_user_id, mydata_subscription_key)
                     values (${tenantId}, 'Φροντιστήριο Δοκιμής Ε.Ε.', ${TAX_ID}, 'Α΄ Αθηνών', 'Πανεπιστημίου 10', 'Αθήνα', '10671', ${values.enabled}, ${values.user ?? USER}, ${values.key ?? KEY})
                     on conflict (tenant_id) do update set mydata_enabled = excluded.mydata_enabled, mydata_user_id = excluded.mydata_user_id,
-                      mydata_subscription_key = excluded.mydata_subscription_key`),
+                      mydata_subscription_key = excluded.mydata_subscription_key, mydata_since = null`),
     );
   }
 
@@ -228,6 +229,45 @@ describe.each(DATABASE_KINDS)('sending receipts to myDATA on %s', (kind) => {
       await settings({ enabled: true, key: 'wrong-key' });
       expect(await run()).toEqual({ sent: 0, refused: 1, retried: 0 });
       expect((await receipt(r.id)).error).toContain('Access denied');
+    } finally {
+      await settings({ enabled: true });
+    }
+  });
+
+  it('turning myDATA on with receipts already issued asks whether to send them; "from now on" sends only the later ones', async () => {
+    const admin = (method: 'GET' | 'PATCH', body?: unknown) => t.request({ method, url: '/api/settings', token: w.token.ADMIN, body });
+    // As the server runs it: the key stored sealed by the settings, opened by the job.
+    const sealedRun = () => runMydataJob(t.database, aade.url, subscriptionKeyOpener(t.database));
+    try {
+      await settings({ enabled: false });
+      const earlier = [await issue({ number: 1 }), await issue({ number: 2 })];
+      const off = json(await admin('GET')).data;
+      expect(off).toMatchObject({ mydata_enabled: false, mydata_unsent: 2, mydata_since: null });
+
+      // No choice made: refused, nothing changes.
+      const on = { version: off.version, mydata_enabled: true, mydata_user_id: USER, mydata_subscription_key: KEY };
+      expectError(await admin('PATCH', on), 400, 'validation', { mydata_send_earlier: 'required' });
+      expect(json(await admin('GET')).data).toMatchObject({ mydata_enabled: false, version: off.version });
+
+      const fromNow = json(await admin('PATCH', { ...on, mydata_send_earlier: false })).data;
+      expect(fromNow.mydata_enabled).toBe(true);
+      expect(Date.parse(fromNow.mydata_since)).toBeGreaterThan(Date.now() - 60_000);
+      const later = await issue({ number: 3 });
+      expect(await sealedRun()).toEqual({ sent: 1, refused: 0, retried: 0 });
+      expect(registeredAs(later)).toHaveLength(1);
+      for (const r of earlier) {
+        expect(registeredAs(r)).toEqual([]);
+        expect((await receipt(r.id)).mark).toBeNull();
+      }
+      expect(json(await admin('GET')).data.mydata_unsent).toBe(2);
+
+      // Off and on again, choosing to send them: now they go too, once each.
+      const offAgain = json(await admin('PATCH', { version: fromNow.version, mydata_enabled: false })).data;
+      const sendAll = json(await admin('PATCH', { version: offAgain.version, mydata_enabled: true, mydata_send_earlier: true })).data;
+      expect(sendAll).toMatchObject({ mydata_enabled: true, mydata_since: null });
+      expect(await sealedRun()).toEqual({ sent: 2, refused: 0, retried: 0 });
+      for (const r of [...earlier, later]) expect(registeredAs(r)).toHaveLength(1);
+      expect(json(await admin('GET')).data.mydata_unsent).toBe(0);
     } finally {
       await settings({ enabled: true });
     }

@@ -134,6 +134,19 @@ describe('receipts', () => {
     const admin = { username: `dioikisi${n}`, password: 'admin-password-1' };
     await post(token, '/api/users', { ...admin, role: 'ADMIN', first_name: 'Ελένη', last_name: 'Διευθύντρια' });
     const signIn = (user: { username: string; password: string }, path: string) => signInAsAnother(page, baseUrl, user, path);
+    // A receipt issued while myDATA is off (filed another way, say): turning it on asks about it.
+    const before = await centre();
+    const earlier = await post(token, '/api/payments', {
+      contract_id: before.contractId,
+      kind: 'MONTHLY',
+      month: THIS_MONTH,
+      amount: 12050,
+      method: 'CASH',
+      paid_on: `${THIS_MONTH}-01`,
+      with_receipt: true,
+    });
+    const unsent = ((await (await call(token, 'GET', '/api/settings')).json()) as { data: { mydata_unsent: number } }).data.mydata_unsent;
+    expect(unsent).toBeGreaterThan(0);
     try {
       // The admin turns myDATA on with the centre's AADE credentials.
       await signIn(admin, '/settings/centre/');
@@ -144,6 +157,15 @@ describe('receipts', () => {
       if ((await toggle.getAttribute('aria-checked')) !== 'true') await toggle.click();
       await userId.fill(mydata.userId);
       await page.getByLabel('Κλειδί συνδρομής (subscription key)').fill(mydata.key);
+      // Saved without saying what becomes of the earlier receipts: the form asks first.
+      await page.getByRole('button', { name: 'Αποθήκευση' }).click();
+      const earlierReceipts = page.getByRole('radiogroup', { name: `${unsent} αποδείξεις που εκδόθηκαν νωρίτερα δεν έχουν διαβιβαστεί στο myDATA` });
+      await earlierReceipts.waitFor();
+      await page.getByText('Επιλέξτε τι θα γίνει με τις προηγούμενες αποδείξεις.').waitFor();
+      await expect
+        .poll(async () => ((await (await call(token, 'GET', '/api/settings')).json()) as { data: { mydata_enabled: boolean } }).data.mydata_enabled)
+        .toBe(false);
+      await earlierReceipts.getByRole('radio', { name: /μόνο οι αποδείξεις από τώρα/ }).check();
       await page.getByRole('button', { name: 'Αποθήκευση' }).click();
       await page.getByText('Τα στοιχεία του κέντρου αποθηκεύτηκαν.').waitFor();
       await page.getByText('Έχει οριστεί κλειδί. Γράψτε νέο για να το αλλάξετε.').waitFor();
@@ -187,6 +209,11 @@ describe('receipts', () => {
       // AADE's address of the document, which ends in its MARK
       expect(registered.qr_url!.startsWith(`${new URL(mydata.url).origin}/TimologioQR/QRInfo?q=`), String(registered.qr_url)).toBe(true);
       expect(registered.qr_url!.endsWith(registered.mark!), String(registered.qr_url)).toBe(true);
+      // The receipt issued before myDATA was turned on "from now on" was never sent.
+      const earlierPayment = ((await (await call(token, 'GET', `/api/payments/${earlier.id}`)).json()) as { data: { receipt_id: number } }).data;
+      const earlierReceipt = ((await (await call(token, 'GET', `/api/receipts/${earlierPayment.receipt_id}`)).json()) as { data: { mark: string | null } })
+        .data;
+      expect(earlierReceipt.mark).toBeNull();
       await receipt.locator('.ant-modal-footer').getByRole('button', { name: 'Κλείσιμο' }).click();
       await receipt.waitFor({ state: 'hidden' });
       await status.locator('.ant-table-row', { hasText: '120,50 €' }).getByRole('button', { name: 'Απόδειξη' }).click();

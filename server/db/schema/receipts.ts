@@ -31,6 +31,12 @@ export const centreSettings = pgTable('centre_settings', {
   mydataUserId: text('mydata_user_id'),
   /** Encrypted at rest (never answered): the AADE subscription key. */
   mydataSubscriptionKey: text('mydata_subscription_key'),
+  /**
+   * Receipts issued before this moment are not sent to myDATA: set when ADMIN turns myDATA on
+   * and chooses to send only the receipts issued from then on (the earlier ones were filed
+   * some other way). Null: every receipt is sent.
+   */
+  mydataSince: instant('mydata_since'),
   reminderDay: integer('reminder_day').notNull().default(10),
   reminderRepeatDays: integer('reminder_repeat_days').notNull().default(7),
   ...rowMeta(),

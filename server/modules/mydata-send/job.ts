@@ -11,7 +11,8 @@
  *  - refused: status FAILED with AADE's message, and a notification to the centre's ADMINs;
  *  - no answer, a cut connection, 429 or 5xx: tried again after a back-off that doubles from
  *    30 seconds up to an hour (or AADE's Retry-After when longer).
- * A CREDIT receipt waits until the receipt it cancels has its MARK, which it names.
+ * A CREDIT receipt waits until the receipt it cancels has its MARK, which it names. Receipts
+ * issued before the centre turned myDATA on "from now on" (its `mydata_since`) are never sent.
  */
 import { createHash } from 'node:crypto';
 import { paymentLineText } from '../../../domain/receipt-words';
@@ -110,6 +111,8 @@ async function claim(tx: Tx, tenantId: number): Promise<Claimed[]> {
         from (select x.id from receipts x
               where x.tenant_id = ${tenantId} and x.mark is null and x.status in ('ISSUED', 'CANCELLED')
                 and (x.next_attempt_at is null or x.next_attempt_at <= now())
+                -- issued before myDATA was turned on "from now on": filed another way, never sent
+                and x.created_at >= coalesce((select s.mydata_since from centre_settings s where s.tenant_id = x.tenant_id), '-infinity')
                 and not exists (select 1 from receipts o where o.tenant_id = x.tenant_id and o.id = x.cancels_receipt_id
                                 and o.mark is null and o.status in ('ISSUED', 'CANCELLED'))
               order by x.id limit ${BATCH} for update of x skip locked) c

@@ -14,7 +14,7 @@ import { centreSettings } from '../../db/schema/index';
 import { recordHistory } from '../../engine/history';
 import { ctxOf } from '../../engine/routes';
 import { seal, settingsKey } from './secret-box';
-import { answerOf, loadSettings } from './store';
+import { answerOf, loadSettings, unsentReceipts } from './store';
 
 const AREA = 'settings' as const;
 
@@ -56,6 +56,8 @@ export const SettingsPatch = z.preprocess(
     mydata_enabled: z.boolean().optional(),
     mydata_user_id: text(100),
     mydata_subscription_key: z.string().trim().min(1).max(200).nullable().optional(),
+    /** Turning myDATA on with receipts issued before: send those too (true), or only receipts from now on (false). */
+    mydata_send_earlier: z.boolean().optional(),
     reminder_day: z.number().int().min(1).max(28).optional(),
     reminder_repeat_days: z.number().int().min(1).max(90).optional(),
   }),
@@ -76,6 +78,8 @@ const ANSWER = oneJsonSchema({
     mydata_enabled: { type: 'boolean' },
     mydata_user_id: { type: ['string', 'null'] },
     mydata_subscription_key_set: { type: 'boolean' },
+    mydata_since: { type: ['string', 'null'] },
+    mydata_unsent: { type: 'integer' },
     reminder_day: { type: 'integer' },
     reminder_repeat_days: { type: 'integer' },
     version: { type: 'integer' },
@@ -108,8 +112,10 @@ export const settingsRoutes: FastifyPluginAsyncZod<{ database: Database }> = asy
     },
     async (request) => {
       const ctx = ctxOf(request);
-      const row = await withTenant(database, ctx.tenantId, (tx) => loadSettings(tx, ctx.tenantId));
-      return { data: answerOf(row) };
+      const answer = await withTenant(database, ctx.tenantId, async (tx) =>
+        answerOf(await loadSettings(tx, ctx.tenantId), await unsentReceipts(tx, ctx.tenantId)),
+      );
+      return { data: answer };
     },
   );
 
@@ -159,14 +165,26 @@ export const settingsRoutes: FastifyPluginAsyncZod<{ database: Database }> = asy
           if (!taxId) missing.tax_id = 'required';
           throw new DomainError('validation', 'myDATA needs the centre’s legal name, ΑΦΜ, AADE user id and subscription key.', missing);
         }
+        // Turned on with receipts already issued: which of them AADE gets is the centre's
+        // choice (they may have been filed another way), never a silent burst of every one.
+        const unsent = await unsentReceipts(tx, ctx.tenantId);
+        if (enabled && !before.mydataEnabled) {
+          if (unsent > 0 && body.mydata_send_earlier === undefined)
+            throw new DomainError(
+              'validation',
+              `${unsent} receipts issued before are not registered with myDATA: say whether to send them too or only the receipts issued from now on.`,
+              { mydata_send_earlier: 'required' },
+            );
+          set.mydataSince = body.mydata_send_earlier === false ? new Date() : null;
+        }
         const [after] = await tx
           .update(centreSettings)
           .set({ ...set, version: sql`${centreSettings.version} + 1`, updatedAt: new Date() })
           .where(eq(centreSettings.tenantId, ctx.tenantId))
           .returning();
         if (!after) throw new DomainError('not-found');
-        const { version: _bv, updated_at: _bu, ...beforeAnswer } = answerOf(before);
-        const { version: _av, updated_at: _au, ...afterAnswer } = answerOf(after);
+        const { version: _bv, updated_at: _bu, mydata_unsent: _bn, ...beforeAnswer } = answerOf(before, unsent);
+        const { version: _av, updated_at: _au, mydata_unsent: _an, ...afterAnswer } = answerOf(after, unsent);
         const secrets = key !== undefined ? ['mydata_subscription_key'] : [];
         await recordHistory(tx, ctx.tenantId, ctx.actor, {
           entity: 'settings',
@@ -176,9 +194,9 @@ export const settingsRoutes: FastifyPluginAsyncZod<{ database: Database }> = asy
           after: key !== undefined ? { ...afterAnswer, mydata_subscription_key: '' } : afterAnswer,
           secrets,
         });
-        return after;
+        return answerOf(after, unsent);
       });
-      return { data: answerOf(row) };
+      return { data: row };
     },
   );
 };

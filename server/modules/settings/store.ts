@@ -2,9 +2,9 @@
  * The centre's settings row: created with its defaults on first read, answered without the
  * subscription key (only whether one is set), which is decrypted solely for myDATA.
  */
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { SettingsAnswer } from '../../../domain/answers/settings';
-import type { Tx } from '../../db/client';
+import { queryRows, type Tx } from '../../db/client';
 import { centreSettings } from '../../db/schema/index';
 
 export type SettingsRow = typeof centreSettings.$inferSelect;
@@ -24,7 +24,17 @@ export async function loadSettings(tx: Tx, tenantId: number, lock = false): Prom
   return row;
 }
 
-export function answerOf(row: SettingsRow): SettingsAnswer {
+/** How many of the centre's receipts have no MARK yet and were not refused by AADE. */
+export async function unsentReceipts(tx: Tx, tenantId: number): Promise<number> {
+  const [row] = await queryRows<{ n: number }>(
+    tx,
+    sql`select count(*)::int as n from receipts where tenant_id = ${tenantId} and mark is null and status in ('ISSUED', 'CANCELLED')`,
+  );
+  return Number(row?.n ?? 0);
+}
+
+/** The answer of the settings; `unsent` from unsentReceipts(). */
+export function answerOf(row: SettingsRow, unsent: number): SettingsAnswer {
   return {
     legal_name: row.legalName,
     tax_id: row.taxId,
@@ -38,6 +48,8 @@ export function answerOf(row: SettingsRow): SettingsAnswer {
     mydata_enabled: row.mydataEnabled,
     mydata_user_id: row.mydataUserId,
     mydata_subscription_key_set: Boolean(row.mydataSubscriptionKey),
+    mydata_since: row.mydataSince?.toISOString() ?? null,
+    mydata_unsent: unsent,
     reminder_day: row.reminderDay,
     reminder_repeat_days: row.reminderRepeatDays,
     version: row.version,

@@ -1,0 +1,1 @@
+ALTER TABLE "centre_settings" ADD COLUMN "mydata_since" timestamp with time zone;
