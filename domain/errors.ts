@@ -52,6 +52,10 @@ export const FIELD_CODES = [
   'ambiguous',
   // portal access given to a guardian with no e-mail address to invite
   'needs-email',
+  // a contract's payer who is not a guardian of its student
+  'not-a-guardian',
+  // a staff username that is a guardian's e-mail address (her portal username)
+  'guardian-email',
 ] as const;
 export type FieldCode = (typeof FIELD_CODES)[number];
 
@@ -108,6 +112,10 @@ export const ERROR_REASONS = [
   'reminders-admin-only',
   // conflict: a guardian's e-mail address is already another account's username
   'email-taken',
+  // validation: a contract's payer who is not a guardian of its student
+  'payer-not-guardian',
+  // conflict: a staff username that is a guardian's e-mail address
+  'username-guardian-email',
 ] as const;
 export type ErrorReason = (typeof ERROR_REASONS)[number];
 

@@ -84,8 +84,15 @@ export interface ScreenConfig {
   deleteConfirm?(row: Row): string;
   /** Handles a refused delete (409 in-use); return true when handled. */
   onDeleteRefused?(row: Row, error: ProviderError, helpers: ScreenHelpers): boolean;
-  /** Changes the body before it is sent (`raw`: every value of the form, also those of no field). */
-  toBody?(body: Record<string, unknown>, mode: 'create' | 'update', raw: Record<string, unknown>): Record<string, unknown>;
+  /**
+   * Changes the body before it is sent (`raw`: every value of the form, also those of no field);
+   * it may wait (rows saved first), and null sends nothing (the screen has said why).
+   */
+  toBody?(
+    body: Record<string, unknown>,
+    mode: 'create' | 'update',
+    raw: Record<string, unknown>,
+  ): Record<string, unknown> | null | Promise<Record<string, unknown> | null>;
   /** The screen's own form item for a field (null: none in this mode); undefined keeps the registry's. */
   formItem?(field: FieldDef, mode: 'create' | 'update', record: Row | undefined): ReactNode | undefined;
   /** The delete button's words when removing a row means something else (deactivating a user). */
@@ -447,11 +454,11 @@ function ResourceForm({ config, mode, id, onDone }: { config: Resolved; mode: 'c
         {...formProps}
         layout="vertical"
         initialValues={mode === 'create' ? defaults : formProps.initialValues}
-        onFinish={(raw) => {
-          let body = cleanBody(fields, raw as Record<string, unknown>, mode, isHidden);
+        onFinish={async (raw) => {
+          let body: Record<string, unknown> | null = cleanBody(fields, raw as Record<string, unknown>, mode, isHidden);
           if (mode === 'update') body.version = (raw as Record<string, unknown>).version ?? record?.version;
-          if (config.toBody) body = config.toBody(body, mode, raw as Record<string, unknown>);
-          return formProps.onFinish?.(body);
+          if (config.toBody) body = await config.toBody(body, mode, raw as Record<string, unknown>);
+          if (body) return formProps.onFinish?.(body);
         }}
       >
         <Form.Item name="version" hidden>

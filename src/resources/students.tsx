@@ -9,6 +9,7 @@ import { ResourceScreen, rowTitle } from '../engine/resource-screen';
 import { errorText } from '../providers/errors';
 import type { RefLabel } from '../engine/fields/format';
 import { GuardianPicker } from './guardians/guardian-picker';
+import { useNewGuardians } from './guardians/new-guardians';
 import { PersonalDataActions } from './guardians/personal-data';
 import { OfferWithdrawOnInactive } from './money/student-withdraw';
 import { StudentImport } from './students-import';
@@ -26,6 +27,7 @@ export default function StudentsPage() {
   const { definitions } = useStudentCustomFields();
   const [importing, setImporting] = useState(false);
   const { mutateAsync: update } = useUpdate();
+  const newGuardians = useNewGuardians();
 
   return (
     <>
@@ -33,11 +35,12 @@ export default function StudentsPage() {
         def={STUDENTS}
         customFields={definitions}
         visible={(field, values) => field !== 'inactive_reason' || values.status === 'INACTIVE'}
-        // the guardians are picked, or made on the spot ("+ New guardian")
+        // the guardians are picked, or typed on the spot ("+ New guardian") and saved with the student
+        toBody={(body) => newGuardians.save(body)}
         formItem={(field, _mode, record) =>
           field.name === 'guardian_ids' ? (
             <Form.Item name="guardian_ids" label={t('students.fields.guardian_ids')}>
-              <GuardianPicker known={(record?.guardians as RefLabel[] | undefined) ?? []} />
+              <GuardianPicker known={(record?.guardians as RefLabel[] | undefined) ?? []} onPending={newGuardians.remember} />
             </Form.Item>
           ) : undefined
         }

@@ -77,8 +77,9 @@ describe('daily friction with money', () => {
     await page.waitForURL(/\/contracts\/\?mode=create/);
     const form = drawer('Νέο συμβόλαιο');
     await form.waitFor();
-    await form.locator('.ant-select-selection-item', { hasText: `Νεοφώτιστη ${n}` }).waitFor();
-    await form.locator('.ant-select-selection-item', { hasText: `Κηδεμονίδου ${n}` }).waitFor();
+    await form.locator('.ant-select-selection-item', { hasText: new RegExp(`^Μυρτώ Νεοφώτιστη ${n}$`) }).waitFor();
+    // the payer named with her child, as every guardian picker names her
+    await form.locator('.ant-select-selection-item', { hasText: `Ελπίδα Κηδεμονίδου ${n} · Μυρτώ Νεοφώτιστη ${n}` }).waitFor();
     await setDate(form, 'Έναρξη', `01/09/${now.getFullYear() + 1}`);
     await setDate(form, 'Λήξη', `30/06/${now.getFullYear() + 2}`);
     await form.getByLabel('Μηνιαίο κόστος', { exact: true }).fill('95');

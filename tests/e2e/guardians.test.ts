@@ -39,25 +39,33 @@ describe('guardians', () => {
     await modal().getByLabel('Όνομα', { exact: true }).fill('Ασπασία');
     await modal().getByLabel('Επώνυμο', { exact: true }).fill(`Μαυρίδη${stamp}`);
     await modal().getByLabel('Τηλέφωνο', { exact: true }).fill('+30 694 7654321');
+    // her address, for the receipts she is named on
+    await modal().getByLabel('Διεύθυνση', { exact: true }).fill('Ερμού 12');
+    await modal().getByLabel('Πόλη', { exact: true }).fill('Αθήνα');
+    await modal().getByLabel('Τ.Κ.', { exact: true }).fill('10563');
     await modal().getByLabel('ΑΦΜ', { exact: true }).fill('123456789');
-    await modal().getByRole('button', { name: 'Αποθήκευση' }).click();
+    await modal().getByRole('button', { name: 'Προσθήκη' }).click();
     // a wrong ΑΦΜ is said in Greek before anything is sent
     await modal().getByText('Ο ΑΦΜ δεν είναι έγκυρος', { exact: false }).waitFor();
     await modal().getByLabel('ΑΦΜ', { exact: true }).fill('094014201');
-    await modal().getByRole('button', { name: 'Αποθήκευση' }).click();
+    await modal().getByRole('button', { name: 'Προσθήκη' }).click();
     await modal().waitFor({ state: 'hidden' });
     await drawer()
-      .locator('.ant-select-selection-item', { hasText: `Ασπασία Μαυρίδη${stamp}` })
+      .locator('.ant-select-selection-item', { hasText: `Ασπασία Μαυρίδη${stamp} (νέος· αποθηκεύεται μαζί με τον μαθητή)` })
       .waitFor();
+    // nothing is saved before the student is
+    const search = `/api/guardians?q=${encodeURIComponent(`μαυριδη${stamp}`)}`;
+    expect(((await (await call(root, 'GET', search)).json()) as { total: number }).total).toBe(0);
     await drawer().getByRole('button', { name: 'Αποθήκευση' }).click();
     await page.waitForURL((url) => !url.search.includes('mode='));
 
     // the brother shares her (as the office would pick her on his form)
-    const guardians = (await (await call(root, 'GET', `/api/guardians?q=${encodeURIComponent(`μαυριδη${stamp}`)}`)).json()) as {
-      data: Array<{ id: number; version: number; student_ids: number[] }>;
+    const guardians = (await (await call(root, 'GET', search)).json()) as {
+      data: Array<{ id: number; version: number; student_ids: number[]; address: string; city: string; postal_code: string }>;
     };
     expect(guardians.data).toHaveLength(1);
     const guardian = guardians.data[0]!;
+    expect(guardian).toMatchObject({ address: 'Ερμού 12', city: 'Αθήνα', postal_code: '10563' });
     expect(guardian.student_ids).toHaveLength(1);
     const [sister] = guardian.student_ids;
     const shared = await call(root, 'PATCH', `/api/guardians/${guardian.id}`, { version: guardian.version, student_ids: [sister, brother.data.id] });

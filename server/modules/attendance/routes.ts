@@ -24,6 +24,7 @@ import { IdParams } from '../../engine/params';
 import { ctxOf, sendPage } from '../../engine/routes';
 import { actorKey, type Ctx } from '../../engine/spec';
 import { armAbsenceNotices, cancelAbsenceNotices } from './notices';
+import { leftBy } from '../contracts/enrolment';
 
 const area = 'attendance' as const;
 const Status = z.enum(ATTENDANCE_STATUSES);
@@ -176,6 +177,8 @@ interface RosterRow {
   first_name: string | null;
   last_name: string | null;
   in_class: boolean;
+  /** INACTIVE, or left the centre by the lesson's date: her family is sent no absence notice. */
+  gone: boolean;
   mark_id: number | null;
   status: string | null;
   note: string | null;
@@ -190,16 +193,22 @@ interface RosterRow {
  * so that a read can send it together with the lesson's own row, in one round trip.
  */
 async function rosterOf(tx: Tx, tenantId: number, lessonId: number): Promise<RosterRow[]> {
+  // docs/rules.md, Attendance and Contracts: an INACTIVE student, or one who had left by the
+  // lesson's date (withdrawn), is not offered; a mark she already has still shows.
   return queryRows<RosterRow>(
     tx,
-    sql`with members as (
+    sql`with lesson as (
+          select l.class_id, l.date from lessons l where l.tenant_id = ${tenantId} and l.id = ${lessonId}
+        ), members as (
           select cs.student_id from class_students cs
-          join lessons l on l.tenant_id = cs.tenant_id and l.class_id = cs.class_id
-          where cs.tenant_id = ${tenantId} and l.id = ${lessonId}
+          join lesson l on l.class_id = cs.class_id
+          join students m on m.tenant_id = cs.tenant_id and m.id = cs.student_id
+          where cs.tenant_id = ${tenantId} and m.status <> 'INACTIVE' and not ${leftBy(sql`cs.tenant_id`, sql`cs.student_id`, sql`l.date`)}
         ), marked as (
           select a.student_id from attendance a where a.tenant_id = ${tenantId} and a.lesson_id = ${lessonId}
         )
         select s.id as student_id, s.first_name, s.last_name, (s.id in (select student_id from members)) as in_class,
+               (s.status = 'INACTIVE' or ${leftBy(sql`s.tenant_id`, sql`s.id`, sql`(select date from lesson)`)}) as gone,
                a.id as mark_id, a.status, a.note, a.marked_by,
                nullif(trim(coalesce(u.first_name, '') || ' ' || coalesce(u.last_name, '')), '') as marked_by_name,
                a.marked_at, a.version
@@ -344,7 +353,7 @@ export const attendanceRoutes: FastifyPluginAsyncZod<{ database: Database; confi
             ...who(ctx.actor),
           });
 
-          if (mark.status === 'ABSENT' && before.status !== 'ABSENT') {
+          if (mark.status === 'ABSENT' && before.status !== 'ABSENT' && !before.gone) {
             await armAbsenceNotices(tx, {
               tenantId: ctx.tenantId,
               lesson: {

@@ -22,6 +22,7 @@ import { MANAGERS } from '../../../domain/access';
 import type { Tx } from '../../db/client';
 import { classStudents, contractUnpaidMonths, contracts, payments } from '../../db/schema/index';
 import type { Ctx, ListExtras, ResourceSpec } from '../../engine/spec';
+import { refuseForeignPayer } from './payer';
 
 /** Filters beyond the declared fields: a student's classes, a day covered, a month paid or not. */
 const EXTRA_FILTERS: FieldDef[] = [
@@ -181,7 +182,7 @@ export const contractsSpec: ResourceSpec = {
       details: { reason: 'reminders-admin-only' },
     });
   },
-  async beforeWrite({ ctx, input, before }) {
+  async beforeWrite({ tx, ctx, input, before }) {
     if (!before && input.reminders_enabled === false && !(ctx.actor !== null && MANAGERS.includes(ctx.actor.role))) {
       throw new DomainError('forbidden', "Only an administrator turns a contract's reminders on or off.", undefined, {
         details: { reason: 'reminders-admin-only' },
@@ -189,6 +190,7 @@ export const contractsSpec: ResourceSpec = {
     }
     const fields = checkContractTerms({ ...(before ?? {}), ...input } as Partial<ContractTerms>);
     if (Object.keys(fields).length) throw new DomainError('validation', 'The contract dates are not valid.', fields);
+    await refuseForeignPayer(tx, ctx.tenantId, input, before);
     return undefined;
   },
   async afterWrite({ tx, ctx, before, after }) {

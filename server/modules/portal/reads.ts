@@ -20,6 +20,7 @@ import {
   type PortalReceiptSchema,
 } from '../../../domain/index';
 import { queryRows, type Tx } from '../../db/client';
+import { leftBy } from '../contracts/enrolment';
 import { contractPayments, termsOf } from '../contracts/spec';
 
 type Child = z.infer<typeof PortalChildSchema>;
@@ -90,10 +91,14 @@ export async function childOf(tx: Tx, f: Family, id: number): Promise<Child> {
   return child;
 }
 
-/** A child's lessons: those of her classes and any she was marked in. */
+/**
+ * A child's lessons: those of her classes (up to the day she left the centre, docs/rules.md,
+ * Contracts) and any she was marked in.
+ */
 const lessonsOfChild = (f: Family, childId: number) =>
   sql`l.tenant_id = ${f.tenantId} and (
-        l.class_id in (select cs.class_id from class_students cs where cs.tenant_id = ${f.tenantId} and cs.student_id = ${childId})
+        (l.class_id in (select cs.class_id from class_students cs where cs.tenant_id = ${f.tenantId} and cs.student_id = ${childId})
+          and not ${leftBy(f.tenantId, childId, sql`l.date`)})
         or l.id in (select a.lesson_id from attendance a where a.tenant_id = ${f.tenantId} and a.student_id = ${childId}))
       and ${childId} in ${childrenOf(f)}`;
 

@@ -13,6 +13,7 @@ import { teachers, users } from '../../db/schema/index';
 import { hashPassword } from '../auth/passwords';
 import { revokeUserSessions } from '../auth/sessions';
 import { refuseLookAlikeUsername } from '../auth/usernames';
+import { refuseGuardianEmail } from './guardian-emails';
 import { announce } from '../notifications/create';
 import type { Ctx, ResourceSpec } from '../../engine/spec';
 
@@ -39,7 +40,11 @@ export const userAccounts: ResourceSpec = {
   secrets: { password: { column: 'password_hash', prepare: (password) => hashPassword(String(password)) } },
   deactivates: true,
   async beforeWrite({ tx, ctx, input, before }) {
-    if (typeof input.username === 'string') await refuseLookAlikeUsername(tx, ctx.tenantId, input.username, before ? Number(before.id) : undefined);
+    if (typeof input.username === 'string') {
+      await refuseLookAlikeUsername(tx, ctx.tenantId, input.username, before ? Number(before.id) : undefined);
+      // a guardian's sign-in is made by her invitation, never here: any username here is staff
+      if (input.username !== before?.username) await refuseGuardianEmail(tx, ctx.tenantId, input.username);
+    }
     return undefined;
   },
   async afterWrite({ tx, ctx, input, before, after }) {

@@ -1,12 +1,25 @@
-import { useList } from '@refinedev/core';
+import { type CrudFilter, useList } from '@refinedev/core';
 import { Select } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { declarationOf } from '../registry';
 import { formatDate, refName, type RefLabel, type Translate } from './format';
 
+/**
+ * A guardian as a picker names her (docs/rules.md, Guardians): two of the same name are told
+ * apart by their children and the phone's last digits, "Μαρία Παππά · Νίκος Παππάς, Ελένη Παππά · …4567".
+ */
+export function guardianLabel(row: Record<string, unknown>): string {
+  const name = `${String(row.first_name ?? '')} ${String(row.last_name ?? '')}`.trim();
+  const children = ((row.students as RefLabel[] | undefined) ?? []).map((s) => s.name).filter(Boolean);
+  const digits = String(row.phone ?? '').replace(/\D/g, '');
+  const phone = digits.length >= 4 ? `…${digits.slice(-4)}` : '';
+  return [name, children.join(', '), phone].filter(Boolean).join(' · ');
+}
+
 /** How a row of a referenced resource is named in a select. */
 export function rowLabel(resource: string, row: Record<string, unknown>): string {
+  if (resource === 'guardians') return guardianLabel(row);
   if (resource === 'students' || resource === 'teachers' || resource === 'users')
     return `${String(row.first_name ?? '')} ${String(row.last_name ?? '')}`.trim();
   if (resource === 'notes') return String(row.title ?? '');
@@ -35,13 +48,15 @@ interface Props {
   disabled?: boolean;
   /** The name a screen reader says, when no form label names the select. */
   'aria-label'?: string;
+  /** Only rows these filters keep are offered (a student's guardians); asked for at once. */
+  filters?: CrudFilter[];
 }
 
 /**
  * Picks rows of another resource: types into the list API's `q` search (accent-insensitive on
  * the server), showing labels; the labels of values already chosen come with the record.
  */
-export function ReferenceSelect({ reference, multiple, value, onChange, known = [], id, disabled, 'aria-label': ariaLabel }: Props) {
+export function ReferenceSelect({ reference, multiple, value, onChange, known = [], id, disabled, 'aria-label': ariaLabel, filters }: Props) {
   const { t } = useTranslation();
   const [search, setSearch] = useState('');
   const [picked, setPicked] = useState<RefLabel[]>([]);
@@ -54,8 +69,8 @@ export function ReferenceSelect({ reference, multiple, value, onChange, known = 
   const { result, query } = useList<Record<string, unknown> & { id: number }>({
     resource: reference,
     pagination: { currentPage: 1, pageSize: 20, mode: 'server' },
-    filters: search.trim() ? [{ field: 'q', operator: 'eq', value: search.trim() }] : [],
-    queryOptions: { placeholderData: (previous) => previous, enabled: used || unnamed },
+    filters: [...(filters ?? []), ...(search.trim() ? [{ field: 'q', operator: 'eq' as const, value: search.trim() }] : [])],
+    queryOptions: { placeholderData: (previous) => previous, enabled: used || unnamed || filters !== undefined },
   });
 
   const options = useMemo(() => {

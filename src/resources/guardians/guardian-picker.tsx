@@ -1,7 +1,6 @@
 import { PlusOutlined } from '@ant-design/icons';
-import { useCreate } from '@refinedev/core';
-import { App, Button, Form, Modal, Select } from 'antd';
-import { useState } from 'react';
+import { Form, Modal, Select, Button } from 'antd';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { GUARDIAN_RELATIONS } from '../../../domain/enums';
 import type { FieldDef } from '../../../domain/fields';
@@ -9,11 +8,20 @@ import { GUARDIANS } from '../../../domain/resources/people';
 import { FieldFormItem } from '../../engine/fields/input';
 import type { RefLabel, Translate } from '../../engine/fields/format';
 import { ReferenceSelect } from '../../engine/fields/reference-select';
-import { errorText, fieldErrors } from '../../providers/errors';
+import { useDiscardQuestion } from '../../engine/form/leave-guard';
 
-/** The few fields of a guardian asked for inline; the rest are on the guardian's own screen. */
-const INLINE = ['first_name', 'last_name', 'relation', 'phone', 'email', 'tax_id'];
-const inlineFields = GUARDIANS.fields.filter((f) => INLINE.includes(f.name) && f.name !== 'relation') as FieldDef[];
+/** The fields of a guardian asked for inline (her address too, for her receipts); the rest are on her own screen. */
+const INLINE = ['first_name', 'last_name', 'phone', 'email', 'address', 'city', 'postal_code', 'tax_id'];
+const inlineFields = INLINE.map((name) => GUARDIANS.fields.find((f) => f.name === name)).filter(Boolean) as FieldDef[];
+
+/** A guardian typed in the student's form, not saved yet: her id in the form is a stand-in below zero. */
+export interface PendingGuardian {
+  id: number;
+  name: string;
+  body: Record<string, unknown>;
+}
+
+let nextStandIn = -1;
 
 interface Props {
   value?: number[] | null;
@@ -21,38 +29,44 @@ interface Props {
   /** Labels of the guardians the student has (from the record). */
   known?: RefLabel[];
   id?: string;
+  /** Told of each new guardian typed here; she is saved with the student (`saveNewGuardians`). */
+  onPending(guardian: PendingGuardian): void;
 }
 
 /**
- * A student's guardians: picked among the centre's (siblings share one), or made here with
- * "+ New guardian", a small form whose guardian is then picked.
+ * A student's guardians: picked among the centre's (siblings share one), or typed here with
+ * "+ New guardian", a small form whose guardian joins the list at once but is saved only when
+ * the student is; cancelling the student's form discards her with everything else typed.
  */
-export function GuardianPicker({ value, onChange, known = [], id }: Props) {
+export function GuardianPicker({ value, onChange, known = [], id, onPending }: Props) {
   const { t: translate } = useTranslation();
   const t = translate as Translate;
-  const { message } = App.useApp();
   const [open, setOpen] = useState(false);
-  const [made, setMade] = useState<RefLabel[]>([]);
+  const [pending, setPending] = useState<RefLabel[]>([]);
   const [form] = Form.useForm();
-  const { mutateAsync: create, mutation } = useCreate();
+  const touched = useRef(false);
+  const askDiscard = useDiscardQuestion();
 
-  const save = async () => {
-    const values = (await form.validateFields()) as Record<string, unknown>;
-    try {
-      const body = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined && v !== ''));
-      const answer = await create({ resource: GUARDIANS.name, values: body, successNotification: false, errorNotification: false });
-      const row = answer.data as { id: number; first_name: string; last_name: string };
-      setMade((list) => [...list, { id: row.id, name: `${row.first_name} ${row.last_name}` }]);
-      onChange?.([...(value ?? []), row.id]);
-      form.resetFields();
-      setOpen(false);
-      message.success(t('guardians.createdInline', { name: `${row.first_name} ${row.last_name}` }));
-    } catch (error) {
-      const fields = fieldErrors(error);
-      if (Object.keys(fields).length) form.setFields(Object.entries(fields).map(([name, errors]) => ({ name, errors: [errors] })));
-      else message.error(errorText(error));
-    }
+  const close = () => {
+    touched.current = false;
+    form.resetFields();
+    setOpen(false);
   };
+  const add = async () => {
+    const values = (await form.validateFields()) as Record<string, unknown>;
+    const body = Object.fromEntries(
+      Object.entries(values)
+        .map(([k, v]) => [k, typeof v === 'string' ? v.trim() : v])
+        .filter(([, v]) => v !== undefined && v !== null && v !== ''),
+    );
+    const guardian: PendingGuardian = { id: nextStandIn--, name: `${String(body.first_name ?? '')} ${String(body.last_name ?? '')}`.trim(), body };
+    onPending(guardian);
+    setPending((list) => [...list, { id: guardian.id, name: t('guardians.pendingInline', { name: guardian.name }) }]);
+    onChange?.([...(value ?? []), guardian.id]);
+    close();
+  };
+  // what was typed is never dropped silently: closing a changed form asks first
+  const cancel = () => (touched.current ? askDiscard(close) : close());
 
   return (
     <>
@@ -62,7 +76,7 @@ export function GuardianPicker({ value, onChange, known = [], id }: Props) {
             id={id}
             multiple
             reference={GUARDIANS.name}
-            known={[...known, ...made]}
+            known={[...known, ...pending]}
             value={value ?? []}
             onChange={(v) => onChange?.((v as number[] | null) ?? [])}
           />
@@ -74,20 +88,28 @@ export function GuardianPicker({ value, onChange, known = [], id }: Props) {
       <Modal
         title={t('guardians.create')}
         open={open}
-        onCancel={() => setOpen(false)}
-        onOk={save}
-        okText={t('buttons.save')}
+        onCancel={cancel}
+        onOk={add}
+        okText={t('guardians.addInline')}
         cancelText={t('buttons.cancel')}
-        confirmLoading={mutation.isPending}
         destroyOnHidden
       >
-        <Form form={form} layout="vertical" name="inline-guardian" initialValues={{ relation: 'GUARDIAN' }}>
+        <Form
+          form={form}
+          layout="vertical"
+          name="inline-guardian"
+          initialValues={{ relation: 'GUARDIAN' }}
+          onValuesChange={() => {
+            touched.current = true;
+          }}
+        >
           {inlineFields.map((field) => (
             <FieldFormItem key={field.name} field={field} label={t(`guardians.fields.${field.name}`)} ctx={{ t, mode: 'create' }} />
           ))}
           <Form.Item name="relation" label={t('guardians.fields.relation')}>
             <Select options={GUARDIAN_RELATIONS.map((r) => ({ value: r, label: t(`enums.${r}`) }))} />
           </Form.Item>
+          <p style={{ margin: 0, color: 'rgba(0, 0, 0, 0.55)' }}>{t('guardians.inlineHint')}</p>
         </Form>
       </Modal>
     </>

@@ -7,6 +7,7 @@ import { CONTRACTS } from '../../../domain/resources/money';
 import { formatDate, formatMoney, type RefLabel } from '../../engine/fields/format';
 import { ModeDrawer, useModeParams } from '../../engine/mode-drawer';
 import { ResourceScreen, type Row } from '../../engine/resource-screen';
+import { PayerFormItem } from '../guardians/payer-item';
 import { ContractToolbar } from './contract-filters';
 import { MANAGERS } from '../../../domain/access';
 import { useRole } from '../lessons/status';
@@ -71,6 +72,8 @@ export default function ContractsPage() {
         def={CONTRACTS}
         formFields={formFields}
         createDefaults={createDefaults}
+        // the payer is picked among the student's guardians
+        formItem={(field, _mode, record) => (field.name === 'payer_guardian_id' ? <PayerFormItem record={record} /> : undefined)}
         rowName={contractName}
         toolbar={(state) => <ContractToolbar state={state} />}
         // the list of a month's unpaid says which months each contract owes and how much
