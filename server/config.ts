@@ -66,6 +66,8 @@ export interface Config {
   notificationsEverySeconds: number;
   /** FRONTIS_TODAY (YYYY-MM-DD): every centre's date pretends to be this one (tests, demonstrations); what is due follows it. */
   today?: string;
+  /** The hour, Greek time, of the embedded database's nightly backup (BACKUP_HOUR, 0-23, default 3): it holds the database while it runs. */
+  backupHour: number;
 }
 
 /** The shedder's limits; 0 turns a check off. */
@@ -100,6 +102,12 @@ function int(env: Env, name: string, fallback: number, min = 0): number {
   if (!Number.isInteger(value) || value < min) {
     throw new Error(`${name} must be an integer >= ${min}, got "${raw}"`);
   }
+  return value;
+}
+
+function hourOf(env: Env, name: string, fallback: number): number {
+  const value = int(env, name, fallback);
+  if (value > 23) throw new Error(`${name} must be an hour from 0 to 23, got "${env[name]}"`);
   return value;
 }
 
@@ -164,6 +172,7 @@ export function loadConfig(env: Env = process.env): Config {
     mydataUrl: (text(env, 'MYDATA_URL') ?? 'https://mydataapidev.aade.gr').replace(/\/+$/, ''),
     mydataEverySeconds: int(env, 'MYDATA_EVERY_SECONDS', 30, 1),
     notificationsEverySeconds: int(env, 'NOTIFICATIONS_EVERY_SECONDS', 600, 1),
+    backupHour: hourOf(env, 'BACKUP_HOUR', 3),
   };
 }
 

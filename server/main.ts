@@ -67,7 +67,7 @@ async function main() {
   }
 
   const stopJobs = [
-    scheduleBackups(database, config.dataDir, app.log),
+    scheduleBackups(database, config.dataDir, config.backupHour, app.log),
     scheduleCleanup(database, config, app.log),
     scheduleNotifications(database, app.log, config.notificationsEverySeconds * 1000),
     scheduleMydata(database, config, app.log),

@@ -2,6 +2,12 @@
  * Daily backups in PGlite mode. PGlite never calls fsync, so a power cut can damage its
  * files; a dump a day (the last 14 kept) in DATA_DIR/backups bounds the loss. PostgreSQL
  * servers have their own backup tooling, so this job does nothing there.
+ *
+ * A dump holds PGlite's one connection from start to end (the demo centre: 1-1.8 s on a
+ * busy two-core machine; a large centre longer), and every request waits behind it. So the
+ * backup runs at night, at BACKUP_HOUR in Greek time (03:00 by default), never in the
+ * office's day; only a data directory with no backup at all gets its first one a minute
+ * after the start (a new install, whose database is small).
  */
 import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -44,18 +50,28 @@ export async function pruneBackups(dir: string, keep = KEEP_BACKUPS): Promise<vo
   for (const name of names.slice(0, Math.max(0, names.length - keep))) await rm(join(dir, name), { force: true });
 }
 
-/** Newest backup's age decides the first run, so restarts do not skip or double a day. */
-async function msUntilDue(dataDir: string): Promise<number> {
+/** The time zone BACKUP_HOUR is read in: the centres' own. */
+const BACKUP_TIME_ZONE = 'Europe/Athens';
+const HOUR_MS = 3600 * 1000;
+
+/** The next moment after `now` (ms) at which it is `hour`:00 in Greek time (daylight saving included). */
+export function nextBackupAt(now: number, hour: number): number {
+  const hourOf = new Intl.DateTimeFormat('en-GB', { timeZone: BACKUP_TIME_ZONE, hour: 'numeric', hourCycle: 'h23' });
+  // Whole UTC hours: Greece is a whole number of hours from UTC, in winter and in summer.
+  const first = Math.floor(now / HOUR_MS) * HOUR_MS + HOUR_MS;
+  for (let at = first; at < first + 2 * DAY_MS; at += HOUR_MS) if (Number(hourOf.format(at)) === hour) return at;
+  return now + DAY_MS;
+}
+
+/** A first backup a minute after the start of a data directory that has none; otherwise the next night. */
+async function msUntilDue(dataDir: string, hour: number): Promise<number> {
+  let hasOne = false;
   try {
-    const names = (await readdir(backupDir(dataDir))).filter((n) => NAME_RE.test(n)).sort();
-    const last = names.at(-1);
-    if (!last) return 60_000;
-    const m = /^frontis-(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z/.exec(last)!;
-    const at = Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +m[6]!);
-    return Math.max(60_000, at + DAY_MS - Date.now());
+    hasOne = (await readdir(backupDir(dataDir))).some((n) => NAME_RE.test(n));
   } catch {
-    return 60_000;
+    // no backups folder yet
   }
+  return hasOne ? nextBackupAt(Date.now(), hour) - Date.now() : 60_000;
 }
 
 /**
@@ -73,8 +89,8 @@ export async function removePartialBackups(dataDir: string): Promise<string[]> {
   return names;
 }
 
-/** Starts the daily job; returns a stop function (called on shutdown). */
-export function scheduleBackups(database: Database, dataDir: string, log: FastifyBaseLogger): () => void {
+/** Starts the nightly job (at `hour`, Greek time); returns a stop function (called on shutdown). */
+export function scheduleBackups(database: Database, dataDir: string, hour: number, log: FastifyBaseLogger): () => void {
   if (database.kind !== 'pglite') return () => undefined;
   let timer: NodeJS.Timeout | null = null;
   let stopped = false;
@@ -85,9 +101,9 @@ export function scheduleBackups(database: Database, dataDir: string, log: Fastif
     } catch (error) {
       log.error({ err: error }, 'backup failed');
     }
-    if (!stopped) timer = setTimeout(run, DAY_MS).unref();
+    if (!stopped) timer = setTimeout(run, nextBackupAt(Date.now(), hour) - Date.now()).unref();
   };
-  void msUntilDue(dataDir).then((ms) => {
+  void msUntilDue(dataDir, hour).then((ms) => {
     if (!stopped) timer = setTimeout(run, ms).unref();
   });
   return () => {
