@@ -110,6 +110,7 @@ export async function contractPayments(tx: Tx, tenantId: number, contractId: num
       amount: payments.amount,
       bill_number: payments.billNumber,
       paid_on: payments.paidOn,
+      refunded_on: payments.refundedOn,
     })
     .from(payments)
     .where(and(eq(payments.tenantId, tenantId), eq(payments.contractId, contractId)))
