@@ -79,7 +79,7 @@ export function FiscalReceiptSheet({ receipt }: { receipt: Receipt }) {
       </p>
       {receipt.kind === 'CREDIT' && receipt.cancels_bill_number && (
         <p style={{ textAlign: 'center', fontWeight: 600 }} data-testid="credit-cancels">
-          {t(receipt.cancels_mark ? 'receipts.cancelsMark' : 'receipts.cancels', {
+          {t(receipt.cancels_mark ? 'receipts.cancelsMark' : 'receipts.cancelsOn', {
             number: receipt.cancels_bill_number,
             date: formatDate(receipt.cancels_issued_on),
             mark: receipt.cancels_mark,
