@@ -51,7 +51,16 @@ describe('refunds on screen', () => {
       with_receipt: true,
     });
     // the next two months paid ahead, one with a receipt and one without; then she leaves today
-    await post(token, '/api/payments', { contract_id: contract.id, kind: 'MONTHLY', month: NEXT_MONTH, amount: 12_345, method: 'CASH', paid_on: TODAY });
+    const paid = (await ok(
+      await call(token, 'POST', '/api/payments', {
+        contract_id: contract.id,
+        kind: 'MONTHLY',
+        month: NEXT_MONTH,
+        amount: 12_345,
+        method: 'CASH',
+        paid_on: TODAY,
+      }),
+    )) as { bill_number: string };
     await post(token, '/api/payments', {
       contract_id: contract.id,
       kind: 'MONTHLY',
@@ -84,6 +93,12 @@ describe('refunds on screen', () => {
     expect(await status.getByRole('button', { name: /Επιστροφή πίστωσης/ }).count()).toBe(0);
     // what it owes is this month's fee, as before
     expect(cents((await status.locator('[data-total="rest"]').textContent()) ?? '')).toBe(12_345);
+
+    // the receipts list: the credit receipt names the receipt it cancels and gives the amount back
+    await page.goto(`${baseUrl}/receipts/`);
+    const row = page.locator('tr', { hasText: `ακυρώνει την ${paid.bill_number}` });
+    await row.waitFor();
+    expect(cents((await row.textContent()) ?? '')).toBe(-12_345);
   });
 
   it("a mother's portal shows a withdrawn contract's credit, then its refund, and keeps both receipts", async () => {
