@@ -74,6 +74,9 @@ describe.each(DATABASE_KINDS)('refunds on %s', (kind) => {
     // The contract: October is owed again, the payment shows as refunded.
     const now = (await get(`/api/contracts/${contract.id}`)) as Row;
     expect(now).toMatchObject({ total_paid: 0, refunded: 12000, credit: 0 });
+    // Every due month (September to December) is unpaid, October's refunded payment not counted against it.
+    expect(now.unpaid_months).toEqual(['2026-09', '2026-10', '2026-11', '2026-12']);
+    expect(now.unpaid_amount).toBe(4 * 12000);
     const status = (await get(`/api/contracts/${contract.id}/status`)) as Row;
     expect(status).toMatchObject({ total_paid: 0, refunded: 12000, credit: 0 });
     expect(status.lines.find((l: Row) => l.month === '2026-10' && l.kind === 'MONTHLY')).toMatchObject({ paid: 0, left: 12000 });
