@@ -108,6 +108,10 @@ export const ERROR_REASONS = [
   'receipt-issued-delete',
   'receipt-is-credit',
   'receipt-cancelled',
+  // conflict: a refunded payment stays as it was; refunding it twice
+  'payment-refunded',
+  'payment-refunded-change',
+  'payment-refunded-delete',
   // forbidden: a contract's reminders turned on or off by someone other than ADMIN
   'reminders-admin-only',
   // conflict: a guardian's e-mail address is already another account's username

@@ -83,7 +83,12 @@ export interface PaymentLine {
   amount: number;
   /** Receipt number; empty means the payment was taken without a receipt. */
   bill_number?: string | null;
+  /** The day it was refunded (a credit receipt or a refund without receipt): it no longer pays anything. */
+  refunded_on?: string | null;
 }
+
+/** The payments that still pay: a refunded one is given back (docs/rules.md, Receipts). */
+export const standing = <P extends PaymentLine>(payments: readonly P[]): P[] => payments.filter((p) => !p.refunded_on);
 
 export interface ContractFigures {
   month_count: number;
@@ -97,6 +102,8 @@ export interface ContractFigures {
   unpaid_months: string[];
   /** MONTHLY payments for months after a withdrawal: money to refund, not counted against what it owes. */
   credit: number;
+  /** Payments given back: no longer paid, nor credit to refund. */
+  refunded: number;
 }
 
 const sum = (payments: readonly PaymentLine[], keep: (p: PaymentLine) => boolean) => payments.reduce((n, p) => (keep(p) ? n + p.amount : n), 0);
@@ -109,7 +116,9 @@ export const paidForMonth = (payments: readonly PaymentLine[], month: string) =>
  * payment; rest = the difference. A month is paid once its MONTHLY payments reach month_cost,
  * the registration once REGISTER payments reach register_cost.
  */
-export function contractFigures(terms: ContractTerms, payments: readonly PaymentLine[], today?: string): ContractFigures {
+export function contractFigures(terms: ContractTerms, all: readonly PaymentLine[], today?: string): ContractFigures {
+  const payments = standing(all);
+  const refunded = sum(all, (p) => !!p.refunded_on);
   const months = owedMonths(terms);
   const fee = monthFee(terms);
   const last = lastOwedMonth(terms);
@@ -128,6 +137,7 @@ export function contractFigures(terms: ContractTerms, payments: readonly Payment
     is_register_paid: register_paid >= terms.register_cost,
     unpaid_months: months.filter((m) => paidForMonth(payments, m) < fee && (today === undefined || isDue(m, today))),
     credit,
+    refunded,
   };
 }
 
@@ -136,7 +146,8 @@ export function contractFigures(terms: ContractTerms, payments: readonly Payment
  * made (leave out the one being corrected). An EXTRA payment is a charge paid as it is made,
  * so nothing bounds it but the money type; a month outside the contract owes nothing.
  */
-export function stillOwed(terms: ContractTerms, payments: readonly PaymentLine[], kind: PaymentKind, month?: string | null): number {
+export function stillOwed(terms: ContractTerms, all: readonly PaymentLine[], kind: PaymentKind, month?: string | null): number {
+  const payments = standing(all);
   if (kind === 'EXTRA') return Number.POSITIVE_INFINITY;
   if (kind === 'REGISTER') return Math.max(0, terms.register_cost - sum(payments, (p) => p.kind === 'REGISTER'));
   if (!month || !owedMonths(terms).includes(month)) return 0;
@@ -147,7 +158,8 @@ export function stillOwed(terms: ContractTerms, payments: readonly PaymentLine[]
 export type StatusLine = z.infer<typeof StatusLineSchema>;
 
 /** The contract month by month: the registration (in the start month), then each month. */
-export function contractLines(terms: ContractTerms, payments: readonly PaymentLine[]): StatusLine[] {
+export function contractLines(terms: ContractTerms, all: readonly PaymentLine[]): StatusLine[] {
+  const payments = standing(all);
   const registerPaid = sum(payments, (p) => p.kind === 'REGISTER');
   const lines: StatusLine[] = [
     {
@@ -170,7 +182,8 @@ export function contractLines(terms: ContractTerms, payments: readonly PaymentLi
  * Lines whose payments exceed what the terms owe (after a change of costs or dates): the
  * change is refused rather than leaving a month paid twice over.
  */
-export function overpaidLines(terms: ContractTerms, payments: readonly PaymentLine[]): string[] {
+export function overpaidLines(terms: ContractTerms, all: readonly PaymentLine[]): string[] {
+  const payments = standing(all);
   const months = new Set(contractMonths(terms));
   const out: string[] = [];
   if (sum(payments, (p) => p.kind === 'REGISTER') > terms.register_cost) out.push('REGISTER');

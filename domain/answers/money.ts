@@ -58,6 +58,8 @@ export const StatusPaymentSchema = z.object({
   amount: int,
   bill_number: z.string().nullable(),
   paid_on: date,
+  /** The day it was refunded; null while it pays. */
+  refunded_on: date.nullable(),
 });
 
 /** GET /api/contracts/:id/status: the contract (its CRUD row) month by month, its extra charges and payments. */
@@ -72,6 +74,8 @@ export const ContractStatusAnswer = dataOf(
     rest: int,
     /** Payments for months after a withdrawal: money to refund. */
     credit: int,
+    /** Payments given back (a credit receipt, or a refund without receipt): no longer paid. */
+    refunded: int,
   }),
 );
 

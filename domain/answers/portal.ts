@@ -102,8 +102,14 @@ export const PortalContractSchema = z.object({
   discount_percent: int,
   lines: z.array(StatusLineSchema),
   total_cost: int,
+  /** What her payments pay (refunded ones left out), credit to refund included. */
   total_paid: int,
+  /** total_cost - (total_paid - credit). */
   rest: int,
+  /** Payments for months after a withdrawal: money the centre owes her back. */
+  credit: int,
+  /** Payments given back to her (a credit receipt, or a refund without receipt). */
+  refunded: int,
 });
 
 /** GET /api/portal/children/:id/contracts */
@@ -117,7 +123,12 @@ export const PortalReceiptSchema = z.object({
   number: int,
   issued_on: date,
   kind: z.enum(RECEIPT_KINDS),
+  /** ISSUED, SENT, FAILED or CANCELLED (a credit receipt cancelled it). */
+  status: z.string(),
+  /** Positive, as printed: a CREDIT receipt gives the amount back. */
   amount: int,
+  /** A credit receipt: the `<series>-<number>` of the receipt it cancels. */
+  cancels_bill_number: z.string().nullable(),
   /** What it pays for, as printed (e.g. "Δίδακτρα Οκτωβρίου 2026"). */
   description: z.string(),
   mark: z.string().nullable(),

@@ -29,6 +29,10 @@ export const ReceiptSchema = z.object({
   qr_url: z.string().nullable(),
   error: z.string().nullable(),
   cancels_receipt_id: int.nullable(),
+  /** A credit receipt names the receipt it cancels: its `<series>-<number>`, date and MARK (null otherwise). */
+  cancels_bill_number: z.string().nullable(),
+  cancels_issued_on: date.nullable(),
+  cancels_mark: z.string().nullable(),
   cancel_reason: z.string().nullable(),
   cancelled_by_receipt_id: int.nullable(),
   payment_ids: z.array(int),

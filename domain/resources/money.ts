@@ -34,6 +34,8 @@ export const CONTRACTS = defineResource({
     figure('extra_total'),
     // Payments for months after a withdrawal: money to refund.
     figure('credit'),
+    // Payments given back (a credit receipt, or a refund without receipt): no longer paid.
+    figure('refunded'),
     { name: 'is_register_paid', type: 'BOOLEAN', readOnly: true, sortable: true, filterable: true },
   ],
   defaultSort: [
@@ -70,6 +72,8 @@ export const PAYMENTS = defineResource({
     // The issued receipt's "<series>-<number>", never typed.
     { ...billNumber, readOnly: true },
     { name: 'paid_on', type: 'DATE', required: true, sortable: true, filterable: true },
+    // The day it was refunded (POST /api/payments/:id/refund, or its receipt's cancel): it no longer pays.
+    { name: 'refunded_on', type: 'DATE', readOnly: true, sortable: true, filterable: true },
     { name: 'description', type: 'TEXT', max: 500, searchable: true },
     // The contract's student, for lists across contracts (no `reference`: it is not stored here).
     { name: 'student_id', type: 'REFERENCE', readOnly: true, sortable: true, filterable: true },

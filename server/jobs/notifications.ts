@@ -33,7 +33,7 @@ async function unpaidMonths(tx: Tx, tenantId: number, today: string): Promise<nu
     sql`select x.month, count(*)::int as count,
                sum(contract_fee(x.month_cost, x.discount_percent)
                    - coalesce((select sum(p.amount) from payments p
-                               where p.tenant_id = x.tenant_id and p.contract_id = x.id and p.kind = 'MONTHLY' and p.month = x.month), 0))::bigint as owed
+                               where p.tenant_id = x.tenant_id and p.contract_id = x.id and p.kind = 'MONTHLY' and p.month = x.month and p.refunded_on is null), 0))::bigint as owed
         from (select c.tenant_id, c.id, c.month_cost, c.discount_percent, m as month from contracts c cross join lateral unnest(c.unpaid_months) m
               where c.tenant_id = ${tenantId}
                 and to_date(m, 'YYYY-MM') + ${UNPAID_AFTER_DAY - 1}::int < ${today}::date

@@ -69,7 +69,7 @@ select x.id as contract_id, x.student_id, g.id as guardian_id, g.email,
   coalesce(nullif(trim((select legal_name from settings)), ''), t.name) as centre,
   x.months,
   array(select x.fee - coalesce((select sum(p.amount) from payments p
-                                  where p.tenant_id = ${tenantId} and p.contract_id = x.id and p.kind = 'MONTHLY' and p.month = m), 0)
+                                  where p.tenant_id = ${tenantId} and p.contract_id = x.id and p.kind = 'MONTHLY' and p.month = m and p.refunded_on is null), 0)
         from unnest(x.months) m order by m) as amounts
 from candidates x
 join guardians g on g.tenant_id = ${tenantId} and g.id = x.payer_guardian_id and g.notify and coalesce(trim(g.email), '') <> ''

@@ -97,9 +97,16 @@ export default function ReceiptsPage() {
         columns={[
           { key: 'bill_number', title: t('receipts.fields.bill_number'), render: (_, r) => r.bill_number },
           { key: 'issued_on', title: t('receipts.fields.issued_on'), render: (_, r) => formatDate(r.issued_on) },
-          { key: 'kind', title: t('receipts.fields.kind'), render: (_, r) => t(`enums.${r.kind}`) },
+          {
+            key: 'kind',
+            title: t('receipts.fields.kind'),
+            render: (_, r) =>
+              r.kind === 'CREDIT' && r.cancels_bill_number
+                ? `${t(`enums.${r.kind}`)} (${t('receipts.cancelsShort', { number: r.cancels_bill_number })})`
+                : t(`enums.${r.kind}`),
+          },
           { key: 'payer', title: t('receipts.fields.payer'), render: (_, r) => String(r.payer.name ?? '') },
-          { key: 'amount', title: t('receipts.fields.amount'), align: 'right', render: (_, r) => formatMoney(r.amount) },
+          { key: 'amount', title: t('receipts.fields.amount'), align: 'right', render: (_, r) => formatMoney(r.kind === 'CREDIT' ? -r.amount : r.amount) },
           { key: 'status', title: t('receipts.fields.status'), render: (_, r) => <Tag color={STATUS_COLOURS[r.status]}>{t(`enums.${r.status}`)}</Tag> },
           {
             key: 'mark',

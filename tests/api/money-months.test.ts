@@ -152,8 +152,8 @@ describe.each(DATABASE_KINDS)('money kept by contract and month on %s', (kind) =
     if (res.statusCode !== 200) return;
     const p = json(res).data as Row;
     const ch = e.change as Record<string, number | boolean | string>;
-    // A payment's receipt stands until a credit receipt cancels it; then it may change and be issued again.
-    // (In a burst another step may cancel it first: 409, and this edit's version is then stale.)
+    // A payment's receipt stands until a credit receipt cancels it; that refunds the payment, which then
+    // stays as it was (the edit is refused). (In a burst another step may cancel it first: 409.)
     let version = p.version as number;
     if (p.receipt_id && (await sent('POST', `/api/receipts/${p.receipt_id}/cancel`, { reason: 'διόρθωση' })).statusCode === 201) version++;
     const patch: Row = { version };
@@ -230,9 +230,11 @@ describe.each(DATABASE_KINDS)('money kept by contract and month on %s', (kind) =
     };
     for (const p of payments) {
       const c = byId.get(p.contract_id)!;
-      if (p.kind === 'MONTHLY') add(p.contract_id, p.month, 0, p.amount);
-      if (p.kind === 'REGISTER') add(p.contract_id, monthOf(c.start_date), 0, p.amount);
+      // A refunded payment pays nothing; its income stays in its month and is taken off in the refund's.
+      if (p.kind === 'MONTHLY' && !p.refunded_on) add(p.contract_id, p.month, 0, p.amount);
+      if (p.kind === 'REGISTER' && !p.refunded_on) add(p.contract_id, monthOf(c.start_date), 0, p.amount);
       add(p.contract_id, monthOf(p.paid_on), p.bill_number ? 1 : 2, p.amount);
+      if (p.refunded_on) add(p.contract_id, monthOf(p.refunded_on), p.bill_number ? 1 : 2, -p.amount);
     }
     return { contracts, payments, cells };
   }
@@ -288,7 +290,9 @@ describe.each(DATABASE_KINDS)('money kept by contract and month on %s', (kind) =
         for (const year of YEARS) {
           const months = json(await send('GET', `/api/account/year?year=${year}`)).data.months as Row[];
           const income = (month: string, receipt: boolean) =>
-            payments.filter((p) => monthOf(p.paid_on) === month && !!p.bill_number === receipt).reduce((n, p) => n + p.amount, 0);
+            payments
+              .filter((p) => !!p.bill_number === receipt)
+              .reduce((n, p) => n + (monthOf(p.paid_on) === month ? p.amount : 0) - (p.refunded_on && monthOf(p.refunded_on) === month ? p.amount : 0), 0);
           expect(months.map((m) => [m.month, m.income.with_receipt, m.income.without_receipt])).toEqual(
             months.map((m) => [m.month, income(m.month, true), income(m.month, false)]),
           );
@@ -302,7 +306,7 @@ describe.each(DATABASE_KINDS)('money kept by contract and month on %s', (kind) =
           const forMonth = (c: Row, p: Row) => (p.kind === 'MONTHLY' ? p.month : p.kind === 'REGISTER' ? monthOf(c.start_date) : null);
           const collected = (c: Row, keep: (month: string) => boolean) =>
             payments
-              .filter((p) => p.contract_id === c.id)
+              .filter((p) => p.contract_id === c.id && !p.refunded_on)
               .filter((p) => {
                 const month = forMonth(c, p);
                 return month !== null && keep(month);

@@ -178,7 +178,7 @@ describe.each(DATABASE_KINDS)('receipts on %s', (kind) => {
     expect((await receipt(extra.receipt_id)).lines[0].description).toBe('Πρόσθετη χρέωση: Βιβλία');
   });
 
-  it('a payment with a standing receipt is not changed or deleted (409); a credit receipt cancels it, then it can be', async () => {
+  it('a payment with a standing receipt is not changed or deleted (409); a credit receipt cancels it and refunds the payment, which then stays as it was', async () => {
     const contract = await newContract({ payer_guardian_id: guardian.id });
     const payment = await pay(contract.id, { month: '2026-11' });
     const original = await receipt(payment.receipt_id);
@@ -213,11 +213,20 @@ describe.each(DATABASE_KINDS)('receipts on %s', (kind) => {
     const credits = json(await send('GET', '/api/receipts?kind=CREDIT'));
     expect(credits.data.map((x: Row) => x.id)).toContain(credit.id);
 
+    // The credit receipt names the receipt it cancels.
+    expect(credit).toMatchObject({ cancels_bill_number: `Α-${original.number}`, cancels_issued_on: original.issued_on, cancels_mark: null });
+    // The payment is refunded on the credit's day: it keeps its receipt number (its month's income stays, with receipt).
     const now = json(await send('GET', `/api/payments/${payment.id}`)).data as Row;
-    expect(now).toMatchObject({ with_receipt: false, bill_number: null, receipt_id: null });
-    expectStatus(await send('DELETE', `/api/payments/${payment.id}`), 204);
-    // Receipts stay, as issued.
-    expect(await receipt(original.id)).toMatchObject({ status: 'CANCELLED', amount: original.amount, payment_ids: [] });
+    expect(now).toMatchObject({ with_receipt: true, bill_number: `Α-${original.number}`, receipt_id: null, refunded_on: credit.issued_on });
+    // A refunded payment stays in the books as it was: not changed, not deleted, not refunded twice.
+    const changed = expectError(await send('PATCH', `/api/payments/${payment.id}`, { version: now.version, amount: 100 }), 409, 'conflict');
+    expect(changed.error.details.reason).toBe('payment-refunded-change');
+    expect(expectError(await send('DELETE', `/api/payments/${payment.id}`), 409, 'conflict').error.details.reason).toBe('payment-refunded-delete');
+    const twice = expectError(await send('POST', `/api/payments/${payment.id}/refund`, { reason: 'ξανά' }), 409, 'conflict');
+    expect(twice.error.details.reason).toBe('payment-refunded');
+    // Receipts stay, as issued, both linked to the payment.
+    expect(await receipt(original.id)).toMatchObject({ status: 'CANCELLED', amount: original.amount, payment_ids: [payment.id] });
+    expect(await receipt(credit.id)).toMatchObject({ payment_ids: [payment.id] });
     const history = json(await send('GET', `/api/history?entity=receipts&entity_id=${original.id}`));
     expect(history.data.length).toBeGreaterThanOrEqual(2);
   });

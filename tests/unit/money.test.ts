@@ -84,6 +84,17 @@ describe('contract figures (docs/rules.md, Contracts)', () => {
     for (const v of [f.total_cost, f.total_paid, f.rest, f.register_paid, f.extra_total]) expect(Number.isInteger(v)).toBe(true);
   });
 
+  it('a refunded payment pays nothing: its month is owed again, and it counts as refunded, not as credit', () => {
+    const withdrawn = { ...terms, status: 'WITHDRAWN', withdrawn_on: '2026-10-20' };
+    const payments = [M('2026-09', 12000), { ...M('2026-10', 12000), refunded_on: '2026-12-10' }, M('2026-11', 12000), M('2026-12', 12000)];
+    const before = contractFigures(withdrawn, payments);
+    expect([before.total_paid, before.credit, before.refunded, before.unpaid_months, before.rest]).toEqual([36000, 24000, 12000, ['2026-10'], 17000]);
+    const after = contractFigures(withdrawn, [...payments.slice(0, 3), { ...M('2026-12', 12000), refunded_on: '2026-12-10' }]);
+    expect([after.total_paid, after.credit, after.refunded, after.rest]).toEqual([24000, 12000, 24000, 17000]);
+    expect(stillOwed(withdrawn, payments, 'MONTHLY', '2026-10')).toBe(12000);
+    expect(contractLines(withdrawn, payments).find((l) => l.month === '2026-10' && l.kind === 'MONTHLY')).toMatchObject({ paid: 0, left: 12000 });
+  });
+
   it('a contract without a registration fee has it paid from the start; without a month fee every month is paid', () => {
     const f = contractFigures({ ...terms, register_cost: 0, month_cost: 0 }, []);
     expect([f.is_register_paid, f.unpaid_months, f.total_cost]).toEqual([true, [], 0]);

@@ -55,6 +55,8 @@ export const contracts = pgTable(
     unpaidMonths: text('unpaid_months').array().notNull().default(sql`'{}'::text[]`),
     /** MONTHLY payments for months after a withdrawal: money to refund, not counted against what it owes. */
     credit: cents('credit'),
+    /** Payments refunded (by a credit receipt, or without a receipt): no longer paid, shown as refunded. */
+    refunded: cents('refunded'),
     search: search(),
     ...rowMeta(),
   },
@@ -90,6 +92,11 @@ export const payments = pgTable(
     /** A receipt is issued for it (rule 13); null until written, then the contract's unless given. */
     withReceipt: boolean('with_receipt'),
     paidOn: day('paid_on').notNull(),
+    /**
+     * The day it was refunded (its receipt's credit receipt, or a refund without receipt): it
+     * stays in the books of its month and is taken off in this one; it no longer pays anything.
+     */
+    refundedOn: day('refunded_on'),
     description: text('description'),
     search: search(),
     ...rowMeta(),

@@ -36,7 +36,7 @@ export const contractRoutes: FastifyPluginAsyncZod<{ database: Database; registr
       config: { access: { area, action: 'read' } },
       schema: {
         tags: ['contracts'],
-        summary: 'The contract month by month: registration and each month with owed, paid and left; the extra charges',
+        summary: 'The contract month by month: registration and each month with owed, paid and left; the extra charges; credit to refund and refunded',
         params: IdParams,
         response: { 200: answerSchema(ContractStatusAnswer, rowSchemaOf(contractsSpec)) },
       },
@@ -51,6 +51,7 @@ export const contractRoutes: FastifyPluginAsyncZod<{ database: Database; registr
         const paid = await contractPayments(tx, ctx.tenantId, id);
         const figures = contractFigures(terms, paid);
         const credit = Number(contract.credit ?? figures.credit);
+        const refunded = Number(contract.refunded ?? figures.refunded);
         return {
           data: {
             contract,
@@ -61,6 +62,7 @@ export const contractRoutes: FastifyPluginAsyncZod<{ database: Database; registr
             total_paid: figures.total_paid,
             rest: figures.rest,
             credit,
+            refunded,
           },
         };
       });

@@ -111,6 +111,7 @@ export async function contractPayments(tx: Tx, tenantId: number, contractId: num
       amount: payments.amount,
       bill_number: payments.billNumber,
       paid_on: payments.paidOn,
+      refunded_on: payments.refundedOn,
     })
     .from(payments)
     .where(and(eq(payments.tenantId, tenantId), eq(payments.contractId, contractId)))
@@ -158,7 +159,7 @@ export const contractsSpec: ResourceSpec = {
     // (named in full: inside the subquery a bare column would be the payment's own)
     unpaid_amount: sql`(select coalesce(sum(contract_fee(contracts.month_cost, contracts.discount_percent)
         - coalesce((select sum(p.amount) from payments p
-                    where p.tenant_id = contracts.tenant_id and p.contract_id = contracts.id and p.kind = 'MONTHLY' and p.month = m), 0)), 0)::int
+                    where p.tenant_id = contracts.tenant_id and p.contract_id = contracts.id and p.kind = 'MONTHLY' and p.month = m and p.refunded_on is null), 0)), 0)::int
       from unnest(contracts.unpaid_months) m where m <= ${CENTRE_MONTH})`,
     due_months: sql`(select count(*)::int from generate_series(date_trunc('month', ${contracts.startDate}::timestamp), ${contracts.endDate}::timestamp, interval '1 month') g
       where to_char(g, 'YYYY-MM') <= least(contract_last_month(${contracts.endDate}, ${contracts.status}, ${contracts.withdrawnOn}), ${CENTRE_MONTH}))`,

@@ -93,7 +93,9 @@ export async function rowsOf(tx: Tx, tenantId: number, kind: ExportKind, from: s
       const rows = await queryRows<Record<string, Cell>>(
         tx,
         sql`select to_char(r.issued_on, 'YYYY-MM-DD') as d, r.series, r.number::bigint as n, r.kind, r.payer->>'name' as payer,
-                   r.payer->>'tax_id' as payer_tax_id, r.amount::bigint as amount, r.status, r.mark::text as mark, r.error
+                   r.payer->>'tax_id' as payer_tax_id,
+                   -- A credit receipt takes its amount off: the sheet's sum is what the receipts net.
+                   (case when r.kind = 'CREDIT' then -r.amount else r.amount end)::bigint as amount, r.status, r.mark::text as mark, r.error
             from receipts r
             where r.tenant_id = ${tenantId} and r.issued_on >= ${from}::date and r.issued_on <= ${to}::date
             order by r.issued_on, r.series, r.number`,

@@ -4,7 +4,7 @@
  * moment queue on that lock and each sees the ones before it, so exactly those that fit
  * succeed. The contract's figures follow in the same statement (a database trigger).
  */
-import { and, eq, ne, sql, type SQL } from 'drizzle-orm';
+import { and, eq, isNull, ne, sql, type SQL } from 'drizzle-orm';
 import { checkPaymentShape, contractMonths, DomainError, PAYMENTS, stillOwed, type ListQuery, type PaymentKind } from '../../../domain/index';
 import type { Tx } from '../../db/client';
 import { payments, receiptPayments } from '../../db/schema/index';
@@ -38,12 +38,25 @@ async function paidSoFar(tx: Tx, tenantId: number, contractId: number, kind: Pay
         eq(payments.tenantId, tenantId),
         eq(payments.contractId, contractId),
         eq(payments.kind, kind),
+        // A refunded payment pays nothing: its month or registration is owed again.
+        isNull(payments.refundedOn),
         month === null ? undefined : eq(payments.month, month),
         leaveOut === undefined ? undefined : ne(payments.id, leaveOut),
       ),
     );
   return row?.paid ?? 0;
 }
+
+/** 409: a refunded payment stays in the books as it was (its month's income and its refund). */
+export const paymentRefunded = (what: 'change' | 'delete' | 'refund') =>
+  new DomainError(
+    'conflict',
+    what === 'refund'
+      ? 'This payment is already refunded.'
+      : `This payment is refunded; it stays in the books as it was and cannot be ${what === 'delete' ? 'deleted' : 'changed'}.`,
+    undefined,
+    { details: { reason: what === 'refund' ? 'payment-refunded' : `payment-refunded-${what}` } },
+  );
 
 export const paymentsSpec: ResourceSpec = {
   def: PAYMENTS,
@@ -69,6 +82,7 @@ export const paymentsSpec: ResourceSpec = {
       const receipt = await standingReceipt(tx, ctx.tenantId, before.id);
       const changes = FISCAL_FIELDS.filter((f) => f in input && input[f] !== before[f]);
       if (receipt && changes.length) throw receiptStands(receipt, 'change');
+      if (before.refunded_on && changes.length) throw paymentRefunded('change');
     }
     // A payment that stops being MONTHLY drops its month.
     if (before && 'kind' in input && input.kind !== 'MONTHLY' && !('month' in input)) extra.month = null;
@@ -111,6 +125,7 @@ export const paymentsSpec: ResourceSpec = {
   async remove(tx, ctx, before) {
     const receipt = await standingReceipt(tx, ctx.tenantId, before.id);
     if (receipt) throw receiptStands(receipt, 'delete');
+    if (before.refunded_on) throw paymentRefunded('delete');
     // A cancelled receipt keeps its payer, lines and amount; only its link to the payment goes.
     await tx.delete(receiptPayments).where(and(eq(receiptPayments.tenantId, ctx.tenantId), eq(receiptPayments.paymentId, before.id)));
     await tx.delete(payments).where(and(eq(payments.tenantId, ctx.tenantId), eq(payments.id, before.id)));

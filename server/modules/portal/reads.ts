@@ -210,6 +210,8 @@ export async function childContracts(tx: Tx, f: Family, childId: number): Promis
       total_cost: figures.total_cost,
       total_paid: figures.total_paid,
       rest: figures.rest,
+      credit: figures.credit,
+      refunded: figures.refunded,
     };
   });
 }
@@ -225,7 +227,8 @@ export async function familyReceipts(tx: Tx, f: Family, filter: { childId?: numb
   const rows = await queryRows<Record<string, unknown>>(
     tx,
     sql`select * from (
-          select r.id, ${receiptChild} as student_id, r.series, r.number, to_char(r.issued_on, 'YYYY-MM-DD') as issued_on, r.kind, r.amount, r.lines, r.mark
+          select r.id, ${receiptChild} as student_id, r.series, r.number, to_char(r.issued_on, 'YYYY-MM-DD') as issued_on, r.kind, r.status, r.amount, r.lines, r.mark,
+            (select o.series || '-' || o.number from receipts o where o.tenant_id = r.tenant_id and o.id = r.cancels_receipt_id) as cancels_bill_number
           from receipts r where r.tenant_id = ${f.tenantId}${filter.id === undefined ? sql`` : sql` and r.id = ${filter.id}`}
         ) x
         where x.student_id in ${childrenOf(f)}${filter.childId === undefined ? sql`` : sql` and x.student_id = ${filter.childId}`}
@@ -238,7 +241,9 @@ export async function familyReceipts(tx: Tx, f: Family, filter: { childId?: numb
     number: Number(r.number),
     issued_on: String(r.issued_on),
     kind: r.kind as Receipt['kind'],
+    status: String(r.status),
     amount: Number(r.amount),
+    cancels_bill_number: (r.cancels_bill_number as string | null) ?? null,
     description: linesText(r.lines),
     mark: (r.mark as string | null) ?? null,
   }));

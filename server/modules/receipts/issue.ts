@@ -8,12 +8,12 @@
  * A receipt is never edited or deleted: a CREDIT receipt (its own number in the same series)
  * cancels it, and the original turns CANCELLED.
  */
-import { and, eq, inArray, ne, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
 import { DomainError, normalizeSearch, portalReceiptsLink } from '../../../domain/index';
 import { formatMoney } from '../../../domain/money-format';
 import { paymentLineText } from '../../../domain/receipt-words';
 import type { Actor } from '../../context';
-import type { Tx } from '../../db/client';
+import { queryRows, type Tx } from '../../db/client';
 import { contracts, guardians, payments, receiptPayments, receiptSeries, receipts, students } from '../../db/schema/index';
 import { recordHistory } from '../../engine/history';
 import { guardianAccounts, notify } from '../notifications/create';
@@ -208,9 +208,10 @@ export function receiptStands(receipt: ReceiptRow, what: 'change' | 'delete'): D
 /**
  * Cancels a RECEIPT with a CREDIT receipt (11.4): the next number of the receipt's series, the
  * same issuer, payer, lines and amount (amounts stay positive: the document type says it
- * credits), cancels_receipt_id and the reason. The original turns CANCELLED; its payments
- * become "without receipt" (bill number cleared), so they can be corrected and issued again,
- * or deleted.
+ * credits), cancels_receipt_id and the reason. The original turns CANCELLED; its payments are
+ * refunded on the credit's day (they keep their bill number: their income stays, with receipt,
+ * in the month they were paid and is taken off in this one). A payment recorded wrongly is
+ * then recorded again as it should have been.
  */
 export async function cancelReceipt(tx: Tx, tenantId: number, actor: Actor | null, id: number, reason: string, today: string): Promise<ReceiptRow> {
   const [original] = await tx
@@ -264,24 +265,34 @@ export async function cancelReceipt(tx: Tx, tenantId: number, actor: Actor | nul
     before: receiptHistory(original),
     after: receiptHistory(cancelled!),
   });
-  if (paymentIds.length) {
-    const before = await tx
-      .select({ id: payments.id, with_receipt: payments.withReceipt, bill_number: payments.billNumber })
-      .from(payments)
-      .where(and(eq(payments.tenantId, tenantId), inArray(payments.id, paymentIds)));
-    await tx
-      .update(payments)
-      .set({ withReceipt: false, billNumber: null, version: sql`${payments.version} + 1`, updatedAt: new Date() })
-      .where(and(eq(payments.tenantId, tenantId), inArray(payments.id, paymentIds)));
-    for (const p of before) {
-      await recordHistory(tx, tenantId, actor, {
-        entity: 'payments',
-        entityId: p.id,
-        action: 'update',
-        before: { with_receipt: p.with_receipt, bill_number: p.bill_number },
-        after: { with_receipt: false, bill_number: null },
-      });
-    }
-  }
+  if (paymentIds.length) await refundPayments(tx, tenantId, actor, paymentIds, today);
   return credit;
+}
+
+/**
+ * Marks payments refunded on `day` (docs/rules.md, Receipts): they stop paying their contract
+ * (its figures follow, by the database's trigger) and stay in the books of their month, taken
+ * off in the month of the refund.
+ */
+export async function refundPayments(tx: Tx, tenantId: number, actor: Actor | null, paymentIds: number[], day: string, reason?: string) {
+  const rows = await tx
+    .update(payments)
+    .set({ refundedOn: day, version: sql`${payments.version} + 1`, updatedAt: new Date() })
+    .where(and(eq(payments.tenantId, tenantId), inArray(payments.id, paymentIds), isNull(payments.refundedOn)))
+    .returning({ id: payments.id });
+  for (const p of rows) {
+    await recordHistory(tx, tenantId, actor, {
+      entity: 'payments',
+      entityId: p.id,
+      action: 'update',
+      before: { refunded_on: null },
+      after: { refunded_on: day, ...(reason ? { refund_reason: reason } : {}) },
+    });
+  }
+}
+
+/** The centre's date (YYYY-MM-DD) as its reports reckon it (FRONTIS_TODAY included): the day of a refund. */
+export async function centreDay(tx: Tx, tenantId: number): Promise<string> {
+  const [row] = await queryRows<{ today: string }>(tx, sql`select to_char(centre_today(${tenantId}), 'YYYY-MM-DD') as today`);
+  return row!.today;
 }

@@ -23,9 +23,18 @@ const greekDate = (iso: string) => iso.split('-').reverse().join('/');
 
 const str = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : null);
 
+/** A credit receipt's line naming the receipt it cancels: number, date and MARK when it has one. */
+function cancelsLine(r: ReceiptAnswer): string | null {
+  if (r.kind !== 'CREDIT' || !r.cancels_bill_number) return null;
+  const on = r.cancels_issued_on ? ` της ${greekDate(r.cancels_issued_on)}` : '';
+  return `Ακυρώνει την απόδειξη ${r.cancels_bill_number}${on}${r.cancels_mark ? ` (ΜΑΡΚ ${r.cancels_mark})` : ''}`;
+}
+
 /** The lines the receipt prints, top to bottom (also what tests read back). */
 export function receiptText(r: ReceiptAnswer): {
   title: string;
+  /** A credit receipt: the receipt it cancels. */
+  cancels: string | null;
   issuer: string[];
   payer: string[];
   lines: string[];
@@ -52,16 +61,22 @@ export function receiptText(r: ReceiptAnswer): {
   const state: string[] = [];
   if (r.status === 'CANCELLED') state.push('ΑΚΥΡΩΘΗΚΕ με πιστωτικό στοιχείο');
   if (r.kind === 'CREDIT' && r.cancel_reason) state.push(`Αιτία: ${r.cancel_reason}`);
+  const cancels = cancelsLine(r);
   if (r.mark) state.push(`ΜΑΡΚ: ${r.mark}`);
   else if (r.error) state.push(`Σφάλμα myDATA: ${r.error}`);
   else state.push('Δεν έχει καταχωριστεί ακόμη στο myDATA');
-  return { title, issuer, payer, lines, amount: `Σύνολο: ${formatMoney(r.amount)}`, words: `Ολογράφως: ${amountInWords(r.amount)}`, state };
+  return { title, cancels, issuer, payer, lines, amount: `Σύνολο: ${formatMoney(r.amount)}`, words: `Ολογράφως: ${amountInWords(r.amount)}`, state };
 }
 
 export async function receiptPdf(r: ReceiptAnswer): Promise<Buffer> {
   const text = receiptText(r);
   const qr = r.qr_url ? await QRCode.toBuffer(r.qr_url, { type: 'png', margin: 1, width: 240 }) : null;
-  const doc = new PDFDocument({ size: 'A5', margin: 36, info: { Title: `${text.title} ${r.bill_number}` } });
+  // The receipt a credit cancels is also in the document's subject, where a reader (or a test) finds it as text.
+  const doc = new PDFDocument({
+    size: 'A5',
+    margin: 36,
+    info: { Title: `${text.title} ${r.bill_number}`, ...(text.cancels ? { Subject: text.cancels } : {}) },
+  });
   doc.registerFont('body', FONT);
   doc.registerFont('bold', FONT_BOLD);
   const chunks: Buffer[] = [];
@@ -80,7 +95,7 @@ export async function receiptPdf(r: ReceiptAnswer): Promise<Buffer> {
     .font('body')
     .fontSize(10)
     .text(`Σειρά ${r.series} · Αριθμός ${r.number} · Ημερομηνία ${greekDate(r.issued_on)}`, { align: 'center' });
-  if (r.kind === 'CREDIT' && r.cancels_receipt_id) doc.fontSize(9).text('Ακυρώνει την απόδειξη που αναφέρεται στο σύστημα', { align: 'center' });
+  if (text.cancels) doc.font('bold').fontSize(10).text(text.cancels, { align: 'center' }).font('body');
   doc.moveDown();
   doc.fontSize(10);
   for (const line of text.payer) doc.text(line);

@@ -14,7 +14,7 @@ import { readsConfirmingSession } from '../../plugins/auth';
 import { receiptPayments, receipts } from '../../db/schema/index';
 import { likePattern, pagedQuery, pageOf } from '../../engine/list-query';
 import { ctxOf, sendPage } from '../../engine/routes';
-import { cancelReceipt, type ReceiptRow } from './issue';
+import { cancelReceipt, centreDay, type ReceiptRow } from './issue';
 import { receiptPdf } from './pdf';
 
 const AREA = RESOURCE_AREA.receipts ?? 'receipts';
@@ -44,9 +44,21 @@ const SELECT = {
     number[]
   >`coalesce((select array_agg(rp.payment_id order by rp.payment_id) from receipt_payments rp where rp.tenant_id = receipts.tenant_id and rp.receipt_id = receipts.id), '{}')`,
   cancelledBy: sql<number | null>`(select c.id from receipts c where c.tenant_id = receipts.tenant_id and c.cancels_receipt_id = receipts.id)`,
+  // The receipt a credit receipt cancels, as printed on it: number, date and MARK.
+  cancels: sql<{
+    bill_number: string;
+    issued_on: string;
+    mark: string | null;
+  } | null>`(select json_build_object('bill_number', o.series || '-' || o.number, 'issued_on', to_char(o.issued_on, 'YYYY-MM-DD'), 'mark', o.mark) from receipts o where o.tenant_id = receipts.tenant_id and o.id = receipts.cancels_receipt_id)`,
 };
 
-function answerOf(row: { r: ReceiptRow; paymentIds: number[] | string; cancelledBy: number | null }): ReceiptAnswer {
+function answerOf(row: {
+  r: ReceiptRow;
+  paymentIds: number[] | string;
+  cancelledBy: number | null;
+  cancels: { bill_number: string; issued_on: string; mark: string | null } | string | null;
+}): ReceiptAnswer {
+  const cancels = typeof row.cancels === 'string' ? (JSON.parse(row.cancels) as Exclude<typeof row.cancels, string>) : row.cancels;
   const r = row.r;
   // PGlite and node-postgres both parse int[]; a driver answering text is read too.
   const ids = Array.isArray(row.paymentIds) ? row.paymentIds.map(Number) : String(row.paymentIds).replace(/[{}]/g, '').split(',').filter(Boolean).map(Number);
@@ -70,6 +82,9 @@ function answerOf(row: { r: ReceiptRow; paymentIds: number[] | string; cancelled
     qr_url: r.qrUrl,
     error: r.error,
     cancels_receipt_id: r.cancelsReceiptId,
+    cancels_bill_number: cancels?.bill_number ?? null,
+    cancels_issued_on: cancels?.issued_on ?? null,
+    cancels_mark: cancels?.mark ?? null,
     cancel_reason: r.cancelReason,
     cancelled_by_receipt_id: row.cancelledBy === null ? null : Number(row.cancelledBy),
     payment_ids: ids,
@@ -98,13 +113,17 @@ const pageSql = (where: SQL, offset: number, limit: number) => sql`
     'data', coalesce((select json_agg(p) from (
       select receipts.id, receipts.series, receipts.number, receipts.series || '-' || receipts.number as bill_number,
         to_char(receipts.issued_on, 'YYYY-MM-DD') as issued_on, receipts.kind, receipts.issuer, receipts.payer, receipts.lines, receipts.amount,
-        receipts.method, receipts.status, receipts.mark, receipts.uid, receipts.qr_url, receipts.error, receipts.cancels_receipt_id, receipts.cancel_reason,
+        receipts.method, receipts.status, receipts.mark, receipts.uid, receipts.qr_url, receipts.error, receipts.cancels_receipt_id,
+        cx.bill_number as cancels_bill_number, cx.issued_on as cancels_issued_on, cx.mark as cancels_mark, receipts.cancel_reason,
         ${SELECT.cancelledBy} as cancelled_by_receipt_id,
         coalesce((select json_agg(rp.payment_id order by rp.payment_id) from receipt_payments rp
           where rp.tenant_id = receipts.tenant_id and rp.receipt_id = receipts.id), '[]') as payment_ids,
         receipts.version, to_char(receipts.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created_at,
         ${VAT_EXEMPTION_LINE}::text as vat_exemption, receipts.amount as amount_in_words
-      from ${receipts} where ${where}
+      from ${receipts}
+      left join lateral (select o.series || '-' || o.number as bill_number, to_char(o.issued_on, 'YYYY-MM-DD') as issued_on, o.mark from receipts o
+        where o.tenant_id = receipts.tenant_id and o.id = receipts.cancels_receipt_id) cx on true
+      where ${where}
       order by receipts.issued_on desc, receipts.id desc
       limit ${rowCount(limit)} offset ${rowCount(offset)}) p), '[]'::json),
     'total', c.n)::text as body, c.n::int as total
@@ -122,9 +141,6 @@ const withAmountsInWords = (body: string) =>
   body.replace(AMOUNT_IN_WORDS, (_, cents: string) => `"amount_in_words":${JSON.stringify(amountInWords(Number(cents)))}}`);
 
 const asList = <T>(v: T | T[] | undefined): T[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
-
-/** Today in the centre's time zone (Greece). */
-const todayInAthens = () => new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Athens' }).format(new Date());
 
 export const receiptRoutes: FastifyPluginAsyncZod<{ database: Database }> = async (app, { database }) => {
   app.get(
@@ -195,7 +211,7 @@ export const receiptRoutes: FastifyPluginAsyncZod<{ database: Database }> = asyn
     async (request, reply) => {
       const ctx = ctxOf(request);
       const data = await withTenant(database, ctx.tenantId, async (tx) => {
-        const credit = await cancelReceipt(tx, ctx.tenantId, ctx.actor, request.params.id, request.body.reason, todayInAthens());
+        const credit = await cancelReceipt(tx, ctx.tenantId, ctx.actor, request.params.id, request.body.reason, await centreDay(tx, ctx.tenantId));
         return loadReceipt(tx, ctx.tenantId, credit.id);
       });
       reply.code(201);

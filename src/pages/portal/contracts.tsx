@@ -33,10 +33,27 @@ function ContractCard({ contract }: { contract: Contract }) {
       extra={<Tag>{t(`enums.${contract.status}`)}</Tag>}
     >
       <Descriptions size="small" column={{ xs: 1, sm: 3 }} style={{ marginBottom: 12 }}>
-        <Descriptions.Item label={t('contracts.fields.total_cost')}>{formatMoney(contract.total_cost)}</Descriptions.Item>
-        <Descriptions.Item label={t('contracts.status.paid')}>{formatMoney(contract.total_paid)}</Descriptions.Item>
+        <Descriptions.Item label={t('contracts.fields.total_cost')}>
+          <span data-figure="total">{formatMoney(contract.total_cost)}</span>
+        </Descriptions.Item>
+        {/* What pays the contract: the credit to refund is shown apart, so total − paid = left. */}
+        <Descriptions.Item label={t('contracts.status.paid')}>
+          <span data-figure="paid">{formatMoney(contract.total_paid - contract.credit)}</span>
+        </Descriptions.Item>
+        {contract.credit > 0 && (
+          <Descriptions.Item label={t('contracts.fields.credit')}>
+            <span data-figure="credit">{formatMoney(contract.credit)}</span>
+          </Descriptions.Item>
+        )}
+        {contract.refunded > 0 && (
+          <Descriptions.Item label={t('contracts.fields.refunded')}>
+            <span data-figure="refunded">{formatMoney(contract.refunded)}</span>
+          </Descriptions.Item>
+        )}
         <Descriptions.Item label={t('contracts.status.left')}>
-          <Typography.Text strong>{formatMoney(contract.rest)}</Typography.Text>
+          <Typography.Text strong data-figure="left">
+            {formatMoney(contract.rest)}
+          </Typography.Text>
         </Descriptions.Item>
       </Descriptions>
       <Table<StatusLine>

@@ -55,17 +55,20 @@ function ChildReceipts({ child }: { child: PortalChild }) {
                 <Space wrap size={4}>
                   <span>{t('receipts.series', { series: receipt.series, number: receipt.number })}</span>
                   {receipt.kind === 'CREDIT' && <Tag color="orange">{t('enums.CREDIT')}</Tag>}
+                  {receipt.status === 'CANCELLED' && <Tag color="red">{t('enums.CANCELLED')}</Tag>}
                 </Space>
               }
               description={
                 <>
                   <div>{receipt.description}</div>
+                  {receipt.cancels_bill_number && <div>{t('receipts.cancels', { number: receipt.cancels_bill_number })}</div>}
                   <Typography.Text type="secondary">{formatDate(receipt.issued_on)}</Typography.Text>
                 </>
               }
             />
             <Typography.Text strong style={{ whiteSpace: 'nowrap' }}>
-              {formatMoney(receipt.amount)}
+              {/* A credit receipt gives the amount back. */}
+              {formatMoney(receipt.kind === 'CREDIT' ? -receipt.amount : receipt.amount)}
             </Typography.Text>
           </List.Item>
         );

@@ -8,6 +8,7 @@ import type { StatusLine } from '../../../domain/money';
 import { formatDate, formatMoney } from '../../engine/fields/format';
 import { errorText } from '../../providers/errors';
 import { ContractLifecycle } from './contract-lifecycle';
+import { ContractRefund } from './contract-refund';
 import { PaymentDrawer } from './payment-form';
 import { PaymentsList } from './payments-list';
 import { useRefetchAfterWrites } from './refresh';
@@ -109,10 +110,14 @@ export function ContractStatusView({ id, withPayments = true }: { id: number; wi
         <Tag color={contract.with_receipt ? 'blue' : 'default'}>{contract.with_receipt ? t('money.withReceipt') : t('money.withoutReceipt')}</Tag>
       </Space>
       <ContractLifecycle contract={contract} credit={status.credit} />
+      <ContractRefund status={status} />
       <MoneyTotals
         items={[
           { key: 'total_cost', label: t('contracts.fields.total_cost'), value: status.total_cost },
           { key: 'total_paid', label: t('contracts.fields.total_paid'), value: status.total_paid },
+          // Credit to refund and what was refunded, when there is any: the figures then add up.
+          ...(status.credit > 0 ? [{ key: 'credit', label: t('contracts.fields.credit'), value: status.credit }] : []),
+          ...(status.refunded > 0 ? [{ key: 'refunded', label: t('contracts.fields.refunded'), value: status.refunded }] : []),
           { key: 'rest', label: t('contracts.fields.rest'), value: status.rest },
         ]}
       />

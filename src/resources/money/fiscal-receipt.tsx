@@ -77,6 +77,15 @@ export function FiscalReceiptSheet({ receipt }: { receipt: Receipt }) {
       <p style={{ textAlign: 'center', marginTop: 0 }}>
         {t('receipts.series', { series: receipt.series, number: receipt.number })} · {formatDate(receipt.issued_on)}
       </p>
+      {receipt.kind === 'CREDIT' && receipt.cancels_bill_number && (
+        <p style={{ textAlign: 'center', fontWeight: 600 }} data-testid="credit-cancels">
+          {t(receipt.cancels_mark ? 'receipts.cancelsMark' : 'receipts.cancelsOn', {
+            number: receipt.cancels_bill_number,
+            date: formatDate(receipt.cancels_issued_on),
+            mark: receipt.cancels_mark,
+          })}
+        </p>
+      )}
       <table>
         <tbody>
           {rows.map(([label, value], k) => (
