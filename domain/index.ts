@@ -14,3 +14,4 @@ export * from './notifications';
 export * from './answers/index';
 export * from './tax-id';
 export * from './personal';
+export * from './csv-cell';
