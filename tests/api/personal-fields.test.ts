@@ -80,7 +80,11 @@ describe.each(DATABASE_KINDS)('personal fields followed everywhere on %s', (kind
     expect(
       (await t.request({ method: 'POST', url: '/login', tenant: 'demo', body: { username: email, password: 'not-her-password', tenant: 'demo' } })).statusCode,
     ).toBe(401);
-    await t.signIn(email, GUARDIAN_PASSWORD, 'demo');
+    const her = callerOf(t, (await t.signIn(email, GUARDIAN_PASSWORD, 'demo')).token, 'demo');
+    // she changes her phone herself, in the portal: the history says she did
+    const me = ok(await her('GET', '/api/portal/me')).guardian;
+    const changedByHer = await her('PATCH', '/api/portal/me', { version: me.version, phone: '+30 693 7778899' });
+    expect(changedByHer.statusCode, show(changedByHer)).toBe(200);
 
     report = created(await w.admin('POST', '/api/tutor-reports', { student_id: student.id, summary: SUMMARY, remark: 'Πρώτη σημείωση', grade: 17 }), 'report');
     const changed = await w.admin('PATCH', `/api/tutor-reports/${report.id}`, { remark: REMARK, version: report.version });
@@ -148,7 +152,7 @@ describe.each(DATABASE_KINDS)('personal fields followed everywhere on %s', (kind
 
     const res = await w.admin('POST', `/api/guardians/${guardian.id}/erase`);
     expect(res.statusCode, show(res)).toBe(200);
-    for (const value of [email, GUARDIAN.address, GUARDIAN.phone, GUARDIAN.first_name]) expect(await holding(value), value).toEqual([]);
+    for (const value of [email, GUARDIAN.address, GUARDIAN.phone, GUARDIAN.first_name, '+30 693 7778899']) expect(await holding(value), value).toEqual([]);
     // the attempts are still counted, under no name
     expect(await count('[erased]')).toBe(hers);
     // she cannot sign in any more

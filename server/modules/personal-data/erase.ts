@@ -91,6 +91,8 @@ export async function erasePerson(tx: Tx, registry: Registry, tenantId: number, 
           [user.id],
           personalFields(users.def.fields).map((f) => f.name),
         );
+      // what she changed herself in the portal is kept, but no longer says who she was
+      await tx.execute(sql`update history set user_name = ${`${ERASED_NAME} #${id}`} where tenant_id = ${tenantId} and user_id = ${user.id}`);
     }
     const invitations = await queryRows<{ email: string }>(
       tx,
