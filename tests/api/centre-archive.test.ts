@@ -12,7 +12,7 @@ import { is, sql } from 'drizzle-orm';
 import { getTableConfig, PgTable } from 'drizzle-orm/pg-core';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PortalMeAnswer } from '../../domain/index';
+import { MAX_PAGE_ROWS, PortalMeAnswer } from '../../domain/index';
 import { queryRows } from '../../server/db/client';
 import * as schema from '../../server/db/schema/index';
 import { SECRET_COLUMNS } from '../../server/modules/personal-data/tables';
@@ -98,6 +98,12 @@ describe.each(DATABASE_KINDS)('the whole-centre archive on %s', (kind) => {
         on conflict (tenant_id) do update set mydata_subscription_key = excluded.mydata_subscription_key`,
     );
 
+    // more history than three pages of the archive's reading hold
+    await t.database.db.execute(
+      sql`insert into history (tenant_id, entity, entity_id, action, changes)
+        select ${tenantId}, 'rooms', ${w.rooms[0]!.id}, 'update', jsonb_build_object('capacity', jsonb_build_object('old', n, 'new', n + 1))
+        from generate_series(1, ${2 * MAX_PAGE_ROWS + 7}) as n`,
+    );
     const res = await w.admin('GET', '/api/export');
     expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
     dir = await mkdtemp(join(tmpdir(), 'frontis-archive-'));
@@ -126,7 +132,12 @@ describe.each(DATABASE_KINDS)('the whole-centre archive on %s', (kind) => {
     expect((await rowsOf('tables/receipts')).map((r) => [r.id, r.amount])).toEqual([[Number(payment.receipt_id), 12050]]);
     expect((await rowsOf('tables/attendance')).map((r) => r.status)).toEqual(['PRESENT']);
     expect((await rowsOf('tables/centre_settings')).length).toBe(1);
-    expect((await rowsOf('tables/history')).some((h) => h.entity === 'payments' && h.entity_id === payment.id)).toBe(true);
+    const history = await rowsOf('tables/history');
+    expect(history.some((h) => h.entity === 'payments' && h.entity_id === payment.id)).toBe(true);
+    // read a page at a time, every entry once, in key order
+    const stored = await queryRows<{ id: number }>(t.database.db, sql`select id from history where tenant_id = ${tenantId} order by id`);
+    expect(stored.length).toBeGreaterThan(2 * MAX_PAGE_ROWS);
+    expect(history.map((h) => h.id)).toEqual(stored.map((r) => Number(r.id)));
     expect(held).toEqual(expect.arrayContaining(['outbox', 'notifications', 'receipt_payments', 'contract_months']));
     // money stays integer cents, a number in the CSV too
     const receipts = parseCsv(await read('tables/receipts.csv'), ',');
