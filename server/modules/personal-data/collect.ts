@@ -86,7 +86,7 @@ const idsOf = (list: readonly Row[]) => list.map((r) => Number(r.id));
 /** Every row pointing at the person, by entity name, and the history of those rows. */
 async function heldRows(tx: Tx, registry: Registry, tenantId: number, kind: PersonKind, id: number) {
   const held: Record<string, Row[]> = {};
-  for (const { holder, field } of holdersOf(registry, kind)) {
+  for (const { holder, field } of await holdersOf(tx, registry, kind)) {
     const found = (await rowsWhere(tx, tenantId, holder, pointsAt(field, id))).map(plainRow);
     const known = new Set(idsOf(held[holder.entity] ?? []));
     held[holder.entity] = [...(held[holder.entity] ?? []), ...found.filter((r) => !known.has(Number(r.id)))];

@@ -73,7 +73,7 @@ export async function erasePerson(tx: Tx, registry: Registry, tenantId: number, 
   await tx.execute(
     sql`delete from student_guardians where tenant_id = ${tenantId} and ${sql.identifier(kind === 'students' ? 'student_id' : 'guardian_id')} = ${id}`,
   );
-  for (const { holder, field } of holdersOf(registry, kind)) await erasePersonal(tx, tenantId, holder, pointsAt(field, id));
+  for (const { holder, field } of await holdersOf(tx, registry, kind)) await erasePersonal(tx, tenantId, holder, pointsAt(field, id));
 
   const signInNames: string[] = [];
   if (kind === 'guardians') {

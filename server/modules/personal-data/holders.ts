@@ -24,15 +24,23 @@ export interface Holder {
 
 export const holderOf = (spec: ResourceSpec): Holder => ({ entity: spec.def.name, table: getTableConfig(spec.table).name, fields: spec.def.fields, spec });
 
-/** Every kind of row pointing at a `kind` person, with the REFERENCE field that points. */
-export function holdersOf(registry: Registry, kind: string): { holder: Holder; field: string }[] {
+/**
+ * Every kind of row pointing at a `kind` person, with the REFERENCE field that points (a
+ * stored one: a reference computed for reading points at nothing).
+ */
+export async function holdersOf(tx: Tx, registry: Registry, kind: string): Promise<{ holder: Holder; field: string }[]> {
   const all: Holder[] = [
     ...[...registry.specs.values()].filter((s) => s.def.name !== kind && s.def.scope !== 'platform').map(holderOf),
     ...KEPT_RECORDS.map((k) => ({ entity: k.entity, table: k.table, fields: k.fields })),
   ];
-  return all.flatMap((holder) =>
-    holder.fields.filter((f) => f.type === 'REFERENCE' && f.reference === kind && !f.personal).map((f) => ({ holder, field: f.name })),
-  );
+  const found: { holder: Holder; field: string }[] = [];
+  for (const holder of all) {
+    const pointing = holder.fields.filter((f) => f.type === 'REFERENCE' && f.reference === kind);
+    if (!pointing.length) continue;
+    const columns = await columnsOf(tx, holder.table);
+    for (const f of pointing) if (columns.has(f.name)) found.push({ holder, field: f.name });
+  }
+  return found;
 }
 
 /** The columns a table has (a declared field may be a label kept only in history, or computed). */
