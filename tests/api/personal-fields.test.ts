@@ -90,11 +90,11 @@ describe.each(DATABASE_KINDS)('personal fields followed everywhere on %s', (kind
     const changed = await w.admin('PATCH', `/api/tutor-reports/${report.id}`, { remark: REMARK, version: report.version });
     expect(changed.statusCode, show(changed)).toBe(200);
 
-    // her teacher marks her late, with a remark
+    // her teacher marks her absent, with a remark: her family's notices name her
     const lesson = await makeLesson(w.admin, lessonBody(w, '2027-03-02'));
     const teacher = w.teachers[0]!.call;
     const marked = await teacher('PUT' as 'PATCH', `/api/lessons/${lesson.id}/attendance`, {
-      marks: [{ student_id: student.id, status: 'LATE', note: MARK_NOTE }],
+      marks: [{ student_id: student.id, status: 'ABSENT', note: MARK_NOTE }],
     });
     expect(marked.statusCode, show(marked)).toBe(200);
     markId = Number((await queryRows<{ id: number }>(t.database.db, sql`select id from attendance where student_id = ${student.id}`))[0]!.id);
@@ -106,9 +106,11 @@ describe.each(DATABASE_KINDS)('personal fields followed everywhere on %s', (kind
   it("holds a resource's personal rows in her document by its declaration alone, with their history", async () => {
     const doc = ok(await w.admin('GET', `/api/students/${student.id}/personal-data`));
     expect(doc['tutor-reports'].map((r: Row) => [r.id, r.summary, r.remark, r.grade])).toEqual([[report.id, SUMMARY, REMARK, 17]]);
-    expect(doc.attendance.map((a: Row) => [a.id, a.status, a.note, a.lesson_date])).toEqual([[markId, 'LATE', MARK_NOTE, '2027-03-02']]);
+    expect(doc.attendance.map((a: Row) => [a.id, a.status, a.note, a.lesson_date])).toEqual([[markId, 'ABSENT', MARK_NOTE, '2027-03-02']]);
     const entries = doc.history.map((h: Row) => `${h.entity}:${h.entity_id}:${h.action}`);
     expect(entries).toEqual(expect.arrayContaining([`tutor-reports:${report.id}:create`, `tutor-reports:${report.id}:update`, `attendance:${markId}:create`]));
+    // the absence notices to her family and to the office name her
+    expect(await holding(`${FIRST} ${LAST}`)).toEqual(expect.arrayContaining(['history', 'notifications', 'outbox']));
     // before erasure, the mark's history names her, to ADMIN and to her teacher
     for (const call of [w.admin, w.teachers[0]!.call]) expect(await historyAs(call, 'attendance', markId)).toContain(`${FIRST} ${LAST}`);
   });
@@ -133,7 +135,7 @@ describe.each(DATABASE_KINDS)('personal fields followed everywhere on %s', (kind
     const doc = ok(await w.admin('GET', `/api/students/${student.id}/personal-data`));
     const text = JSON.stringify(doc);
     for (const value of [FIRST, LAST, REMARK, SUMMARY, MARK_NOTE, 'Πρώτη σημείωση']) expect(text, value).not.toContain(value);
-    expect(doc.attendance.map((a: Row) => [a.status, a.note])).toEqual([['LATE', null]]);
+    expect(doc.attendance.map((a: Row) => [a.status, a.note])).toEqual([['ABSENT', null]]);
 
     // nowhere in the database: not in a row, a history entry, a message or a search text
     for (const value of [FIRST, REMARK, SUMMARY, MARK_NOTE, 'κλασματα']) expect(await holding(value), value).toEqual([]);
