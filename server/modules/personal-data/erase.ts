@@ -10,7 +10,7 @@
  * a contract's balance) is the same before and after.
  */
 import { sql, type SQL } from 'drizzle-orm';
-import { DomainError, ERASED_NAME, ERASED_VALUE, personalFields } from '../../../domain/index';
+import { DomainError, ERASED_NAME, personalFields } from '../../../domain/index';
 import type { Actor } from '../../context';
 import { queryRows, type Tx } from '../../db/client';
 import { recordHistory } from '../../engine/history';
@@ -18,8 +18,6 @@ import type { Registry } from '../../engine/registry';
 import { INVITATION_HISTORY, removeSignIn, signInOf } from '../portal-auth/invitations';
 import type { PersonKind } from './collect';
 import { erasePersonal, holderOf, holdersOf, pointsAt, scrubHistory } from './holders';
-
-export { ERASED_NAME, ERASED_VALUE };
 
 /** Text of in-app notifications and family messages that names the person: the name is replaced. */
 async function scrubMessages(tx: Tx, tenantId: number, names: readonly string[], outboxWhere: SQL) {
