@@ -71,6 +71,13 @@ export interface FieldDef {
   searchable?: boolean;
   /** i18n key of the label; defaults to `<resource>.fields.<name>`. */
   label?: string;
+  /**
+   * Personal data (docs/rules.md, Personal data): a person's document holds it, erasing the
+   * person clears it (on her own row and on every row pointing at her with a REFERENCE), and
+   * her history keeps `[erased]` in place of its values. `'name'`: one of the fields naming the
+   * person, replaced by the erased placeholder instead of cleared.
+   */
+  personal?: true | 'name';
 }
 
 export interface SortSpec {

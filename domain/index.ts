@@ -13,3 +13,5 @@ export * from './calendar';
 export * from './notifications';
 export * from './answers/index';
 export * from './tax-id';
+export * from './personal';
+export * from './csv-cell';

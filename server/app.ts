@@ -181,7 +181,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   });
   await app.register(attendanceRoutes, { prefix: '/api', database, config });
   await app.register(historyRoutes, { prefix: '/api/history', database, registry });
-  await app.register(personalDataRoutes, { database });
+  await app.register(personalDataRoutes, { database, registry });
   await app.register(archiveRoutes, { database, registry, store });
   // Each process hears every process's new notifications (LISTEN/NOTIFY) and wakes its own streams.
   const bus = await startBus(database, app.log);

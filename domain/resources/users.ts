@@ -6,13 +6,13 @@ export const USERS = defineResource({
   name: 'users',
   area: 'users',
   fields: [
-    { name: 'username', type: 'USERNAME', required: true, sortable: true, filterable: true, searchable: true },
+    { name: 'username', type: 'USERNAME', required: true, sortable: true, filterable: true, searchable: true, personal: true },
     { name: 'password', type: 'PASSWORD', required: true, writeOnly: true },
     { name: 'role', type: 'ENUM', required: true, options: ['ADMIN', 'SECRETARY', 'TEACHER'], sortable: true, filterable: true },
-    { name: 'first_name', type: 'TEXT', required: true, max: 100, sortable: true, filterable: true, searchable: true },
-    { name: 'last_name', type: 'TEXT', required: true, max: 100, sortable: true, filterable: true, searchable: true },
-    { name: 'email', type: 'EMAIL', sortable: true, filterable: true, searchable: true },
-    { name: 'phone', type: 'PHONE', filterable: true, searchable: true },
+    { name: 'first_name', type: 'TEXT', required: true, max: 100, sortable: true, filterable: true, searchable: true, personal: 'name' },
+    { name: 'last_name', type: 'TEXT', required: true, max: 100, sortable: true, filterable: true, searchable: true, personal: 'name' },
+    { name: 'email', type: 'EMAIL', sortable: true, filterable: true, searchable: true, personal: true },
+    { name: 'phone', type: 'PHONE', filterable: true, searchable: true, personal: true },
     { name: 'status', type: 'ENUM', options: ACTIVE_STATES, default: 'ACTIVE', sortable: true, filterable: true },
   ],
   defaultSort: [

@@ -5,8 +5,9 @@ import { openInApp, signInAt, useBrowserTab } from './browser';
 import { e2eServer } from './server';
 
 // A person's data in Greek, in a real Chromium: an ADMIN reads a student's personal data as a
-// summary, erases the student after confirming, and downloads the whole centre's archive from
-// the users screen, its progress shown as it arrives.
+// summary, erases the student after confirming, reads a guardian's summary with her portal
+// invitation, and downloads the whole centre's archive from the users screen, its progress
+// shown as it arrives.
 const baseUrl = e2eServer().baseUrl;
 
 const tab = useBrowserTab({ width: 1400, height: 900 });
@@ -40,6 +41,20 @@ describe('personal data', () => {
     await expect
       .poll(async () => ((await (await call(root, 'GET', `/api/students/${id}`)).json()) as { data: { first_name: string } }).data.first_name)
       .toBe('Διαγραμμένος/η');
+
+    // a guardian given portal access is invited: her summary shows the invitation (what erasure removes with her sign-in)
+    const guardian = await post(root, '/api/guardians', {
+      first_name: 'Πηνελόπη',
+      last_name: `Καλλέργη${stamp}`,
+      email: `penelope${stamp}@example.gr`,
+      portal: true,
+    });
+    await openInApp(page, `/guardians/?mode=view&guardian=${guardian.id}`);
+    await page.getByRole('button', { name: 'Προσωπικά δεδομένα' }).click();
+    const hers = page.locator('.ant-modal-content', { hasText: `penelope${stamp}@example.gr` });
+    await hers.getByText('Πρόσκληση στην πύλη (1)').waitFor();
+    await hers.locator('.ant-modal-close').click();
+    await hers.waitFor({ state: 'hidden' });
 
     // the whole centre, from the users screen
     await openInApp(page, '/settings/');

@@ -10,8 +10,8 @@
  *  - trusted (a valid device cookie for that name): failed attempts per device only, so an
  *    attacker exhausting the untrusted budgets does not lock the real person out.
  */
-import { and, count, eq, gt, isNull, lt, min, ne, sql } from 'drizzle-orm';
-import { DomainError } from '../../../domain/index';
+import { and, count, eq, gt, inArray, isNull, lt, min, ne, or, sql } from 'drizzle-orm';
+import { DomainError, ERASED_VALUE } from '../../../domain/index';
 import type { Config } from '../../config';
 import { platform, withPlatform, type Database, type Tx } from '../../db/client';
 import { loginAttempts, rootUsers } from '../../db/schema/index';
@@ -159,4 +159,20 @@ export async function pruneLoginAttempts(database: Database, windowSeconds: numb
   await platform(database)
     .delete(loginAttempts)
     .where(lt(loginAttempts.at, sql`now() - make_interval(secs => ${windowSeconds * 2})`));
+}
+
+/**
+ * Erasing a person (docs/rules.md, Personal data): the centre's sign-in attempts under her
+ * names (her portal username, her e-mail address) keep their place in the client addresses'
+ * budgets but no longer say whose they were. Attempts at no known centre are included.
+ */
+export async function forgetAttemptNames(database: Database, tenantId: number, names: readonly string[]): Promise<void> {
+  const keys = [...new Set(names.map(usernameKey))].filter((k) => k !== '');
+  if (!keys.length) return;
+  await withPlatform(database, (tx) =>
+    tx
+      .update(loginAttempts)
+      .set({ usernameKey: ERASED_VALUE })
+      .where(and(or(eq(loginAttempts.tenantId, tenantId), isNull(loginAttempts.tenantId)), inArray(loginAttempts.usernameKey, keys))),
+  );
 }

@@ -4,7 +4,7 @@
  * (dd/mm/yyyy), counts as integers, text as text; a totals row sums the amounts.
  */
 import ExcelJS from 'exceljs';
-import type { Language } from '../../../domain/index';
+import { type Language, safeCell } from '../../../domain/index';
 import { type Cell, type Column, headerOf, valueOf } from './sheets';
 
 export const EURO_FORMAT = '#,##0.00 "€";-#,##0.00 "€"';
@@ -37,7 +37,8 @@ export async function workbookOf(title: string, columns: Column[], rows: Cell[][
           case 'date':
             return dateOf(String(value));
           default:
-            return c.enumValues ? valueOf(String(value), language) : String(value);
+            // text a spreadsheet would run as a formula is neutralised (safeCell)
+            return c.enumValues ? valueOf(String(value), language) : safeCell(String(value));
         }
       }),
     );

@@ -2,7 +2,10 @@
  * GET /api/export: the whole centre as one zip archive, for a centre that leaves or keeps a
  * copy (docs/rules.md, Personal data). Every resource the engine serves is in it twice, as
  * `<name>.json` (what the API lists) and `<name>.csv`, the custom entities' records likewise,
- * every stored file under `files/<id>-<name>`, and `manifest.json` last with the counts. The
+ * every table of the centre as stored under `tables/<table>.json|csv` (receipts, attendance,
+ * settings, history, messages...: tables.ts, secrets left out), every stored file under
+ * `files/<id>-<name>`, and `manifest.json` last with the counts. No CSV cell starts a formula
+ * (safeCell). The
  * archive is streamed as it is made: each entry is read a page at a time when the zip writer
  * reaches it, so neither the archive nor a whole table is ever held in memory.
  */
@@ -10,7 +13,7 @@ import { Readable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ZipFile } from 'yazl';
-import { MAX_PAGE_ROWS } from '../../../domain/index';
+import { MAX_PAGE_ROWS, safeCell } from '../../../domain/index';
 import type { Ctx } from '../../engine/spec';
 import { queryRows, withTenant, withTenantReads, type Database } from '../../db/client';
 import { listRows } from '../../engine/list';
@@ -19,17 +22,21 @@ import { ctxOf } from '../../engine/routes';
 import { tenantOf } from '../../context';
 import type { ResourceSpec } from '../../engine/spec';
 import type { FileStore } from '../files/storage';
+import { shapeOf, tablePages, tenantTables } from './tables';
 
 type Row = Record<string, unknown>;
 
-/** One CSV cell: lists joined by ';', objects as JSON, quoted when it must be. */
-function cell(value: unknown): string {
+/** One CSV cell: lists joined by ';', objects as JSON, text that a spreadsheet would run neutralised, quoted when it must be. */
+export function cell(value: unknown): string {
   if (value === null || value === undefined) return '';
-  const text = Array.isArray(value)
-    ? value.map((v) => (typeof v === 'object' ? JSON.stringify(v) : String(v))).join(';')
-    : typeof value === 'object'
-      ? JSON.stringify(value)
-      : String(value);
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  const text = safeCell(
+    Array.isArray(value)
+      ? value.map((v) => (typeof v === 'object' ? JSON.stringify(v) : String(v))).join(';')
+      : typeof value === 'object'
+        ? JSON.stringify(value)
+        : String(value),
+  );
   return /[",\r\n;]/.test(text) || /^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
@@ -124,6 +131,20 @@ export function centreArchive(database: Database, registry: Registry, store: Fil
         spec.def.name,
         () => columnsOf(spec),
         () => pagesOf(database, registry, ctx, spec),
+        counts,
+      );
+    }
+    const tables = await withTenant(database, ctx.tenantId, async (tx) => {
+      const shapes = [];
+      for (const table of await tenantTables(tx)) shapes.push(await shapeOf(tx, table));
+      return shapes;
+    });
+    for (const shape of tables) {
+      addResource(
+        zip,
+        `tables/${shape.name}`,
+        () => shape.columns,
+        () => tablePages(database, ctx.tenantId, shape),
         counts,
       );
     }

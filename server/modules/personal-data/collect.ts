@@ -1,13 +1,17 @@
 /**
  * Everything the centre holds about one person (a student or a guardian), as one document:
- * the row with its custom values, what it is linked to, the money that names it (contracts,
- * their payments and months, the receipts of those payments), attendance, notes, records of
- * custom entities that point at it, the history of its rows and the messages to its family.
- * Read in one tenant transaction, so the document is one consistent picture.
+ * the row with its custom values, what it is linked to, every row that points at her by its
+ * declaration (holders.ts: contracts, notes, attendance marks, and any resource declared with
+ * a REFERENCE to her, each under its own name), the money of her contracts (payments, months,
+ * the receipts of those payments), records of custom entities that point at her, the history
+ * of all those rows and the messages to her family. Read in one tenant transaction, so the
+ * document is one consistent picture.
  */
 import { sql } from 'drizzle-orm';
 import { DomainError } from '../../../domain/index';
 import { queryRows, type Tx } from '../../db/client';
+import type { Registry } from '../../engine/registry';
+import { holdersOf, pointsAt, rowsWhere } from './holders';
 
 export type PersonKind = 'students' | 'guardians';
 type Row = Record<string, unknown>;
@@ -79,7 +83,20 @@ async function moneyOf(tx: Tx, tenantId: number, contractIds: readonly number[])
 
 const idsOf = (list: readonly Row[]) => list.map((r) => Number(r.id));
 
-export async function collectStudent(tx: Tx, tenantId: number, id: number): Promise<Row> {
+/** Every row pointing at the person, by entity name, and the history of those rows. */
+async function heldRows(tx: Tx, registry: Registry, tenantId: number, kind: PersonKind, id: number) {
+  const held: Record<string, Row[]> = {};
+  for (const { holder, field } of await holdersOf(tx, registry, kind)) {
+    const found = (await rowsWhere(tx, tenantId, holder, pointsAt(field, id))).map(plainRow);
+    const known = new Set(idsOf(held[holder.entity] ?? []));
+    held[holder.entity] = [...(held[holder.entity] ?? []), ...found.filter((r) => !known.has(Number(r.id)))];
+  }
+  const history: Row[] = [];
+  for (const [entity, list] of Object.entries(held)) history.push(...(await historyOf(tx, tenantId, entity, idsOf(list))));
+  return { held, history };
+}
+
+export async function collectStudent(tx: Tx, registry: Registry, tenantId: number, id: number): Promise<Row> {
   const [person] = await rows(tx, sql`select to_jsonb(s) as r from students s where s.tenant_id = ${tenantId} and s.id = ${id}`);
   if (!person) throw new DomainError('not-found');
   const guardians = await rows(
@@ -97,15 +114,20 @@ export async function collectStudent(tx: Tx, tenantId: number, id: number): Prom
     sql`select jsonb_build_object('id', s.id, 'name', s.name) as r from subjects s join student_subjects ss on ss.tenant_id = s.tenant_id and ss.subject_id = s.id
       where ss.tenant_id = ${tenantId} and ss.student_id = ${id} order by s.id`,
   );
-  const contracts = await rows(tx, sql`select to_jsonb(c) as r from contracts c where c.tenant_id = ${tenantId} and c.student_id = ${id} order by c.id`);
+  const { held, history } = await heldRows(tx, registry, tenantId, 'students', id);
+  const contracts = held.contracts ?? [];
   const money = await moneyOf(tx, tenantId, idsOf(contracts));
-  const attendance = await rows(
-    tx,
-    sql`select to_jsonb(a) || jsonb_build_object('lesson_date', to_char(l.date, 'YYYY-MM-DD')) as r from attendance a
-      join lessons l on l.tenant_id = a.tenant_id and l.id = a.lesson_id
-      where a.tenant_id = ${tenantId} and a.student_id = ${id} order by l.date, a.id`,
+  // a mark is read with its lesson's day
+  const days = new Map(
+    (
+      await queryRows<{ id: number; day: string }>(
+        tx,
+        sql`select a.id, to_char(l.date, 'YYYY-MM-DD') as day from attendance a join lessons l on l.tenant_id = a.tenant_id and l.id = a.lesson_id
+          where a.tenant_id = ${tenantId} and a.student_id = ${id}`,
+      )
+    ).map((r) => [Number(r.id), r.day]),
   );
-  const notes = await rows(tx, sql`select to_jsonb(n) as r from notes n where n.tenant_id = ${tenantId} and n.student_id = ${id} order by n.id`);
+  const attendance = (held.attendance ?? []).map((a) => ({ ...a, lesson_date: days.get(Number(a.id)) ?? null }));
   const outbox = await rows(
     tx,
     sql`select to_jsonb(o) as r from outbox o where o.tenant_id = ${tenantId}
@@ -120,21 +142,16 @@ export async function collectStudent(tx: Tx, tenantId: number, id: number): Prom
     subjects,
     contracts,
     ...money,
+    notes: [],
+    ...held,
     attendance,
-    notes,
     custom_records: await customRecordsOf(tx, tenantId, id),
-    history: [
-      ...(await historyOf(tx, tenantId, 'students', [id])),
-      ...(await historyOf(tx, tenantId, 'contracts', idsOf(contracts))),
-      ...(await historyOf(tx, tenantId, 'payments', idsOf(money.payments))),
-      ...(await historyOf(tx, tenantId, 'notes', idsOf(notes))),
-      ...(await historyOf(tx, tenantId, 'attendance', idsOf(attendance))),
-    ],
+    history: [...(await historyOf(tx, tenantId, 'students', [id])), ...history, ...(await historyOf(tx, tenantId, 'payments', idsOf(money.payments)))],
     messages: outbox,
   };
 }
 
-export async function collectGuardian(tx: Tx, tenantId: number, id: number): Promise<Row> {
+export async function collectGuardian(tx: Tx, registry: Registry, tenantId: number, id: number): Promise<Row> {
   const [person] = await rows(tx, sql`select to_jsonb(g) as r from guardians g where g.tenant_id = ${tenantId} and g.id = ${id}`);
   if (!person) throw new DomainError('not-found');
   const students = await rows(
@@ -143,7 +160,8 @@ export async function collectGuardian(tx: Tx, tenantId: number, id: number): Pro
       join student_guardians sg on sg.tenant_id = s.tenant_id and sg.student_id = s.id
       where sg.tenant_id = ${tenantId} and sg.guardian_id = ${id} order by s.id`,
   );
-  const contracts = await rows(tx, sql`select to_jsonb(c) as r from contracts c where c.tenant_id = ${tenantId} and c.payer_guardian_id = ${id} order by c.id`);
+  const { held, history } = await heldRows(tx, registry, tenantId, 'guardians', id);
+  const contracts = held.contracts ?? [];
   const money = await moneyOf(tx, tenantId, idsOf(contracts));
   // Receipts naming the guardian as payer, also those of contracts paid by someone else since.
   const named = await rows(
@@ -153,16 +171,35 @@ export async function collectGuardian(tx: Tx, tenantId: number, id: number): Pro
   const receiptIds = new Set(idsOf(money.receipts));
   const receipts = [...money.receipts, ...named.filter((r) => !receiptIds.has(Number(r.id)))];
   const messages = await rows(tx, sql`select to_jsonb(o) as r from outbox o where o.tenant_id = ${tenantId} and o.guardian_id = ${id} order by o.id`);
+  // her portal sign-in and invitations, without their secrets (password hash, token hash)
+  const portal = await rows(
+    tx,
+    sql`select to_jsonb(u) - 'password_hash' as r from users u join guardian_users gu on gu.tenant_id = u.tenant_id and gu.user_id = u.id
+      where gu.tenant_id = ${tenantId} and gu.guardian_id = ${id} order by u.id`,
+  );
+  const invitations = await rows(
+    tx,
+    sql`select to_jsonb(i) - 'token_hash' as r from portal_invitations i where i.tenant_id = ${tenantId} and i.guardian_id = ${id} order by i.id`,
+  );
   return {
     kind: 'guardian',
     generated_at: new Date().toISOString(),
     person,
     students,
+    ...held,
     contracts,
     payments: money.payments,
     contract_months: money.contract_months,
     receipts,
-    history: [...(await historyOf(tx, tenantId, 'guardians', [id])), ...(await historyOf(tx, tenantId, 'contracts', idsOf(contracts)))],
+    portal_account: portal[0] ?? null,
+    portal_invitations: invitations,
+    history: [
+      ...(await historyOf(tx, tenantId, 'guardians', [id])),
+      ...(await historyOf(tx, tenantId, 'users', idsOf(portal))),
+      ...(await historyOf(tx, tenantId, 'portal-invitations', [id])),
+      ...history,
+      ...(await historyOf(tx, tenantId, 'payments', idsOf(money.payments))),
+    ],
     messages,
   };
 }

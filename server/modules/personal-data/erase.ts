@@ -1,47 +1,26 @@
 /**
- * Erasing a person (docs/rules.md, Personal data): names become a placeholder, contacts and
- * free text are cleared, custom values emptied, links to the family removed, and the history
- * of the person's rows keeps that a change happened but not the values. What the law asks the
- * centre to keep stays as it was: contracts, payments and their amounts and dates, and every
- * receipt as issued (a fiscal document: its payer is not rewritten). So every figure of the
- * centre (accounts, analytics, a contract's balance) is the same before and after.
+ * Erasing a person (docs/rules.md, Personal data): what her declaration says is personal
+ * (FieldDef.personal) is cleared on her row, and on every row that points at her (notes about
+ * her, her attendance marks, contracts: holders.ts), names become a placeholder, links to the
+ * family are removed, and the history of all those rows keeps that a change happened but not
+ * the values. Messages that name her lose her name, her portal sign-in goes and the sign-in
+ * attempts under her name forget it. What the law asks the centre to keep stays as it was:
+ * contracts, payments and their amounts and dates, and every receipt as issued (a fiscal
+ * document: its payer is not rewritten). So every figure of the centre (accounts, analytics,
+ * a contract's balance) is the same before and after.
  */
-import { sql } from 'drizzle-orm';
-import { DomainError } from '../../../domain/index';
-import { normalizeSearch } from '../../../domain/text';
+import { sql, type SQL } from 'drizzle-orm';
+import { DomainError, ERASED_NAME, personalFields } from '../../../domain/index';
 import type { Actor } from '../../context';
 import { queryRows, type Tx } from '../../db/client';
 import { recordHistory } from '../../engine/history';
-import { INVITATION_HISTORY, removeSignIn } from '../portal-auth/invitations';
+import type { Registry } from '../../engine/registry';
+import { INVITATION_HISTORY, removeSignIn, signInOf } from '../portal-auth/invitations';
 import type { PersonKind } from './collect';
-
-/** The name an erased person is shown by. */
-export const ERASED_NAME = 'Διαγραμμένος/η';
-/** What stands for an erased value in history and messages. */
-export const ERASED_VALUE = '[erased]';
-
-/** Fields of each person's row whose values history must no longer hold. */
-const PERSONAL_FIELDS: Record<PersonKind, readonly string[]> = {
-  students: ['first_name', 'last_name', 'email', 'phone', 'birth_date', 'gender', 'information', 'inactive_reason', 'custom_fields'],
-  guardians: ['first_name', 'last_name', 'phone', 'email', 'address', 'city', 'postal_code', 'tax_id'],
-};
-
-/** Replaces the values of `fields` in every history entry of these rows by the erased marker. */
-async function scrubHistory(tx: Tx, tenantId: number, entity: string, ids: readonly number[], fields: readonly string[]) {
-  if (!ids.length) return;
-  const keys = sql.raw(`array[${fields.map((f) => `'${f}'`).join(', ')}]`);
-  await tx.execute(sql`update history h set changes = (
-      select coalesce(jsonb_object_agg(k, case when k = any(${keys}) then jsonb_build_object('old', case when v->'old' = 'null'::jsonb then v->'old' else to_jsonb(${ERASED_VALUE}::text) end,
-        'new', case when v->'new' = 'null'::jsonb then v->'new' else to_jsonb(${ERASED_VALUE}::text) end) else v end), '{}'::jsonb)
-      from jsonb_each(h.changes) as e(k, v))
-    where h.tenant_id = ${tenantId} and h.entity = ${entity} and h.entity_id in (${sql.join(
-      ids.map((id) => sql`${id}`),
-      sql`, `,
-    )})`);
-}
+import { erasePersonal, holderOf, holdersOf, pointsAt, scrubHistory } from './holders';
 
 /** Text of in-app notifications and family messages that names the person: the name is replaced. */
-async function scrubMessages(tx: Tx, tenantId: number, names: readonly string[], outboxWhere: ReturnType<typeof sql>) {
+async function scrubMessages(tx: Tx, tenantId: number, names: readonly string[], outboxWhere: SQL) {
   for (const name of names) {
     if (name.trim().length < 3) continue;
     const inJson = JSON.stringify(name).slice(1, -1);
@@ -56,76 +35,74 @@ async function scrubMessages(tx: Tx, tenantId: number, names: readonly string[],
   await tx.execute(sql`update outbox set recipient = '', body = '', params = '{}'::jsonb where tenant_id = ${tenantId} and ${outboxWhere}`);
 }
 
-const erasedSearch = (id: number) => normalizeSearch(`${ERASED_NAME} #${id}`);
+/** How erasure leaves a person's own row beside her personal fields: not active, not written to. */
+const AFTER: Record<PersonKind, SQL[]> = {
+  students: [sql`status = 'INACTIVE'`],
+  guardians: [sql`notify = false`, sql`portal = false`],
+};
 
-export async function eraseStudent(tx: Tx, tenantId: number, actor: Actor | null, id: number): Promise<void> {
-  const [before] = await queryRows<{ first_name: string; last_name: string }>(
-    tx,
-    sql`select first_name, last_name from students where tenant_id = ${tenantId} and id = ${id} for update`,
-  );
-  if (!before) throw new DomainError('not-found');
-  await tx.execute(sql`update students set first_name = ${ERASED_NAME}, last_name = ${`#${id}`}, email = null, phone = null, birth_date = null,
-      gender = null, information = null, inactive_reason = null, custom_fields = '{}'::jsonb, status = 'INACTIVE',
-      search = ${erasedSearch(id)}, version = version + 1, updated_at = now()
-    where tenant_id = ${tenantId} and id = ${id}`);
-  await tx.execute(sql`delete from student_guardians where tenant_id = ${tenantId} and student_id = ${id}`);
-  // free text about the student: notes about her, marks' remarks, contracts' and payments' notes
-  const notes = await queryRows<{ id: number }>(
-    tx,
-    sql`update notes set title = ${ERASED_NAME}, body = null, search = ${normalizeSearch(ERASED_NAME)}, version = version + 1, updated_at = now()
-      where tenant_id = ${tenantId} and student_id = ${id} returning id`,
-  );
-  await scrubHistory(
-    tx,
-    tenantId,
-    'notes',
-    notes.map((n) => n.id),
-    ['title', 'body'],
-  );
-  const marks = await queryRows<{ id: number }>(tx, sql`update attendance set note = null where tenant_id = ${tenantId} and student_id = ${id} returning id`);
-  await scrubHistory(
-    tx,
-    tenantId,
-    'attendance',
-    marks.map((m) => m.id),
-    ['note'],
-  );
-  const contracts = await queryRows<{ id: number }>(
-    tx,
-    sql`update contracts set notes = null, withdrawal_reason = null where tenant_id = ${tenantId} and student_id = ${id} returning id`,
-  );
-  await scrubHistory(
-    tx,
-    tenantId,
-    'contracts',
-    contracts.map((c) => c.id),
-    ['notes', 'withdrawal_reason'],
-  );
-  await scrubHistory(tx, tenantId, 'students', [id], PERSONAL_FIELDS.students);
-  await scrubMessages(
-    tx,
-    tenantId,
-    [`${before.first_name} ${before.last_name}`, `${before.last_name} ${before.first_name}`],
-    sql`(params->>'student_id' = ${String(id)} or dedupe_key like ${`%:student:${id}:%`})`,
-  );
-  await recordHistory(tx, tenantId, actor, { entity: 'students', entityId: id, action: 'update', before: { erased: false }, after: { erased: true } });
+/** The messages that are the person's: to her family about her, or to her. */
+const MESSAGES: Record<PersonKind, (id: number) => SQL> = {
+  students: (id) => sql`(params->>'student_id' = ${String(id)} or dedupe_key like ${`%:student:${id}:%`})`,
+  guardians: (id) => sql`guardian_id = ${id}`,
+};
+
+/** What the erasure found of her sign-in: names the platform's attempt records are to forget (login-attempts.ts). */
+export interface Erased {
+  signInNames: string[];
 }
 
-export async function eraseGuardian(tx: Tx, tenantId: number, actor: Actor | null, id: number): Promise<void> {
-  const [before] = await queryRows<{ first_name: string; last_name: string; email: string | null }>(
+export async function erasePerson(tx: Tx, registry: Registry, tenantId: number, actor: Actor | null, kind: PersonKind, id: number): Promise<Erased> {
+  const spec = registry.specs.get(kind)!;
+  const own = holderOf(spec);
+  const personal = personalFields(spec.def.fields);
+  const [before] = await queryRows<{ r: Record<string, unknown> }>(
     tx,
-    sql`select first_name, last_name, email from guardians where tenant_id = ${tenantId} and id = ${id} for update`,
+    sql`select to_jsonb(p) as r from ${sql.identifier(own.table)} p where tenant_id = ${tenantId} and id = ${id} for update`,
   );
   if (!before) throw new DomainError('not-found');
-  await tx.execute(sql`update guardians set first_name = ${ERASED_NAME}, last_name = ${`#${id}`}, phone = null, email = null, address = null,
-      city = null, postal_code = null, tax_id = null, notify = false, portal = false,
-      search = ${erasedSearch(id)}, version = version + 1, updated_at = now()
-    where tenant_id = ${tenantId} and id = ${id}`);
-  await tx.execute(sql`delete from student_guardians where tenant_id = ${tenantId} and guardian_id = ${id}`);
-  // Her portal sign-in (its username is her e-mail address) and her invitations go too.
-  await removeSignIn(tx, tenantId, id);
-  await scrubHistory(tx, tenantId, 'guardians', [id], PERSONAL_FIELDS.guardians);
-  await scrubHistory(tx, tenantId, INVITATION_HISTORY, [id], ['email']);
-  await scrubMessages(tx, tenantId, [`${before.first_name} ${before.last_name}`, ...(before.email ? [before.email] : [])], sql`guardian_id = ${id}`);
-  await recordHistory(tx, tenantId, actor, { entity: 'guardians', entityId: id, action: 'update', before: { erased: false }, after: { erased: true } });
+  const names = personal.filter((f) => f.personal === 'name').map((f) => String(before.r[f.name] ?? ''));
+  // Texts that stand for her in messages: her name both ways round, her contacts.
+  const written = [names.join(' '), [...names].reverse().join(' '), ...personal.filter((f) => f.type === 'EMAIL').map((f) => before.r[f.name])].filter(
+    (v): v is string => typeof v === 'string' && v.trim() !== '',
+  );
+
+  await erasePersonal(tx, tenantId, own, sql`id = ${id}`, AFTER[kind]);
+  await tx.execute(
+    sql`delete from student_guardians where tenant_id = ${tenantId} and ${sql.identifier(kind === 'students' ? 'student_id' : 'guardian_id')} = ${id}`,
+  );
+  for (const { holder, field } of await holdersOf(tx, registry, kind)) await erasePersonal(tx, tenantId, holder, pointsAt(field, id));
+
+  const signInNames: string[] = [];
+  if (kind === 'guardians') {
+    // Her portal sign-in (its username is her e-mail address) and her invitations go too.
+    const user = await signInOf(tx, tenantId, id);
+    if (user) {
+      const [account] = await queryRows<{ username: string }>(tx, sql`select username from users where tenant_id = ${tenantId} and id = ${user.id}`);
+      if (account) signInNames.push(account.username);
+      const users = registry.specs.get('users');
+      if (users)
+        await scrubHistory(
+          tx,
+          tenantId,
+          'users',
+          [user.id],
+          personalFields(users.def.fields).map((f) => f.name),
+        );
+      // what she changed herself in the portal is kept, but no longer says who she was
+      await tx.execute(sql`update history set user_name = ${`${ERASED_NAME} #${id}`} where tenant_id = ${tenantId} and user_id = ${user.id}`);
+    }
+    const invitations = await queryRows<{ email: string }>(
+      tx,
+      sql`select distinct email from portal_invitations where tenant_id = ${tenantId} and guardian_id = ${id}`,
+    );
+    signInNames.push(...invitations.map((i) => i.email));
+    await removeSignIn(tx, tenantId, id);
+    await scrubHistory(tx, tenantId, INVITATION_HISTORY, [id], ['email']);
+  }
+  for (const f of personal)
+    if (f.type === 'EMAIL' || f.type === 'USERNAME') if (typeof before.r[f.name] === 'string') signInNames.push(before.r[f.name] as string);
+  await scrubMessages(tx, tenantId, written, MESSAGES[kind](id));
+  await recordHistory(tx, tenantId, actor, { entity: kind, entityId: id, action: 'update', before: { erased: false }, after: { erased: true } });
+  return { signInNames };
 }

@@ -7,9 +7,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { withTenant, type Database } from '../../db/client';
 import { IdParams } from '../../engine/params';
+import type { Registry } from '../../engine/registry';
 import { ctxOf } from '../../engine/routes';
+import { forgetAttemptNames } from '../auth/login-attempts';
 import { collectGuardian, collectStudent, type PersonKind } from './collect';
-import { eraseGuardian, eraseStudent } from './erase';
+import { erasePerson } from './erase';
 
 const Document = {
   type: 'object',
@@ -23,9 +25,8 @@ const Erased = {
 } as const;
 
 const COLLECT = { students: collectStudent, guardians: collectGuardian } as const;
-const ERASE = { students: eraseStudent, guardians: eraseGuardian } as const;
 
-export const personalDataRoutes: FastifyPluginAsyncZod<{ database: Database }> = async (app, { database }) => {
+export const personalDataRoutes: FastifyPluginAsyncZod<{ database: Database; registry: Registry }> = async (app, { database, registry }) => {
   for (const kind of ['students', 'guardians'] as const satisfies readonly PersonKind[]) {
     app.get(
       `/api/${kind}/:id/personal-data`,
@@ -40,7 +41,7 @@ export const personalDataRoutes: FastifyPluginAsyncZod<{ database: Database }> =
       },
       async (request) => {
         const ctx = ctxOf(request);
-        return { data: await withTenant(database, ctx.tenantId, (tx) => COLLECT[kind](tx, ctx.tenantId, request.params.id)) };
+        return { data: await withTenant(database, ctx.tenantId, (tx) => COLLECT[kind](tx, registry, ctx.tenantId, request.params.id)) };
       },
     );
     app.post(
@@ -57,7 +58,9 @@ export const personalDataRoutes: FastifyPluginAsyncZod<{ database: Database }> =
       async (request) => {
         const ctx = ctxOf(request);
         const id = request.params.id;
-        await withTenant(database, ctx.tenantId, (tx) => ERASE[kind](tx, ctx.tenantId, ctx.actor, id));
+        const { signInNames } = await withTenant(database, ctx.tenantId, (tx) => erasePerson(tx, registry, ctx.tenantId, ctx.actor, kind, id));
+        // the platform's sign-in records, once the centre's erasure is committed
+        await forgetAttemptNames(database, ctx.tenantId, signInNames);
         return { data: { id, erased: true as const } };
       },
     );

@@ -2,13 +2,7 @@
 // read and written by papaparse. Pure functions; the download and the file reading live in
 // the components.
 import Papa from 'papaparse';
-
-/** Cells a spreadsheet would run as a formula are prefixed with ' (but not numbers like -5 or +30 210...). */
-function neutralised(cell: string): string {
-  if (/^[=@\t\r]/.test(cell)) return `'${cell}`;
-  if (/^[+-]/.test(cell) && !/^[+-][\d\s().,-]*$/.test(cell)) return `'${cell}`;
-  return cell;
-}
+import { safeCell } from '../../../domain/csv-cell';
 
 /**
  * Beyond what papaparse quotes by itself (commas, quotes, line breaks, edge spaces): the
@@ -33,7 +27,7 @@ export function csvNumber(value: number, language: string, decimals?: number): s
 
 /** RFC 4180 text with a UTF-8 byte-order mark (so Excel reads Greek) and CRLF line ends; `,` unless told `;`. */
 export function buildCsv(header: readonly string[], rows: readonly (readonly string[])[], delimiter: ',' | ';' = ','): string {
-  const data = [header, ...rows].map((row) => row.map((cell) => neutralised(cell ?? '')));
+  const data = [header, ...rows].map((row) => row.map((cell) => safeCell(cell ?? '')));
   return `\uFEFF${Papa.unparse(data, { delimiter, newline: '\r\n', quotes: mustQuote, escapeFormulae: false })}\r\n`;
 }
 

@@ -34,6 +34,7 @@ const FieldJson = z.object({
   filterable: z.boolean().optional(),
   searchable: z.boolean().optional(),
   label: z.string().max(200).optional(),
+  personal: z.union([z.literal(true), z.literal('name')]).optional(),
 });
 
 const short = z.string().max(200);

@@ -24,9 +24,17 @@ const SECTIONS = [
   'attendance',
   'notes',
   'custom_records',
+  'portal_invitations',
   'messages',
   'history',
 ];
+
+/**
+ * The sections a document holds: the known ones in their order, then the rows of any other
+ * resource declared to point at the person (the server follows the declarations), titled by it.
+ */
+const sectionsOf = (doc: Doc) =>
+  [...SECTIONS, ...Object.keys(doc).filter((key) => !SECTIONS.includes(key))].filter((key) => key !== 'person' && Array.isArray(doc[key]));
 
 const text = (value: unknown) =>
   value === null || value === undefined || value === '' ? '—' : typeof value === 'object' ? JSON.stringify(value) : String(value);
@@ -39,6 +47,7 @@ function brief(section: string, row: Row): string {
   if (section === 'history') return `${text(row.at)} · ${text(row.entity)} · ${text(row.action)}`;
   if (section === 'messages') return `${text(row.created_at)} · ${text(row.subject)}`;
   if (section === 'notes') return `${text(row.title)}`;
+  if (section === 'portal_invitations') return `${text(row.created_at)} · ${text(row.email)}`;
   return [row.first_name, row.last_name, row.name].filter(Boolean).map(String).join(' ') || text(row.id);
 }
 
@@ -131,11 +140,14 @@ export function PersonalDataActions({ resource, id, name }: { resource: 'student
                 </Descriptions.Item>
               ))}
             </Descriptions>
-            {SECTIONS.filter((s) => Array.isArray(doc[s])).map((section) => {
+            {sectionsOf(doc).map((section) => {
               const rows = doc[section] as Row[];
+              const title = SECTIONS.includes(section)
+                ? t(`personalData.sections.${section}`, { count: rows.length })
+                : t('personalData.otherSection', { name: t(`${section}.title`), count: rows.length });
               return (
                 <div key={section} style={{ marginTop: 16 }}>
-                  <Typography.Title level={5}>{t(`personalData.sections.${section}`, { count: rows.length })}</Typography.Title>
+                  <Typography.Title level={5}>{title}</Typography.Title>
                   {rows.length > 0 && (
                     <Table
                       size="small"
