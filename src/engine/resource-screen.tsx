@@ -28,6 +28,7 @@ import { ListTable, type ListState } from './list/list-table';
 import { ModeDrawer, useModeParams } from './mode-drawer';
 import { FormButtons, useDrawerForm } from './form/drawer-form';
 import { declaredComparison } from './form/stale-fields';
+import { ScreenTitle } from '../components/headings';
 
 export type Mode = ScreenMode;
 export type { Row } from './row';
@@ -329,7 +330,11 @@ export function ResourceScreen(props: ScreenConfig) {
 
   return (
     <List
-      title={title}
+      title={
+        <ScreenTitle className="refine-pageHead" style={{ marginBottom: 0 }}>
+          {title}
+        </ScreenTitle>
+      }
       breadcrumb={false}
       headerButtons={
         modes.includes('create') && (config.canCreate ?? true) ? (

@@ -96,7 +96,9 @@ export default function ContractsPage() {
         }
         columns={{
           // a month's fee: month_cost less discount_percent, rounded to the cent (docs/rules.md, Contracts)
-          month_cost: { render: (row) => formatMoney(monthFee({ month_cost: Number(row.month_cost ?? 0), discount_percent: Number(row.discount_percent ?? 0) })) },
+          month_cost: {
+            render: (row) => formatMoney(monthFee({ month_cost: Number(row.month_cost ?? 0), discount_percent: Number(row.discount_percent ?? 0) })),
+          },
           is_register_paid: {
             render: (row) =>
               row.is_register_paid ? <Tag color="green">{t('contracts.status.paidTag')}</Tag> : <Tag color="red">{t('contracts.status.unpaidTag')}</Tag>,
