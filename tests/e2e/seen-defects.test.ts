@@ -166,4 +166,21 @@ describe('defects seen on the screens', () => {
     await openInApp(page, `/?mode=view&lesson=${lesson.id}`);
     await page.getByRole('button', { name: 'Mark as replaced', exact: true }).waitFor();
   });
+
+  it('a long student import shows how far the server has come, then its report', async () => {
+    const last = `Πολυπληθής${n}`;
+    const csv = ['Όνομα,Επώνυμο', ...Array.from({ length: 600 }, (_, i) => `Μαθητής${i},${last}`)].join('\n');
+    await signInAt(page, baseUrl, root.username, root.password, '/students/');
+    await page.getByRole('button', { name: 'Εισαγωγή από CSV' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.locator('input[type=file]').setInputFiles({ name: 'polloi.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    await dialog.getByRole('button', { name: 'Εισαγωγή (600)' }).click();
+    // the server answers at once and works on: the dialog says how far it has come
+    // (read where it is seen: it goes once the report is there)
+    const progress = await page.waitForFunction(() => document.querySelector('[data-testid=import-progress]')?.textContent);
+    expect(await progress.jsonValue()).toMatch(/^Ελέγχθηκαν \d+ από 600 γραμμές, δημιουργήθηκαν \d+$/);
+    await dialog.getByText('Εισήχθησαν 600 μαθητές.', { exact: true }).waitFor({ timeout: 60_000 });
+    const found = (await (await call(await rootToken(), 'GET', `/api/students?_end=1&q=${encodeURIComponent(last)}`)).json()) as { total: number };
+    expect(found.total).toBe(600);
+  });
 });
