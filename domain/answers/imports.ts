@@ -15,7 +15,7 @@ export const ImportReportAnswer = z.object({ created: int, skipped: int, errors:
 
 /**
  * A long import worked in the background (POST …/import answers 202 with it; GET
- * …/import/:job answers it again as it goes): how far the check and the creation have come,
+ * …/import?job=<id> answers it again as it goes): how far the check and the creation have come,
  * and once done the report, or the error that took everything back.
  */
 export const ImportJobAnswer = z.object({

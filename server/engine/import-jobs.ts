@@ -2,7 +2,7 @@
  * A long import (more than BACKGROUND_ROWS rows) is answered at once with 202 and worked in the
  * background, in parts of PART_ROWS rows, each part its own short transaction, so the request
  * never waits on it and other requests take their turns between parts (the embedded
- * database has one connection). The client polls GET …/import/:job for how far it has come,
+ * database has one connection). The client polls GET …/import?job=<id> for how far it has come,
  * then the report.
  *
  * It stays all or nothing as one transaction was: every row is checked before any is created

@@ -280,7 +280,7 @@ export async function serveRecords(app: Parameters<FastifyPluginAsyncZod>[0], o:
         if (o.importsInParts && body.rows.length > BACKGROUND_ROWS) {
           const params = paramsOf(request);
           const job = startImport(ctx, body.rows, options, (fn) => inTenant(ctx, async (tx) => fn(await open(tx, ctx, params), tx)), o.afterLargeImport);
-          reply.header('location', `${request.url.split('?')[0]}/${job.job}`);
+          reply.header('location', `${request.url.split('?')[0]}?job=${job.job}`);
           return reply.code(202).send(job);
         }
         const report = await inTenant(ctx, async (tx) => {
@@ -296,22 +296,22 @@ export async function serveRecords(app: Parameters<FastifyPluginAsyncZod>[0], o:
 
   if (o.importable && o.importsInParts) {
     app.get(
-      `${path}/import/:job`,
+      `${path}/import`,
       {
         config: access('create'),
         schema: {
           tags,
           summary: `How far a long import of ${o.title} has come, and its report once done`,
-          params: JobParams,
+          querystring: JobQuery,
           response: { 200: answerSchema(ImportJobAnswer) },
         },
       },
-      async (request) => importJob(ctxOf(request), (request.params as { job: string }).job),
+      async (request) => importJob(ctxOf(request), parseBody(JobQuery, request.query).job),
     );
   }
 }
 
-const JobParams = z.strictObject({ job: z.string().min(1).max(64) });
+const JobQuery = z.strictObject({ job: z.string().min(1).max(64) });
 
 export interface CrudOptions {
   database: Database;

@@ -3,7 +3,7 @@
 // validation with the errors and nothing written; dry_run validates and writes nothing; each
 // created student has a history entry; at most 5000 rows; the route takes bodies over 1 MB.
 // A long import (over 500 rows) answers 202 at once with a job, worked in the background in
-// short transactions while other requests are answered; GET …/import/:job says how far it has
+// short transactions while other requests are answered; GET …/import?job=<id> says how far it has
 // come and gives the report, or the same refusal, nothing written.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_KINDS, startApp, type TestApp } from './harness';
@@ -165,7 +165,7 @@ describe.each(DATABASE_KINDS)('student import on %s', (kind) => {
   const finished = async (job: string, timeout = 240_000) => {
     const until = Date.now() + timeout;
     for (;;) {
-      const res = await call('GET', `/api/students/import/${job}`);
+      const res = await call('GET', `/api/students/import?job=${job}`);
       expectStatus(res, 200);
       const state = json(res);
       if (state.status === 'done' || state.status === 'failed') return state;
@@ -191,7 +191,7 @@ describe.each(DATABASE_KINDS)('student import on %s', (kind) => {
     expectStatus(res, 202);
     const job = json(res);
     expect(job).toMatchObject({ status: expect.stringMatching(/^(checking|creating)$/), total: 4000, report: null, error: null });
-    expect(res.headers.location).toBe(`/api/students/import/${job.job}`);
+    expect(res.headers.location).toBe(`/api/students/import?job=${job.job}`);
     // another request is not held up by the import
     const asked = Date.now();
     expectStatus(await call('GET', '/api/classes?_end=5'), 200);
@@ -227,8 +227,8 @@ describe.each(DATABASE_KINDS)('student import on %s', (kind) => {
     expectStatus(res, 202);
     const { job } = json(res);
     const other = await t.createUser(admin.token, { role: 'SECRETARY', tenant: 'importing' });
-    expectError(await t.request({ method: 'GET', url: `/api/students/import/${job}`, token: other.token, tenant: 'importing' }), 404, 'not-found');
-    expectError(await call('GET', '/api/students/import/no-such-job'), 404, 'not-found');
+    expectError(await t.request({ method: 'GET', url: `/api/students/import?job=${job}`, token: other.token, tenant: 'importing' }), 404, 'not-found');
+    expectError(await call('GET', '/api/students/import?job=no-such-job'), 404, 'not-found');
     expect((await finished(job)).status).toBe('done');
   });
 });

@@ -116,7 +116,7 @@ async function jobOutcome(resource: string, started: ImportJob, onProgress: (job
   while (job.status === 'checking' || job.status === 'creating') {
     onProgress(job);
     await new Promise((resolve) => setTimeout(resolve, 500));
-    job = await fetchJson<ImportJob>(`/api/${resource}/import/${job.job}`);
+    job = await fetchJson<ImportJob>(`/api/${resource}/import?job=${encodeURIComponent(job.job)}`);
   }
   onProgress(job);
   if (job.status === 'done' && job.report) return job.report;
