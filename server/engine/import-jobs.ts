@@ -37,7 +37,8 @@ interface Held {
 
 const JOBS = new Map<string, Held>();
 
-const userKeyOf = (ctx: Ctx) => JSON.stringify(ctx.actor ?? null);
+/** Who started a job: the same user across her sessions (a token refreshed while it runs). */
+const userKeyOf = (ctx: Ctx) => (ctx.actor ? `${ctx.actor.kind}:${ctx.actor.id}` : '');
 
 /** Lets requests waiting for the database take their turn before the next part. */
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
