@@ -51,6 +51,7 @@ import { authPlugin } from './plugins/auth';
 import { clientPlugin } from './plugins/client';
 import { closeExtraSocketsOnClose, limitConnectionsPerAddress, serverTimeouts } from './plugins/connections';
 import { errorsPlugin, frameworkErrors } from './plugins/errors';
+import { methodsPlugin } from './plugins/methods';
 import { openapiPlugin } from './plugins/openapi';
 import { overloadPlugin } from './plugins/overload';
 import { securityPlugin } from './plugins/security';
@@ -122,6 +123,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   }
 
   await app.register(errorsPlugin);
+  // notes every route's methods, for the 405 of a known path asked with another one
+  await app.register(methodsPlugin);
   // Refusals come first, before any other work is spent on a request the process cannot serve in time.
   await app.register(overloadPlugin, { config: config.overload, pool: database.pool });
   // Answers above 1 KB are compressed for clients that accept it (brotli at a fast setting, or

@@ -12,3 +12,18 @@ export const ImportRowErrorSchema = z.object({ row: int, fields: z.record(z.stri
  * skip_invalid is a 400 whose `details.errors` are the same rows.
  */
 export const ImportReportAnswer = z.object({ created: int, skipped: int, errors: z.array(ImportRowErrorSchema) });
+
+/**
+ * A long import worked in the background (POST …/import answers 202 with it; GET
+ * …/import?job=<id> answers it again as it goes): how far the check and the creation have come,
+ * and once done the report, or the error that took everything back.
+ */
+export const ImportJobAnswer = z.object({
+  job: z.string(),
+  status: z.enum(['checking', 'creating', 'done', 'failed']),
+  total: int,
+  checked: int,
+  created: int,
+  report: ImportReportAnswer.nullable(),
+  error: z.object({ code: z.string(), message: z.string(), fields: z.record(z.string(), z.string()).optional(), details: z.unknown().optional() }).nullable(),
+});

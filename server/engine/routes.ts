@@ -13,6 +13,7 @@ import {
   createdJsonSchema,
   createSchema,
   DomainError,
+  ImportJobAnswer,
   ImportReportAnswer,
   parseBody,
   listJsonSchema,
@@ -29,6 +30,7 @@ import { platform, withPlatform, withTenant, withTenantReads, type Database, typ
 import { readsConfirmingSession } from '../plugins/auth';
 import { answerSchema } from './answers';
 import { formBody } from './body';
+import { BACKGROUND_ROWS, importJob, startImport } from './import-jobs';
 import { prepareInput, refuseClearedDefaults, withDefaults } from './input';
 import { IdParams } from './params';
 import type { Registry } from './registry';
@@ -128,6 +130,8 @@ export interface ServeOptions {
   postUpdates?: boolean;
   /** POST <path>/import: many rows at once, with a report. */
   importable?: boolean;
+  /** A long import is worked in the background (import-jobs.ts): the store checks and creates in parts. */
+  importsInParts?: boolean;
   /** After an import of 500 rows or more (fresh planner statistics). */
   afterLargeImport?(): Promise<void>;
 }
@@ -264,15 +268,21 @@ export async function serveRecords(app: Parameters<FastifyPluginAsyncZod>[0], o:
         config: access('create'),
         schema: {
           tags,
-          summary: `Create many rows of ${o.title} at once (all or nothing unless skip_invalid)`,
+          summary: `Create many rows of ${o.title} at once (all or nothing unless skip_invalid); a long import answers 202 and goes on in the background`,
           ...(o.params ? { params: o.params } : {}),
-          response: { 200: answerSchema(ImportReportAnswer) },
+          response: { 200: answerSchema(ImportReportAnswer), ...(o.importsInParts ? { 202: answerSchema(ImportJobAnswer) } : {}) },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const body = parseBody(ImportBody, request.body);
         const options: ImportOptions = { skip_invalid: body.skip_invalid, dry_run: body.dry_run };
         const ctx = ctxOf(request);
+        if (o.importsInParts && body.rows.length > BACKGROUND_ROWS) {
+          const params = paramsOf(request);
+          const job = startImport(ctx, body.rows, options, (fn) => inTenant(ctx, async (tx) => fn(await open(tx, ctx, params), tx)), o.afterLargeImport);
+          reply.header('location', `${request.url.split('?')[0]}?job=${job.job}`);
+          return reply.code(202).send(job);
+        }
         const report = await inTenant(ctx, async (tx) => {
           const store = await open(tx, ctx, paramsOf(request));
           if (!store.importRows) throw new DomainError('not-found');
@@ -283,7 +293,25 @@ export async function serveRecords(app: Parameters<FastifyPluginAsyncZod>[0], o:
       },
     );
   }
+
+  if (o.importable && o.importsInParts) {
+    app.get(
+      `${path}/import`,
+      {
+        config: access('create'),
+        schema: {
+          tags,
+          summary: `How far a long import of ${o.title} has come, and its report once done`,
+          querystring: JobQuery,
+          response: { 200: answerSchema(ImportJobAnswer) },
+        },
+      },
+      async (request) => importJob(ctxOf(request), parseBody(JobQuery, request.query).job),
+    );
+  }
 }
+
+const JobQuery = z.strictObject({ job: z.string().min(1).max(64) });
 
 export interface CrudOptions {
   database: Database;
@@ -310,6 +338,7 @@ export const crudRoutes: FastifyPluginAsyncZod<CrudOptions> = async (app, { data
     noCreate: spec.createdElsewhere,
     postUpdates: spec.postUpdates,
     importable: spec.importable,
+    importsInParts: spec.importable && spec.imports?.bulk,
     // The table's planner statistics after a large import (the owner's work, outside the tenant's transaction).
     afterLargeImport: spec.imports?.analyze ? () => analyze(database, spec) : undefined,
     async prepare(body, action) {

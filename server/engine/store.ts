@@ -39,6 +39,20 @@ export interface RecordStore {
   update(id: number, input: Record<string, unknown>, version: number | undefined): Promise<Data>;
   remove(id: number, options: Record<string, unknown>): Promise<void>;
   importRows?(rows: readonly unknown[], options: ImportOptions): Promise<ImportReport>;
+  /**
+   * An import in parts, each in its own short transaction (server/engine/import-jobs.ts): check
+   * some rows (`first` is the first one's place among all), create checked rows (their ids),
+   * take created rows back when a later part fails.
+   */
+  importCheck?(rows: readonly unknown[], first: number): Promise<CheckedRows>;
+  importCreate?(inputs: readonly Record<string, unknown>[]): Promise<number[]>;
+  importUndo?(ids: readonly number[]): Promise<void>;
+}
+
+/** Rows an import checked: the valid ones' inputs, and each refused row's fields. */
+export interface CheckedRows {
+  valid: Record<string, unknown>[];
+  errors: ImportReport['errors'];
 }
 
 /** Opens the store of one request inside its transaction, from the URL's parameters (a custom entity's `:slug`). */

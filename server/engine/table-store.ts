@@ -5,12 +5,12 @@
 import { createSchema, narrowRow, readableFields, type FieldErrors, type JsonSchema, zodIssuesToFields } from '../../domain/index';
 import type { Tx } from '../db/client';
 import { formBody } from './body';
-import { createMany } from './bulk';
+import { createMany, removeCreated } from './bulk';
 import { withDefaults } from './input';
 import { listRows } from './list';
 import { findRow } from './read';
 import type { Ctx, Data, Registry, ResourceSpec } from './spec';
-import { importRefused, type ImportReport, type RecordStore } from './store';
+import { type CheckedRows, importRefused, type ImportReport, type RecordStore } from './store';
 import { checkReferences, createRow, deleteRow, updateRow } from './write';
 
 export function tableStore(tx: Tx, registry: Registry, ctx: Ctx, spec: ResourceSpec, row: JsonSchema): RecordStore {
@@ -36,6 +36,14 @@ export function tableStore(tx: Tx, registry: Registry, ctx: Ctx, spec: ResourceS
     remove: (id, options) => deleteRow(tx, registry, ctx, spec, id, options),
     // Only resources with no slow preparation of their input (no secrets) import: each row is a create as POST makes it.
     importRows: spec.importable ? (rows, options) => importRows(tx, registry, ctx, spec, rows, options) : undefined,
+    // in parts (a long import worked in the background): only where rows go in bulk, with no hook per row
+    ...(spec.importable && spec.imports?.bulk
+      ? {
+          importCheck: (rows: readonly unknown[], first: number) => checkImport(tx, registry, ctx, spec, rows, first),
+          importCreate: (inputs: readonly Record<string, unknown>[]) => createMany(tx, ctx, spec, inputs),
+          importUndo: (ids: readonly number[]) => removeCreated(tx, ctx, spec, ids),
+        }
+      : {}),
   };
 }
 
@@ -47,10 +55,21 @@ async function importRows(
   rows: readonly unknown[],
   options: { skip_invalid?: boolean; dry_run?: boolean },
 ): Promise<ImportReport> {
+  const { valid, errors } = await checkImport(tx, registry, ctx, spec, rows, 0);
+  if (errors.length && !options.skip_invalid) throw importRefused(errors);
+  if (options.dry_run || !valid.length) return { created: valid.length, skipped: errors.length, errors };
+  if (spec.imports?.bulk) await createMany(tx, ctx, spec, valid);
+  else for (const input of valid) await createRow(tx, registry, ctx, spec, input);
+  return { created: valid.length, skipped: errors.length, errors };
+}
+
+/** Checks rows of an import (`first`: the first one's place among all rows): the valid inputs, and each refused row's fields, in order. */
+async function checkImport(tx: Tx, registry: Registry, ctx: Ctx, spec: ResourceSpec, rows: readonly unknown[], first: number): Promise<CheckedRows> {
   const body = formBody(spec.def, createSchema(spec.def));
   const errors: ImportReport['errors'] = [];
   const parsed: { row: number; input: Record<string, unknown> }[] = [];
-  rows.forEach((raw, row) => {
+  rows.forEach((raw, i) => {
+    const row = first + i;
     const result = body.safeParse(raw, { reportInput: true });
     if (result.success) parsed.push({ row, input: withDefaults(spec.def, result.data as Record<string, unknown>) });
     else errors.push({ row, fields: zodIssuesToFields(result.error.issues) });
@@ -75,9 +94,5 @@ async function importRows(
     else valid.push(input);
   });
   errors.sort((a, b) => a.row - b.row);
-  if (errors.length && !options.skip_invalid) throw importRefused(errors);
-  if (options.dry_run || !valid.length) return { created: valid.length, skipped: errors.length, errors };
-  if (spec.imports?.bulk) await createMany(tx, ctx, spec, valid);
-  else for (const input of valid) await createRow(tx, registry, ctx, spec, input);
-  return { created: valid.length, skipped: errors.length, errors };
+  return { valid, errors };
 }

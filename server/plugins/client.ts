@@ -1,7 +1,7 @@
 /**
  * Serves the built web client from ./dist: existing files as they are, any other non-API GET
  * gets index.html so the client's router can take the path. Everything else that matches no
- * route is a JSON 404. The build writes a brotli and a gzip copy beside each text file; the
+ * route is a JSON 404 (405 with `Allow` when the path is known but not the method). The build writes a brotli and a gzip copy beside each text file; the
  * browser's Accept-Encoding picks one (`Vary: Accept-Encoding`). Hashed files under /assets/
  * never change, so browsers keep them a year without asking; index.html (which names them)
  * is checked again on every load.
@@ -14,6 +14,7 @@ import { join, normalize, resolve, sep } from 'node:path';
 import { DomainError } from '../../domain/index';
 import { isApiPath, pathOf } from '../context';
 import { sendError } from './errors';
+import { allowedMethods } from './methods';
 
 function staticFile(root: string, urlPath: string): string | null {
   let decoded: string;
@@ -41,6 +42,12 @@ export const clientPlugin = fp(async (app: FastifyInstance, opts: { serveClient:
     const path = pathOf(request.url);
     const isPage = request.method === 'GET' || request.method === 'HEAD';
     if (!enabled || !isPage || isApiPath(request.method, path) || path === '/api' || path.startsWith('/api/')) {
+      // a known path asked with a method it does not answer: 405, saying which it does
+      const allowed = allowedMethods(app, path);
+      if (allowed.length > 0 && !allowed.includes(request.method)) {
+        reply.header('allow', allowed.join(', '));
+        return sendError(reply, new DomainError('method-not-allowed', `${request.method} is not allowed on ${path}; use ${allowed.join(', ')}.`));
+      }
       return sendError(reply, new DomainError('not-found', `No route ${request.method} ${path}.`));
     }
     const file = staticFile(root, path);

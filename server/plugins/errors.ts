@@ -35,7 +35,8 @@ export function unavailableError(error: unknown): DomainError | null {
   return new DomainError('unavailable', undefined, undefined, { details: { retry_after: RETRY_AFTER_SECONDS } });
 }
 
-function translate(error: unknown): DomainError | null {
+/** What an error is in the API's terms, or null for an unexpected one (a 500). */
+export function translate(error: unknown): DomainError | null {
   if (error instanceof DomainError) return error;
   const unavailable = unavailableError(error);
   if (unavailable) return unavailable;

@@ -27,6 +27,8 @@ import { filterColumn } from './list/list-filters';
 import { ListTable, type ListState } from './list/list-table';
 import { ModeDrawer, useModeParams } from './mode-drawer';
 import { FormButtons, useDrawerForm } from './form/drawer-form';
+import { declaredComparison } from './form/stale-fields';
+import { ScreenTitle } from '../components/headings';
 
 export type Mode = ScreenMode;
 export type { Row } from './row';
@@ -335,7 +337,11 @@ export function ResourceScreen(props: ScreenConfig) {
 
   return (
     <List
-      title={title}
+      title={
+        <ScreenTitle className="refine-pageHead" style={{ marginBottom: 0 }}>
+          {title}
+        </ScreenTitle>
+      }
       breadcrumb={false}
       headerButtons={
         modes.includes('create') && (config.canCreate ?? true) ? (
@@ -425,15 +431,17 @@ function ResourceForm({ config, mode, id, onDone }: { config: Resolved; mode: 'c
       const field = fieldOf(def, name);
       return field ? labelOf(t, def, field) : name;
     },
+    compare: declaredComparison(t, def, config.customFields),
     options: {
-      errorNotification: (error) => ({
-        type: 'error',
-        message: t('directory.saveFailed'),
-        description:
-          error && (error as { code?: string }).code === 'stale'
-            ? t('stale.title')
-            : ((error && config.saveErrorText?.(error as { code?: string; message: string })) ?? error?.message),
-      }),
+      // a stale save is told by its dialog alone (drawer-form.tsx), not by a toast saying it again
+      errorNotification: (error) =>
+        error && (error as { code?: string }).code === 'stale'
+          ? false
+          : {
+              type: 'error',
+              message: t('directory.saveFailed'),
+              description: (error && config.saveErrorText?.(error as { code?: string; message: string })) ?? error?.message,
+            },
     },
   });
   const values = (Form.useWatch([], form) as Record<string, unknown> | undefined) ?? {};

@@ -1,10 +1,11 @@
 import { useForm } from '@refinedev/antd';
 import type { HttpError } from '@refinedev/core';
-import { Alert, Button, Card, Col, Form, Input, InputNumber, Radio, Row, Space, Switch, Typography } from 'antd';
+import { Alert, Button, Card, Col, Form, Input, InputNumber, Radio, Row, Space, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { SettingsAnswer } from '../../domain/answers/settings';
 import { isValidTaxId } from '../../domain/tax-id';
 import { errorText } from '../providers/errors';
+import { ScreenTitle } from '../components/headings';
 
 /** GET/PATCH /api/settings (the subscription key only ever sent, never read back). */
 type CentreSettings = SettingsAnswer & Record<string, unknown>;
@@ -45,9 +46,7 @@ export default function CentreSettingsPage() {
 
   return (
     <Space direction="vertical" style={{ width: '100%' }} size="large">
-      <Typography.Title level={3} style={{ margin: 0 }}>
-        {t('centre-settings.title')}
-      </Typography.Title>
+      <ScreenTitle style={{ margin: 0 }}>{t('centre-settings.title')}</ScreenTitle>
       {missingIssuer && <Alert type="warning" showIcon message={t('receipts.missingIssuer')} />}
       <Form
         {...formProps}

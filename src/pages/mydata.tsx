@@ -1,5 +1,5 @@
 import { useForm } from '@refinedev/antd';
-import { Button, Card, Col, Form, Input, Row, Switch, Typography } from 'antd';
+import { Button, Card, Col, Form, Input, Row, Switch } from 'antd';
 import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { USERS, type MyDataRow } from '../../domain/resources/users';
@@ -12,6 +12,7 @@ import { fieldOf } from '../engine/resource-screen';
 import { useKeptOnStale, useStaleChoice } from '../engine/form/drawer-form';
 import { useLeaveGuard } from '../engine/form/leave-guard';
 import type { ProviderError } from '../providers/dataProvider';
+import { ScreenTitle } from '../components/headings';
 
 type MyData = MyDataRow & Record<string, unknown>;
 
@@ -48,7 +49,7 @@ export default function MyDataPage() {
   const data = query?.data?.data;
   return (
     <>
-      <Typography.Title level={3}>{t('mydata.title')}</Typography.Title>
+      <ScreenTitle>{t('mydata.title')}</ScreenTitle>
       <Row gutter={[24, 24]}>
         <Col xs={24} lg={12}>
           <Card title={t('mydata.details')} loading={query?.isLoading}>

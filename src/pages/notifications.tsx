@@ -10,6 +10,7 @@ import { notificationText } from '../components/notification-text';
 import { formatInstant, type Translate } from '../engine/fields/format';
 import { API_URL, type ProviderError } from '../providers/dataProvider';
 import { subscribeNotifications, type NotificationRow } from '../providers/notification-stream';
+import { ScreenTitle } from '../components/headings';
 
 const PAGE_SIZE = 25;
 
@@ -67,9 +68,7 @@ export default function NotificationsPage() {
   return (
     <>
       <Space style={{ width: '100%', justifyContent: 'space-between', flexWrap: 'wrap', marginBottom: 16 }}>
-        <Typography.Title level={3} style={{ margin: 0 }}>
-          {t('notifications.title')}
-        </Typography.Title>
+        <ScreenTitle style={{ margin: 0 }}>{t('notifications.title')}</ScreenTitle>
         <Space wrap>
           <Typography.Text type="secondary" data-testid="unread-count">
             {t('notifications.unreadCount', { count: unread })}

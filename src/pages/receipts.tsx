@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { RECEIPT_KINDS, RECEIPT_STATUSES } from '../../domain/enums';
 import { formatDate, formatMoney } from '../engine/fields/format';
 import { FiscalReceiptModal, STATUS_COLOURS, type Receipt } from '../resources/money/fiscal-receipt';
+import { ScreenTitle } from '../components/headings';
 
 /**
  * /receipts/: the centre's receipts, newest first, paged by the server: by period, status and
@@ -41,9 +42,7 @@ export default function ReceiptsPage() {
 
   return (
     <Space direction="vertical" style={{ width: '100%' }}>
-      <Typography.Title level={3} style={{ margin: 0 }}>
-        {t('receipts.title')}
-      </Typography.Title>
+      <ScreenTitle style={{ margin: 0 }}>{t('receipts.title')}</ScreenTitle>
       <Space wrap>
         <Input.Search
           allowClear

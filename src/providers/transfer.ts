@@ -18,6 +18,12 @@ export async function uploadWithProgress<T>(
   return data;
 }
 
+/** GETs a JSON answer (a long import's progress, polled); resolves with its body. */
+export async function fetchJson<T>(url: string): Promise<T> {
+  const { data } = await http.get<T>(url);
+  return data;
+}
+
 /** A file's bytes (the API wants the app's headers, so a plain link cannot fetch them); `headers` beside them (the reader's language). */
 export async function fetchBlob(url: string, params?: Params, headers?: Record<string, string>): Promise<Blob> {
   const { data } = await http.get<Blob>(url, { params, responseType: 'blob', headers });

@@ -53,7 +53,7 @@ describe.each(DATABASE_KINDS)('every 4xx has an error code on %s', (kind) => {
     { name: 'a path segment longer than the router allows', url: `/api/users/${'1'.repeat(300)}`, status: 414 },
     { name: 'a path that is not valid percent-encoding', url: '/api/users/%E0%A4%A', status: 400 },
     { name: 'no such route', url: '/api/nothing-here', status: 404 },
-    { name: 'no such method', method: 'PUT', url: '/api/users', status: 404 },
+    { name: 'no such method', method: 'PUT', url: '/api/users', status: 405 },
     { name: 'a list query that is not valid', url: '/api/users?_start=-1', status: 400 },
     { name: 'an unknown list parameter', url: '/api/users?constructor=1', status: 400 },
     { name: 'history of an Object.prototype key', url: '/api/history?entity=__proto__&entity_id=1', status: 400 },

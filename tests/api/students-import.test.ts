@@ -2,6 +2,9 @@
 // {created, skipped, errors: [{row, fields}]}; an invalid row without skip_invalid is 400
 // validation with the errors and nothing written; dry_run validates and writes nothing; each
 // created student has a history entry; at most 5000 rows; the route takes bodies over 1 MB.
+// A long import (over 500 rows) answers 202 at once with a job, worked in the background in
+// short transactions while other requests are answered; GET …/import?job=<id> says how far it has
+// come and gives the report, or the same refusal, nothing written.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_KINDS, startApp, type TestApp } from './harness';
 import { expectError, expectStatus, json, show } from './api-helpers';
@@ -156,5 +159,76 @@ describe.each(DATABASE_KINDS)('student import on %s', (kind) => {
     expectStatus(res, 200);
     expect(json(res)).toMatchObject({ created: 300, skipped: 0 });
     expect((await students()).length).toBe(before);
+  });
+
+  /** Polls the job until it has ended; answers its last state. */
+  const finished = async (job: string, timeout = 240_000) => {
+    const until = Date.now() + timeout;
+    for (;;) {
+      const res = await call('GET', `/api/students/import?job=${job}`);
+      expectStatus(res, 200);
+      const state = json(res);
+      if (state.status === 'done' || state.status === 'failed') return state;
+      if (Date.now() > until) throw new Error(`the import is still ${state.status} (${state.checked}/${state.total} checked, ${state.created} created)`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  };
+  const countOf = async (lastName: string) => json(await call('GET', `/api/students?_end=1&q=${encodeURIComponent(lastName)}`)).total as number;
+
+  it('a 9 MB import answers 202 within 10 s, other requests are answered meanwhile, and the polled job ends with the report', async () => {
+    // 4,000 students with long notes: about 9 MB
+    const rows = Array.from({ length: 4000 }, (_, i) => ({
+      first_name: `Μεγάλη${i}`,
+      last_name: 'Παρτίδα',
+      class_ids: [classId],
+      custom_fields: { level: 'A1' },
+      information: 'ι'.repeat(1100),
+    }));
+    expect(Buffer.byteLength(JSON.stringify({ rows }))).toBeGreaterThan(8.5 * 1024 * 1024);
+    const started = Date.now();
+    const res = await importRows(rows);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expectStatus(res, 202);
+    const job = json(res);
+    expect(job).toMatchObject({ status: expect.stringMatching(/^(checking|creating)$/), total: 4000, report: null, error: null });
+    expect(res.headers.location).toBe(`/api/students/import?job=${job.job}`);
+    // another request is not held up by the import
+    const asked = Date.now();
+    expectStatus(await call('GET', '/api/classes?_end=5'), 200);
+    expect(Date.now() - asked).toBeLessThan(5_000);
+    const end = await finished(job.job);
+    expect(end).toMatchObject({ status: 'done', total: 4000, checked: 4000, created: 4000, report: { created: 4000, skipped: 0, errors: [] }, error: null });
+    expect(await countOf('Παρτίδα')).toBe(4000);
+  }, 300_000);
+
+  it('a long import with an invalid row fails as a short one is refused: the same errors, nothing written', async () => {
+    const rows: unknown[] = Array.from({ length: 700 }, (_, i) => ({ first_name: `Άκυρη${i}`, last_name: 'Ολόκληρη' }));
+    rows[650] = { first_name: 'Α', last_name: 'Β', email: 'not-an-email' };
+    const res = await importRows(rows);
+    expectStatus(res, 202);
+    const end = await finished(json(res).job);
+    expect(end).toMatchObject({ status: 'failed', created: 0, report: null });
+    expect(end.error).toMatchObject({ code: 'validation', details: { reason: 'rows-invalid', errors: [{ row: 650, fields: { email: 'invalid-format' } }] } });
+    expect(await countOf('Ολόκληρη')).toBe(0);
+    // with skip_invalid, the others go in; a dry run writes nothing
+    const dry = await finished(json(await importRows(rows, { skip_invalid: true, dry_run: true })).job);
+    expect(dry).toMatchObject({ status: 'done', report: { created: 699, skipped: 1 } });
+    expect(await countOf('Ολόκληρη')).toBe(0);
+    const skipped = await finished(json(await importRows(rows, { skip_invalid: true })).job);
+    expect(skipped).toMatchObject({ status: 'done', created: 699, report: { created: 699, skipped: 1, errors: [{ row: 650 }] } });
+    expect(await countOf('Ολόκληρη')).toBe(699);
+  }, 300_000);
+
+  it('a job is read only by whoever started it; an unknown one is 404', async () => {
+    const res = await importRows(
+      Array.from({ length: 501 }, (_, i) => ({ first_name: `Ιδιωτική${i}`, last_name: 'Εργασία' })),
+      { dry_run: true },
+    );
+    expectStatus(res, 202);
+    const { job } = json(res);
+    const other = await t.createUser(admin.token, { role: 'SECRETARY', tenant: 'importing' });
+    expectError(await t.request({ method: 'GET', url: `/api/students/import?job=${job}`, token: other.token, tenant: 'importing' }), 404, 'not-found');
+    expectError(await call('GET', '/api/students/import?job=no-such-job'), 404, 'not-found');
+    expect((await finished(job)).status).toBe('done');
   });
 });

@@ -18,6 +18,9 @@ import { e2eServer } from './server';
 // in the light theme and in English in the dark one; ROOT's only where ADMIN cannot go (the
 // rest she sees as ADMIN does); the sign-in and invitation pages in all four pairings. One
 // browser, one signed-in page per role, moving between screens inside the app as a user does.
+// Beside those impacts, a few rules of lesser impact must not fail either: headings that skip a
+// level, an empty heading, an ARIA attribute an element may not carry. The calendar is audited
+// in its month view too.
 const baseUrl = e2eServer().baseUrl;
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -102,6 +105,12 @@ afterAll(async () => {
   await browser?.close();
 });
 
+/** The calendar in its month view (the home in the week view is audited as `/`). */
+const MONTH_VIEW = '/ (month view)';
+
+/** Rules whose every failure counts, whatever axe's impact for it. */
+const ALWAYS = new Set(['heading-order', 'empty-heading', 'aria-prohibited-attr', 'aria-required-children']);
+
 /** Every screen of the sidebar `role` may open (its route guard), and the drawers that show one row. */
 function screensOf(role: Role): string[] {
   const routes = [...new Set(SCREENS.map((s) => s.screen.route))];
@@ -113,15 +122,34 @@ function screensOf(role: Role): string[] {
   const drawers = canOpenRoute(role, '/') ? [`/?mode=view&lesson=${ids.lesson}`] : [];
   if (canOpenRoute(role, '/students/')) drawers.push(`/students/?mode=view&student=${ids.student}`, '/students/?mode=create');
   if (canOpenRoute(role, '/contracts/')) drawers.push(`/contracts/?mode=view&contract=${ids.contract}`, `/contracts/?mode=status&contract=${ids.contract}`);
+  if (canOpenRoute(role, '/')) drawers.push(MONTH_VIEW);
   return [...open, ...drawers];
 }
 
 /** Moves to `path` inside the app (no reload), as a link does, and waits until it has drawn. */
 async function visit(page: Page, path: string) {
+  if (path === MONTH_VIEW) return calendarView(page, 'month');
   await page.evaluate((to) => {
     window.history.pushState({}, '', to);
     window.dispatchEvent(new PopStateEvent('popstate'));
   }, path);
+  await settle(page);
+}
+
+/** The calendar at home, switched to `view` with its toolbar's buttons (day, week, month), as a user does. */
+async function calendarView(page: Page, view: 'week' | 'month') {
+  await page.evaluate(() => {
+    window.history.pushState({}, '', '/');
+    window.dispatchEvent(new PopStateEvent('popstate'));
+  });
+  await page.locator('[data-testid=lesson-calendar]').waitFor();
+  await page
+    .locator('.rbc-toolbar .rbc-btn-group')
+    .last()
+    .locator('button')
+    .nth(view === 'month' ? 2 : 1)
+    .click();
+  await page.locator(`[data-testid=lesson-calendar][data-view=${view}]`).waitFor();
   await settle(page);
 }
 
@@ -141,7 +169,7 @@ async function audit(page: Page, onlyColours = false): Promise<string[]> {
     return result.violations;
   }, onlyColours);
   return (violations as AxeViolation[])
-    .filter((v) => v.impact === 'critical' || v.impact === 'serious')
+    .filter((v) => v.impact === 'critical' || v.impact === 'serious' || ALWAYS.has(v.id))
     .flatMap((v) =>
       v.nodes.map((node) => `${v.id} (${v.impact}) ${JSON.stringify(node.target)}: ${[...node.any, ...node.all, ...node.none][0]?.message ?? v.help}`),
     );
@@ -217,6 +245,8 @@ async function auditRole(role: Role, combinations: readonly { language: 'el' | '
         // A theme changes colours only: the dark one is checked for contrast, the light one for every rule.
         const lines = [...(await audit(page, mode === 'dark')), ...(language === 'el' ? await englishNames(page) : [])];
         for (const line of lines) failures.push({ at: `${role} ${language} ${mode} ${path}`, line });
+        // the calendar opens in the view it was left in: back to the week for the next pass
+        if (path === MONTH_VIEW) await calendarView(page, 'week');
       }
     }
   } finally {

@@ -159,7 +159,7 @@ describe('the calendar', () => {
     await page.waitForURL(/mode=view&lesson=\d+/);
     const original = Number(new URL(page.url()).searchParams.get('lesson'));
     const view = await opened('Διδασκαλία');
-    await view.getByRole('button', { name: 'Σήμανση προς αναπλήρωση' }).click();
+    await view.getByRole('button', { name: 'Σήμανση ως αναπληρωμένη' }).click();
     await view.locator('[data-status="TO_BE_REPLACED"]', { hasText: 'Προς αναπλήρωση' }).waitFor();
 
     // Its replacement, the same day at 19:00–20:00 in the same room.

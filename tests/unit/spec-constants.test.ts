@@ -103,8 +103,10 @@ describe('texts', () => {
     expect(read('en', 'files.json').folders?.folders).toBe('Files');
   });
 
-  it("the lesson action reads 'Mark as to be replaced'", () => {
-    expect((read('en', 'lessons.json').lessons?.actions as Record<string, string> | undefined)?.markToBeReplaced).toBe('Mark as to be replaced');
-    expect(JSON.stringify(read('en', 'lessons.json')).toLowerCase()).not.toContain('mark as replaced');
+  it("the lesson action reads 'Mark as replaced' (Greek: Σήμανση ως αναπληρωμένη)", () => {
+    const action = (language: string) => (read(language, 'lessons.json').lessons?.actions as Record<string, string> | undefined)?.markToBeReplaced;
+    expect(action('en')).toBe('Mark as replaced');
+    expect(action('el')).toBe('Σήμανση ως αναπληρωμένη');
+    expect(JSON.stringify(read('en', 'lessons.json'))).not.toContain('Mark as to be replaced');
   });
 });

@@ -4,14 +4,14 @@ import { App, Button, Space, type ButtonProps, type FormInstance } from 'antd';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDrawerGuard, useGuardChanges } from '../mode-drawer';
-import { offerStaleChoice } from './stale';
+import { type CompareFields, offerStaleChoice } from './stale';
 
 /**
  * The create/update form of a mode drawer (SPEC's `mode` and id params): saves without
  * redirecting, closes on success, and on 409 stale keeps what the user typed and offers to
  * save it over the other person's version, load theirs, or compare the two.
  * It tells "Saved" or "Could not save" with the server's message, unless `options` says otherwise.
- * `labelOf` names a field in the comparison.
+ * `labelOf` names a field in the comparison; `compare`, when given, makes its lines.
  */
 export function useDrawerForm<T extends BaseRecord>(opts: {
   resource: string;
@@ -19,10 +19,11 @@ export function useDrawerForm<T extends BaseRecord>(opts: {
   id: number | null;
   onDone(): void;
   labelOf?(field: string): string;
+  compare?: CompareFields;
   options?: Omit<UseFormProps<T, HttpError>, 'resource' | 'action' | 'id' | 'redirect' | 'onMutationSuccess' | 'onMutationError'>;
 }): UseFormReturnType<T, HttpError> {
   const { t } = useTranslation();
-  const stale = useStaleChoice(opts.labelOf);
+  const stale = useStaleChoice(opts.labelOf, opts.compare);
   const result: UseFormReturnType<T, HttpError> = useForm<T, HttpError>({
     resource: opts.resource,
     action: opts.mode === 'create' ? 'create' : 'edit',
@@ -34,7 +35,9 @@ export function useDrawerForm<T extends BaseRecord>(opts: {
     },
     onMutationError: stale.onMutationError,
     successNotification: () => ({ type: 'success', message: t('directory.saved') }),
-    errorNotification: (error) => ({ type: 'error', message: t('directory.saveFailed'), description: error?.message }),
+    // a stale save is told by its dialog alone, not by a toast saying it again
+    errorNotification: (error) =>
+      (error as { code?: string } | undefined)?.code === 'stale' ? false : { type: 'error', message: t('directory.saveFailed'), description: error?.message },
     ...opts.options,
   });
   useKeptOnStale(stale, result);
@@ -61,13 +64,17 @@ export interface StaleChoice {
 /**
  * On a 409 stale save: keeps what the user typed and offers to save it over the other person's
  * version, load theirs, or compare the two. Give `onMutationError` to Refine's useForm, then
- * call useKeptOnStale with its result. `labelOf` names a field in the comparison.
+ * call useKeptOnStale with its result. `labelOf` names a field in the comparison; `compare`,
+ * when given, makes its lines.
  */
-export function useStaleChoice(labelOf: (field: string) => string = (field) => field): StaleChoice {
+export function useStaleChoice(labelOf: (field: string) => string = (field) => field, compare?: CompareFields): StaleChoice {
   const { modal } = App.useApp();
   const kept = useRef<Record<string, unknown> | null>(null);
   const target = useRef<StaleTarget | null>(null);
   const choice = useRef<StaleChoice | null>(null);
+  // the latest namers: a screen's custom fields may arrive after the form opened
+  const namers = useRef({ labelOf, compare });
+  namers.current = { labelOf, compare };
   choice.current ??= {
     kept,
     target,
@@ -84,7 +91,8 @@ export function useStaleChoice(labelOf: (field: string) => string = (field) => f
       offerStaleChoice(modal, {
         mine,
         theirs: async () => ((await query?.refetch())?.data?.data ?? {}) as Record<string, unknown>,
-        labelOf,
+        labelOf: (field) => namers.current.labelOf(field),
+        compare: namers.current.compare,
         keepMine: (theirs) => {
           kept.current = null;
           form.setFieldsValue({ ...mine, version: theirs.version });

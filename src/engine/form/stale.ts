@@ -19,10 +19,17 @@ export function offerReload(modal: HookAPI, error: unknown, reload: () => void):
 /** Fields that are the record's bookkeeping, not something a user typed. */
 const BOOKKEEPING = new Set(['id', 'version', 'created_at', 'updated_at', 'deleted', 'deleted_at']);
 
-function shown(value: unknown): string {
+export function shown(value: unknown): string {
   if (value === null || value === undefined || value === '') return '—';
   if (Array.isArray(value)) return value.map(shown).join(', ');
-  if (typeof value === 'object') return JSON.stringify(value);
+  // a set of named values (custom fields) as "name: value" pairs, never as JSON
+  if (typeof value === 'object')
+    return (
+      Object.entries(value)
+        .filter(([, v]) => v !== null && v !== undefined && v !== '')
+        .map(([name, v]) => `${name}: ${shown(v)}`)
+        .join('; ') || '—'
+    );
   if (typeof value === 'boolean') return i18n.t(value ? 'typing.stale.yes' : 'typing.stale.no');
   return String(value);
 }
@@ -33,6 +40,23 @@ const same = (a: unknown, b: unknown) => shown(a) === shown(b);
 export function changedFields(mine: Record<string, unknown>, theirs: Record<string, unknown>): string[] {
   return Object.keys(mine).filter((field) => !BOOKKEEPING.has(field) && !same(mine[field], theirs[field]));
 }
+
+/** One line of the comparison: a field's name, what the user typed and what the other person saved. */
+export interface ComparedField {
+  key: string;
+  label: string;
+  mine: string;
+  theirs: string;
+}
+
+/** The lines of the comparison: the fields that differ, each named and shown as text. */
+export type CompareFields = (mine: Record<string, unknown>, theirs: Record<string, unknown>) => ComparedField[];
+
+/** The comparison of fields named by `labelOf`, their values as plain text. */
+export const plainComparison =
+  (labelOf: (field: string) => string): CompareFields =>
+  (mine, theirs) =>
+    changedFields(mine, theirs).map((field) => ({ key: field, label: labelOf(field), mine: shown(mine[field]), theirs: shown(theirs[field]) }));
 
 /**
  * A 409 stale answer on a form: the user's values stay in the form, and the dialog offers to
@@ -45,13 +69,15 @@ export function offerStaleChoice(
     mine: Record<string, unknown>;
     theirs(): Promise<Record<string, unknown>>;
     labelOf(field: string): string;
+    /** The comparison's lines, when the fields need more than a label (custom values, formats). */
+    compare?: CompareFields;
     keepMine(theirs: Record<string, unknown>): void;
     loadTheirs(theirs: Record<string, unknown>): void;
   },
 ): void {
   const theirs = opts.theirs();
   const comparison = (fresh: Record<string, unknown>) => {
-    const fields = changedFields(opts.mine, fresh);
+    const lines = (opts.compare ?? plainComparison(opts.labelOf))(opts.mine, fresh);
     return createElement(
       'table',
       { className: 'frontis-stale-compare', style: { width: '100%', marginTop: 12, borderCollapse: 'collapse' } },
@@ -69,13 +95,13 @@ export function offerStaleChoice(
       createElement(
         'tbody',
         null,
-        ...fields.map((field) =>
+        ...lines.map((line) =>
           createElement(
             'tr',
-            { key: field },
-            createElement('th', { scope: 'row', style: { textAlign: 'left', fontWeight: 'normal' } }, opts.labelOf(field)),
-            createElement('td', null, shown(opts.mine[field])),
-            createElement('td', null, shown(fresh[field])),
+            { key: line.key },
+            createElement('th', { scope: 'row', style: { textAlign: 'left', fontWeight: 'normal' } }, line.label),
+            createElement('td', null, line.mine),
+            createElement('td', null, line.theirs),
           ),
         ),
       ),

@@ -4,14 +4,14 @@ import { Alert, Button, Checkbox, Modal, Progress, Result, Select, Space, Steps,
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
-import type { ImportReportAnswer } from '../../../domain/answers/imports';
+import type { ImportJobAnswer, ImportReportAnswer } from '../../../domain/answers/imports';
 import type { ImportRowError } from '../../../domain/errors';
 import type { FieldDef, ResourceDef } from '../../../domain/fields';
 import { normalizeSearch } from '../../../domain/text';
 import { parseCsv } from '../list/csv';
 import { labelOf, parseDate, type Translate } from '../fields/format';
-import { toApiError } from '../../providers/http';
-import { uploadWithProgress } from '../../providers/transfer';
+import { ApiError, toApiError } from '../../providers/http';
+import { fetchJson, uploadWithProgress } from '../../providers/transfer';
 import { errorText } from '../../providers/errors';
 import { loadAllLanguages, translations } from '../../providers/i18nProvider';
 
@@ -108,6 +108,22 @@ function answerOf(body: unknown): ImportAnswer | null {
 
 type Stage = 'file' | 'map' | 'done';
 
+type ImportJob = z.infer<typeof ImportJobAnswer>;
+
+/** The answer a long import's job ends with: its report, or its refusal thrown as a short import's would be. */
+async function jobOutcome(resource: string, started: ImportJob, onProgress: (job: ImportJob) => void): Promise<ImportAnswer> {
+  let job = started;
+  while (job.status === 'checking' || job.status === 'creating') {
+    onProgress(job);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    job = await fetchJson<ImportJob>(`/api/${resource}/import?job=${encodeURIComponent(job.job)}`);
+  }
+  onProgress(job);
+  if (job.status === 'done' && job.report) return job.report;
+  const error = job.error ?? { code: 'internal', message: 'The import failed.' };
+  throw new ApiError(0, error.code, error.message, (error.fields ?? {}) as Record<string, string>, { error }, {});
+}
+
 /** The fields of a declaration a CSV may fill: writable ones, not lists of references or objects. */
 export const importTargets = (t: Translate, def: ResourceDef): ImportTarget[] =>
   def.fields
@@ -145,6 +161,8 @@ export function CsvImport({ resource, targets, open, onClose, title, hint, recor
   const [result, setResult] = useState<ImportAnswer | null>(null);
   const [busy, setBusy] = useState<null | 'check' | 'import'>(null);
   const [percent, setPercent] = useState(0);
+  // a long import, worked by the server in the background: how far it has come
+  const [working, setWorking] = useState<ImportJob | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
 
   const byKey = useMemo(() => new Map(targets.map((x) => [x.key, x])), [targets]);
@@ -193,13 +211,24 @@ export function CsvImport({ resource, targets, open, onClose, title, hint, recor
     setBusy(dryRun ? 'check' : 'import');
     setProblem(null);
     setPercent(0);
+    setWorking(null);
     try {
       // a long file's rows take a while to send: the bar shows how far they have gone
-      const data = await uploadWithProgress<ImportAnswer>(
+      const answer = await uploadWithProgress<ImportAnswer | ImportJob>(
         `/api/${resource}/import`,
         { rows: bodies(), skip_invalid: skipInvalid, dry_run: dryRun },
         { onProgress: (loaded, total) => setPercent(total ? Math.min(90, Math.round((loaded / total) * 90)) : 50) },
       );
+      // a long import answers at once and goes on on the server: sending is the first 30 %,
+      // checking the rows the next 30 %, creating them the rest
+      const data =
+        'job' in answer
+          ? await jobOutcome(resource, answer, (job) => {
+              setWorking(job);
+              const share = (n: number) => (job.total ? n / job.total : 1);
+              setPercent(Math.round(30 + 30 * share(job.checked) + (dryRun ? 40 * share(job.checked) : 40 * share(job.created))));
+            })
+          : answer;
       setPercent(100);
       if (dryRun) setChecked({ created: data.created, skipped: data.skipped, errors: data.errors ?? [] });
       else {
@@ -216,6 +245,7 @@ export function CsvImport({ resource, targets, open, onClose, title, hint, recor
       } else setProblem(errorText(apiError));
     } finally {
       setBusy(null);
+      setWorking(null);
     }
   };
 
@@ -297,6 +327,11 @@ export function CsvImport({ resource, targets, open, onClose, title, hint, recor
             </Checkbox>
             <Typography.Text type="secondary">{skipInvalid ? t('import.skipHint') : t('import.allOrNothing')}</Typography.Text>
             {busy && <Progress percent={percent} status="active" />}
+            {busy && working && (
+              <Typography.Text type="secondary" data-testid="import-progress">
+                {t('import.working', { count: working.total, checked: working.checked, created: working.created })}
+              </Typography.Text>
+            )}
             {checked && (
               <Alert
                 type={checked.errors.length ? 'warning' : 'success'}

@@ -1,4 +1,4 @@
-import { Card, DatePicker, Space, Tabs, Typography } from 'antd';
+import { Card, DatePicker, Space, Tabs } from 'antd';
 import type { CrudFilter } from '@refinedev/core';
 import dayjs from 'dayjs';
 import { useEffect } from 'react';
@@ -12,6 +12,7 @@ import { ListTotals } from '../../resources/money/totals';
 import { AccountExports } from './exports';
 import { AccountMonth } from './month';
 import { AccountYear } from './year';
+import { ScreenTitle } from '../../components/headings';
 
 /** A new expense is dated today unless the user picks another day. */
 const expenseDefaults = () => ({ date: dayjs().format('YYYY-MM-DD') });
@@ -89,9 +90,7 @@ export default function AccountPage() {
   return (
     <Card>
       <Space style={{ width: '100%', justifyContent: 'space-between' }} align="start">
-        <Typography.Title level={3} style={{ marginTop: 0 }}>
-          {t('account.title')}
-        </Typography.Title>
+        <ScreenTitle style={{ marginTop: 0 }}>{t('account.title')}</ScreenTitle>
         <AccountExports
           from={tab === 'year' ? `${year}-01-01` : `${incomeMonth}-01`}
           to={tab === 'year' ? `${year}-12-31` : dayjs(`${incomeMonth}-01`).endOf('month').format('YYYY-MM-DD')}

@@ -1,5 +1,5 @@
 import { useCustom } from '@refinedev/core';
-import { Alert, Card, Col, DatePicker, Row, Space, Spin, Table, Tabs, Tag, Typography } from 'antd';
+import { Alert, Card, Col, DatePicker, Row, Space, Spin, Table, Tabs, Tag } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -9,6 +9,7 @@ import { formatMoney } from '../../engine/fields/format';
 import { errorText } from '../../providers/errors';
 import { BarChart, LineChart } from '../../resources/money/charts';
 import { monthLabel } from '../../resources/money/types';
+import { ScreenTitle } from '../../components/headings';
 
 type ContractAnalytics = z.infer<typeof ContractAnalyticsAnswer>['data'];
 type Outstanding = ContractAnalytics['by_category'][number];
@@ -142,9 +143,7 @@ export default function AnalyticsPage() {
   const { t } = useTranslation();
   return (
     <Card>
-      <Typography.Title level={3} style={{ marginTop: 0 }}>
-        {t('analytics.title')}
-      </Typography.Title>
+      <ScreenTitle style={{ marginTop: 0 }}>{t('analytics.title')}</ScreenTitle>
       <Tabs items={[{ key: 'contracts', label: t('analytics.contractsTab'), children: <ContractsAnalytics /> }]} />
     </Card>
   );

@@ -10,6 +10,7 @@ import { LessonDrawers, useLessonParams } from '../../resources/lessons/lesson-d
 import { CalendarFilterBar, useCalendarFilters } from './calendar-filters';
 import { LessonCalendar } from './lesson-calendar';
 import { ToBeReplaced } from './to-be-replaced';
+import { ScreenTitle } from '../../components/headings';
 
 const MODES = ['create', 'update', 'view'] as const;
 
@@ -33,9 +34,7 @@ export default function CalendarPage() {
     <>
       <div style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center', flexWrap: 'wrap', gap: 12, marginBottom: 12 }}>
         <div>
-          <Typography.Title level={3} style={{ margin: 0 }}>
-            {t('calendar.title')}
-          </Typography.Title>
+          <ScreenTitle style={{ margin: 0 }}>{t('calendar.title')}</ScreenTitle>
           <Typography.Text type="secondary">{t('calendar.welcome', { name })}</Typography.Text>
         </div>
         <Space wrap>

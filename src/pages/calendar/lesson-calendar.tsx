@@ -77,7 +77,11 @@ const accessors = {
 };
 /** A day's name above its column: plain text (the calendar's own puts a columnheader role inside a button, with no grid around it). */
 const DayHeader = ({ label }: { label: ReactNode }) => <span>{label}</span>;
-const components = { event: LessonEvent, header: DayHeader };
+/** A weekday above the month's grid: the header cell of its column, as the grid's header row (role row) needs. */
+// biome-ignore lint/a11y/useSemanticElements: the month's grid is react-big-calendar's divs with ARIA roles, not a table
+// biome-ignore lint/a11y/useFocusableInteractive: a column's header is read, not operated (the day's number opens the day)
+const MonthDayHeader = ({ label }: { label: ReactNode }) => <span role="columnheader">{label}</span>;
+const components = { event: LessonEvent, header: DayHeader, month: { header: MonthDayHeader } };
 
 const hourOf = (time: string, up: boolean) => Number(time.slice(0, 2)) + (up && time.slice(3, 5) !== '00' ? 1 : 0);
 const localIso = (d: Date) => dayjs(d).format('YYYY-MM-DDTHH:mm');

@@ -1,6 +1,6 @@
 import { useCustomMutation } from '@refinedev/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Col, Form, Input, Row, Spin, Typography } from 'antd';
+import { App, Button, Card, Col, Form, Input, Row, Spin } from 'antd';
 import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
@@ -14,6 +14,7 @@ import { useLeaveGuard } from '../../engine/form/leave-guard';
 import { fieldOf } from '../../engine/resource-screen';
 import { toProviderError, type ProviderError } from '../../providers/dataProvider';
 import { LoadError, PORTAL_ME_KEY, PORTAL_ME_URL, type PortalMe, usePortalMe } from './portal-data';
+import { ScreenTitle } from '../../components/headings';
 
 type Update = z.infer<typeof PortalMeUpdate>;
 
@@ -69,7 +70,7 @@ export default function PortalDetails() {
 
   return (
     <>
-      <Typography.Title level={3}>{t('portal.details.title')}</Typography.Title>
+      <ScreenTitle>{t('portal.details.title')}</ScreenTitle>
       {query.isError && <LoadError error={query.error} />}
       <Row gutter={[24, 24]}>
         <Col xs={24} lg={12}>

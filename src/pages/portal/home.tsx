@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import type { PortalHomeAnswer } from '../../../domain/answers/portal';
 import { LessonList } from './lesson-list';
 import { childName, LoadError, usePortal } from './portal-data';
+import { ScreenTitle, SectionTitle } from '../../components/headings';
 
 type Home = z.infer<typeof PortalHomeAnswer>['data'];
 
@@ -14,9 +15,7 @@ export default function PortalHome() {
   const { data, loading, error } = usePortal<Home>('/api/portal/home');
   return (
     <Space direction="vertical" size="middle" style={{ width: '100%' }}>
-      <Typography.Title level={3} style={{ margin: 0 }}>
-        {t('portal.home.title')}
-      </Typography.Title>
+      <ScreenTitle style={{ margin: 0 }}>{t('portal.home.title')}</ScreenTitle>
       {loading && <Spin />}
       {error && <LoadError error={error} />}
       {data && data.length === 0 && <Typography.Text>{t('portal.noChildren')}</Typography.Text>}
@@ -31,11 +30,11 @@ export default function PortalHome() {
           {child.class_names.length > 0 && <Typography.Paragraph type="secondary">{child.class_names.join(', ')}</Typography.Paragraph>}
           <Row gutter={[24, 8]}>
             <Col xs={24} md={12}>
-              <Typography.Title level={5}>{t('portal.home.next')}</Typography.Title>
+              <SectionTitle>{t('portal.home.next')}</SectionTitle>
               <LessonList lessons={next_lessons} empty={t('portal.home.noLessons')} />
             </Col>
             <Col xs={24} md={12}>
-              <Typography.Title level={5}>{t('portal.home.homework')}</Typography.Title>
+              <SectionTitle>{t('portal.home.homework')}</SectionTitle>
               <LessonList lessons={homework} homework empty={t('portal.home.noHomework')} />
             </Col>
           </Row>

@@ -4,8 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { formatDate } from '../../engine/fields/format';
 import type { PortalLesson } from './portal-data';
 
-/** "Τρί 07/10/2026" in the chosen language. */
-export const dayText = (date: string) => `${dayjs(date).format('dd')} ${formatDate(date)}`;
+/** "Wed 09/12/2026", "Τετ 09/12/2026": the weekday's short name (dayjs's `ddd`, not its two-letter `dd`). */
+export const dayText = (date: string) => `${dayjs(date).format('ddd')} ${formatDate(date)}`;
 
 /**
  * Lessons as a list (a phone reads a list better than a grid): time, subject and class, the

@@ -1,5 +1,5 @@
 import { useCustom } from '@refinedev/core';
-import { Alert, Segmented, Select, Space, Spin, Typography } from 'antd';
+import { Alert, Segmented, Select, Space, Spin } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import type { PortalChildSchema, PortalLessonSchema, PortalMeAnswer } from '../../../domain/answers/portal';
 import { errorText } from '../../providers/errors';
 import type { ProviderError } from '../../providers/dataProvider';
+import { ScreenTitle } from '../../components/headings';
 
 export type PortalMe = z.infer<typeof PortalMeAnswer>['data'];
 export type PortalChild = z.infer<typeof PortalChildSchema>;
@@ -105,9 +106,7 @@ export function ChildScreen({
   const [child, choose] = useChild(me?.children);
   return (
     <Space direction="vertical" size="middle" style={{ width: '100%' }}>
-      <Typography.Title level={3} style={{ margin: 0 }}>
-        {title}
-      </Typography.Title>
+      <ScreenTitle style={{ margin: 0 }}>{title}</ScreenTitle>
       {query.isLoading && <Spin />}
       {query.isError && <Alert type="error" showIcon message={errorText(query.error)} />}
       {me && me.children.length === 0 && <Alert type="info" showIcon message={t('portal.noChildren')} />}

@@ -73,7 +73,7 @@ export function AttendanceTab({ field, id }: { field: AttendanceOwner; id: numbe
             render: (_, row) => (
               <Link
                 to={`/?mode=view&lesson=${row.lesson_id}&tab=attendance`}
-              >{`${dayjs(row.date).format('dd')} ${formatDate(row.date)} ${row.start_time}`}</Link>
+              >{`${dayjs(row.date).format('ddd')} ${formatDate(row.date)} ${row.start_time}`}</Link>
             ),
           },
           ...(field === 'class_id'

@@ -30,6 +30,7 @@ import {
   type EntityRow,
   type Values,
 } from './api';
+import { ScreenTitle, SectionTitle } from '../../components/headings';
 
 const newField = (): Partial<EntityField> => ({
   key: '',
@@ -181,9 +182,9 @@ function Builder({ id }: { id: number | null }) {
 
   return (
     <Space direction="vertical" size="middle" style={{ width: '100%' }}>
-      <Typography.Title level={3} style={{ margin: 0 }}>
+      <ScreenTitle style={{ margin: 0 }}>
         {id === null ? t('custom-entities.create') : t('custom-entities.edit', { name: loaded ? entityName(loaded, i18n.language) : '' })}
-      </Typography.Title>
+      </ScreenTitle>
       <Form<Values> form={form} layout="vertical" onFinish={(values) => send(values)} scrollToFirstError>
         <Row gutter={[24, 16]}>
           <Col xs={24} xl={14}>
@@ -494,7 +495,7 @@ function Preview({ form, t }: { form: FormInstance<Values>; t: Translate }) {
   const name = values.name_el || values.name_en ? entityName({ name_el: values.name_el ?? '', name_en: values.name_en ?? '', slug: '' }, i18n.language) : '';
   return (
     <Card title={t('custom-entities.preview')} size="small" style={{ position: 'sticky', top: 16 }} data-testid="entity-preview">
-      {name && <Typography.Title level={5}>{t('customEntities.records.create', { name })}</Typography.Title>}
+      {name && <SectionTitle>{t('customEntities.records.create', { name })}</SectionTitle>}
       {fields.length === 0 ? (
         <Empty description={t('custom-entities.previewEmpty')} />
       ) : (

@@ -11,6 +11,7 @@ import { toProviderError } from '../../providers/dataProvider';
 import { iconOf } from '../index';
 import { useRuntimeResources } from '../../engine/runtime/runtime';
 import { entityName, inUseDetails, recordsRoute, type EntityRow } from './api';
+import { ScreenTitle } from '../../components/headings';
 
 /**
  * /custom-entities/ (ROOT): the centre's own record types, each with a link to its records
@@ -66,7 +67,11 @@ export default function CustomEntitiesPage() {
 
   return (
     <List
-      title={t('custom-entities.title')}
+      title={
+        <ScreenTitle className="refine-pageHead" style={{ marginBottom: 0 }}>
+          {t('custom-entities.title')}
+        </ScreenTitle>
+      }
       breadcrumb={false}
       headerButtons={
         <Button type="primary" icon={<PlusOutlined />} onClick={() => navigate('/custom-entities/builder/?mode=create')}>

@@ -17,6 +17,7 @@ import { fetchBlob } from '../../providers/transfer';
 import { FilePreview, isolate, saveFile, type Preview } from './preview';
 import { UploadList, useUploads } from './uploads';
 import './files.css';
+import { ScreenTitle } from '../../components/headings';
 
 export interface Folder {
   id: number;
@@ -188,7 +189,11 @@ export default function FileManagementPage() {
         </div>
       )}
       <List
-        title={t('files.title')}
+        title={
+          <ScreenTitle className="refine-pageHead" style={{ marginBottom: 0 }}>
+            {t('files.title')}
+          </ScreenTitle>
+        }
         breadcrumb={false}
         headerButtons={
           <Space wrap>

@@ -1,6 +1,6 @@
 import { DeleteOutlined, DownloadOutlined, PrinterOutlined, SafetyOutlined } from '@ant-design/icons';
 import { useInvalidate } from '@refinedev/core';
-import { App, Button, Descriptions, Modal, Space, Table, Typography } from 'antd';
+import { App, Button, Descriptions, Modal, Space, Table } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { can } from '../../../domain/access';
@@ -8,6 +8,7 @@ import { formatMoney, type Translate } from '../../engine/fields/format';
 import { errorText } from '../../providers/errors';
 import { http } from '../../providers/http';
 import { useRole } from '../lessons/status';
+import { SectionTitle } from '../../components/headings';
 
 type Row = Record<string, unknown>;
 type Doc = Record<string, unknown> & { person: Row };
@@ -147,7 +148,7 @@ export function PersonalDataActions({ resource, id, name }: { resource: 'student
                 : t('personalData.otherSection', { name: t(`${section}.title`), count: rows.length });
               return (
                 <div key={section} style={{ marginTop: 16 }}>
-                  <Typography.Title level={5}>{title}</Typography.Title>
+                  <SectionTitle>{title}</SectionTitle>
                   {rows.length > 0 && (
                     <Table
                       size="small"

@@ -16,6 +16,7 @@ import { LESSON_DEF, lessonField } from './recurrence-fields';
 import { lessonRights, LessonStatusTags, lessonTitle, useRole } from './status';
 import type { Lesson, LessonConflict } from './types';
 import { AttendanceRoster } from '../attendance/roster';
+import { SectionTitle } from '../../components/headings';
 
 export interface LessonNavigation {
   view(id: number): void;
@@ -35,9 +36,9 @@ export function LessonView({ id, nav, tab }: { id: number; nav: LessonNavigation
   if (query.isError || !lesson) return <Alert type="error" message={providerError(query.error).message} />;
   return (
     <Space direction="vertical" style={{ width: '100%' }} data-testid="lesson-view" data-lesson-id={lesson.id}>
-      <Typography.Title level={4} style={{ margin: 0 }}>
+      <SectionTitle size={4} style={{ margin: 0 }}>
         {lessonTitle(lesson, t)}
-      </Typography.Title>
+      </SectionTitle>
       <Space size={4} wrap>
         <LessonStatusTags lesson={lesson} t={t} />
       </Space>

@@ -14,6 +14,7 @@ import { PaymentsList } from './payments-list';
 import { useRefetchAfterWrites } from './refresh';
 import { MoneyTotals } from './totals';
 import { monthLabel, type ContractStatus, type PaymentDraft } from './types';
+import { SectionTitle } from '../../components/headings';
 
 /**
  * `?mode=status&contract=ID`: the contract month by month. The registration, then each month,
@@ -102,9 +103,9 @@ export function ContractStatusView({ id, withPayments = true }: { id: number; wi
 
   return (
     <Space direction="vertical" style={{ width: '100%' }}>
-      <Typography.Title level={4} style={{ margin: 0 }}>
+      <SectionTitle size={4} style={{ margin: 0 }}>
         {contract.student?.name} · {formatDate(contract.start_date)} – {formatDate(contract.end_date)}
-      </Typography.Title>
+      </SectionTitle>
       <Space wrap>
         {contract.category?.name && <Tag>{contract.category.name}</Tag>}
         <Tag color={contract.with_receipt ? 'blue' : 'default'}>{contract.with_receipt ? t('money.withReceipt') : t('money.withoutReceipt')}</Tag>

@@ -5,10 +5,12 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { CONTRACTS } from '../../../domain/resources/money';
 import { formatDate, formatMoney, type RefLabel } from '../../engine/fields/format';
+import { monthFee } from '../../../domain/money';
 import { ModeDrawer, useModeParams } from '../../engine/mode-drawer';
 import { ResourceScreen, type Row } from '../../engine/resource-screen';
 import { PayerFormItem } from '../guardians/payer-item';
 import { ContractToolbar } from './contract-filters';
+import { newContractDates } from './contract-dates';
 import { MANAGERS } from '../../../domain/access';
 import { useRole } from '../lessons/status';
 import { ContractReminders } from './contract-reminders';
@@ -21,6 +23,7 @@ const idParam = (value: string | null) => (value && /^\d+$/.test(value) ? Number
 /**
  * The new-contract form opened from a student (`?mode=create&student_id=…&payer_guardian_id=…`)
  * starts with them; once the form is gone they leave the address, so the next one starts empty.
+ * Every new contract starts from today to the school year's end (contract-dates.ts).
  */
 function useNewContractFor() {
   const [params, setParams] = useSearchParams();
@@ -40,7 +43,7 @@ function useNewContractFor() {
   }, [creating, named, setParams]);
   return () => {
     const current = new URLSearchParams(window.location.search);
-    const values: Record<string, number> = {};
+    const values: Record<string, number | string> = { ...newContractDates() };
     for (const name of [NEW_CONTRACT_STUDENT, NEW_CONTRACT_PAYER]) {
       const id = idParam(current.get(name));
       if (id !== undefined) values[name] = id;
@@ -95,6 +98,10 @@ export default function ContractsPage() {
             : []
         }
         columns={{
+          // a month's fee: month_cost less discount_percent, rounded to the cent (docs/rules.md, Contracts)
+          month_cost: {
+            render: (row) => formatMoney(monthFee({ month_cost: Number(row.month_cost ?? 0), discount_percent: Number(row.discount_percent ?? 0) })),
+          },
           is_register_paid: {
             render: (row) =>
               row.is_register_paid ? <Tag color="green">{t('contracts.status.paidTag')}</Tag> : <Tag color="red">{t('contracts.status.unpaidTag')}</Tag>,
