@@ -122,6 +122,8 @@ export const ERROR_REASONS = [
   'payer-not-guardian',
   // conflict: a staff username that is a guardian's e-mail address
   'username-guardian-email',
+  // conflict: a long import whose server stopped part-way (what it had made was taken back)
+  'import-interrupted',
 ] as const;
 export type ErrorReason = (typeof ERROR_REASONS)[number];
 

@@ -279,8 +279,16 @@ export async function serveRecords(app: Parameters<FastifyPluginAsyncZod>[0], o:
         const ctx = ctxOf(request);
         if (o.importsInParts && body.rows.length > BACKGROUND_ROWS) {
           const params = paramsOf(request);
-          const job = startImport(ctx, body.rows, options, (fn) => inTenant(ctx, async (tx) => fn(await open(tx, ctx, params), tx)), o.afterLargeImport);
-          reply.header('location', `${request.url.split('?')[0]}?job=${job.job}`);
+          const at = request.url.split('?')[0]!;
+          const job = await startImport(
+            ctx,
+            at,
+            body.rows,
+            options,
+            (fn) => inTenant(ctx, async (tx) => fn(await open(tx, ctx, params), tx)),
+            o.afterLargeImport,
+          );
+          reply.header('location', `${at}?job=${job.job}`);
           return reply.code(202).send(job);
         }
         const report = await inTenant(ctx, async (tx) => {
@@ -306,7 +314,11 @@ export async function serveRecords(app: Parameters<FastifyPluginAsyncZod>[0], o:
           response: { 200: answerSchema(ImportJobAnswer) },
         },
       },
-      async (request) => importJob(ctxOf(request), parseBody(JobQuery, request.query).job),
+      async (request) => {
+        const ctx = ctxOf(request);
+        const params = paramsOf(request);
+        return importJob(ctx, parseBody(JobQuery, request.query).job, (fn) => inTenant(ctx, async (tx) => fn(await open(tx, ctx, params), tx)));
+      },
     );
   }
 }

@@ -5,7 +5,9 @@
 // A long import (over 500 rows) answers 202 at once with a job, worked in the background in
 // short transactions while other requests are answered; GET …/import?job=<id> says how far it has
 // come and gives the report, or the same refusal, nothing written.
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { platform } from '../../server/db/client';
 import { DATABASE_KINDS, startApp, type TestApp } from './harness';
 import { expectError, expectStatus, json, show } from './api-helpers';
 
@@ -217,6 +219,24 @@ describe.each(DATABASE_KINDS)('student import on %s', (kind) => {
     const skipped = await finished(json(await importRows(rows, { skip_invalid: true })).job);
     expect(skipped).toMatchObject({ status: 'done', created: 699, report: { created: 699, skipped: 1, errors: [{ row: 650 }] } });
     expect(await countOf('Ολόκληρη')).toBe(699);
+  }, 300_000);
+
+  it('a job whose server stopped part-way is taken back whole at the next poll, and says so', async () => {
+    const res = await importRows(Array.from({ length: 600 }, (_, i) => ({ first_name: `Διακοπή${i}`, last_name: 'Επανεκκίνηση' })));
+    expectStatus(res, 202);
+    const { job } = json(res);
+    const done = await finished(job);
+    expect(done.status, JSON.stringify(done)).toBe('done');
+    expect(await countOf('Επανεκκίνηση')).toBe(600);
+    // As its process leaves it when killed while creating: the rows made so far recorded, the job not moving.
+    await platform(t.database).execute(
+      sql`update import_jobs set status = 'creating', report = null, heartbeat_at = now() - interval '3 minutes' where id = ${job}`,
+    );
+    const end = await finished(job);
+    expect(end).toMatchObject({ status: 'failed', created: 0, report: null, error: { code: 'conflict', details: { reason: 'import-interrupted' } } });
+    expect(await countOf('Επανεκκίνηση')).toBe(0);
+    // Read again, it stays so (taken back once).
+    expect(json(await call('GET', `/api/students/import?job=${job}`))).toMatchObject({ status: 'failed', created: 0 });
   }, 300_000);
 
   it('a job is read only by whoever started it; an unknown one is 404', async () => {
