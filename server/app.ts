@@ -49,7 +49,8 @@ import { tenantRoutes } from './modules/tenants/spec';
 import { usersSpec } from './modules/users/spec';
 import { authPlugin } from './plugins/auth';
 import { clientPlugin } from './plugins/client';
-import { closeExtraSocketsOnClose, limitConnectionsPerAddress, serverTimeouts } from './plugins/connections';
+import { closeExtraSocketsOnClose, limitBodyRate, limitConnectionsPerAddress, serverTimeouts } from './plugins/connections';
+import { drainPlugin } from './plugins/drain';
 import { errorsPlugin, frameworkErrors } from './plugins/errors';
 import { openapiPlugin } from './plugins/openapi';
 import { overloadPlugin } from './plugins/overload';
@@ -90,6 +91,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     // Time limits on headers and bodies, and answers in the API's format to what the parser refuses.
     ...serverTimeouts(config.connections),
     frameworkErrors,
+    // A closing app refuses with our own 503 (server/plugins/drain.ts), in the API's error format.
+    return503OnClosing: false,
   });
 
   // An empty body sent as application/json (some clients do that on DELETE) means "no body".
@@ -101,6 +104,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   });
 
   limitConnectionsPerAddress(app.server, config.connections);
+  limitBodyRate(app.server, config.connections);
   closeExtraSocketsOnClose(app);
 
   const jwtKey = await loadJwtKey(database);
@@ -121,6 +125,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     });
   }
 
+  // First of all: a draining process answers nothing new (and /healthz says it is draining).
+  await app.register(drainPlugin);
   await app.register(errorsPlugin);
   // Refusals come first, before any other work is spent on a request the process cannot serve in time.
   await app.register(overloadPlugin, { config: config.overload, pool: database.pool });
