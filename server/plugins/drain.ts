@@ -7,12 +7,14 @@
  *   client or the proxy sends it again elsewhere;
  * - the answers to the requests it holds carry `Connection: close`;
  * - open streams are told to reconnect (the `onDrain` listeners) and end.
- * It is over once nothing is in flight (and the proxy has had a moment to see the 503s), or at
- * the deadline, when whatever is left is cut. Fastify's own 503 while closing is turned off
+ * It is over once nothing is in flight and no kept-alive connection is left (or they had
+ * DRAIN_LINGER_MS to send their next request and be told), or at the deadline, when whatever
+ * is left is cut. Fastify's own 503 while closing is turned off
  * (buildApp), so every refusal is in the API's error format.
  */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import type { Socket } from 'node:net';
 import { DomainError } from '../../domain/index';
 import { sendError } from './errors';
 
@@ -20,9 +22,11 @@ import { sendError } from './errors';
 export const DRAIN_RETRY_AFTER_SECONDS = 1;
 
 /**
- * The least a drain lasts: long enough for the proxy's health checks (every second, then
- * faster once one fails) to see `draining` and for kept-alive clients to get their 503 and
- * `Connection: close`, rather than an idle connection closed under a request just sent.
+ * How long a drain waits, once nothing is in flight, while kept-alive connections are still
+ * open: long enough for the proxy's health checks (every second, then faster once one fails)
+ * to see `draining` and for kept-alive clients to get their 503 and `Connection: close`, rather
+ * than an idle connection closed under a request just sent. With no connection open, nobody
+ * is left to tell and the drain ends at once.
  */
 export const DRAIN_LINGER_MS = 2000;
 
@@ -40,21 +44,22 @@ declare module 'fastify' {
   }
 }
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export const drainPlugin = fp(async (app: FastifyInstance) => {
   let draining = false;
   let begun: Promise<{ cut: number }> | undefined;
   const listeners = new Set<() => void>();
   let inFlight = 0;
-  let whenIdle: (() => void) | undefined;
+  const connections = new Set<Socket>();
 
+  app.server.on('connection', (socket: Socket) => {
+    connections.add(socket);
+    socket.once('close', () => connections.delete(socket));
+  });
   app.server.on('request', (_req, res) => {
     inFlight++;
-    res.once('close', () => {
-      inFlight--;
-      if (inFlight === 0) whenIdle?.();
-    });
+    res.once('close', () => inFlight--);
   });
 
   app.addHook('onRequest', (request, reply, done) => {
@@ -85,15 +90,19 @@ export const drainPlugin = fp(async (app: FastifyInstance) => {
         app.log.warn({ err: error }, 'a drain listener failed');
       }
     }
-    const idle = new Promise<void>((resolve) => {
-      if (inFlight === 0) resolve();
-      else whenIdle = resolve;
-    });
-    const over = await Promise.race([Promise.all([idle, sleep(Math.min(DRAIN_LINGER_MS, deadline))]).then(() => false), sleep(deadline).then(() => true)]);
-    if (!over) return { cut: 0 };
+    const started = Date.now();
+    for (;;) {
+      const elapsed = Date.now() - started;
+      if (elapsed >= deadline) break;
+      // Nothing in flight, and no kept-alive connection left that a request may still come on.
+      if (inFlight === 0 && (connections.size === 0 || elapsed >= Math.min(DRAIN_LINGER_MS, deadline))) break;
+      await sleep(25);
+    }
     const cut = inFlight;
-    app.log.warn({ cut }, 'drain deadline reached: cutting the requests still in flight');
-    app.server.closeAllConnections();
+    if (cut) app.log.warn({ cut }, 'drain deadline reached: cutting the requests still in flight');
+    // Every connection left is closed here, those that never sent a request too (Node's
+    // server.close() leaves them open until its headers timeout).
+    for (const socket of connections) socket.destroy();
     return { cut };
   };
 

@@ -7,6 +7,7 @@
 // and every write is there once. Meanwhile /healthz says draining, an open notification stream is
 // told to reconnect and ends, and the process exits 0.
 import http from 'node:http';
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allNames, endFrontis, type FrontisProcess, ROOT, scratchDatabase, signIn, sleep, startFrontis } from './frontis-process';
 
@@ -140,6 +141,14 @@ describe('SIGTERM under load', () => {
         .on('error', reject);
     });
 
+    // A kept-alive connection with nothing on it (a proxy's pooled one): the drain gives it its
+    // moment, then closes it without a byte.
+    const idle = net.connect(a.port, '127.0.0.1');
+    let idleGot = '';
+    idle.on('data', (chunk) => (idleGot += chunk.toString()));
+    const idleClosed = new Promise<void>((resolve) => idle.once('close', () => resolve()));
+    idle.on('error', () => undefined);
+
     const clients = Array.from({ length: CLIENTS }, (_, n) => client(n));
     await sleep(1500);
     termAt = Date.now();
@@ -177,6 +186,8 @@ describe('SIGTERM under load', () => {
     const said = await stream;
     expect(said).toContain('event: reconnect');
     expect(said).toContain('retry: 1000');
+    await idleClosed;
+    expect(idleGot).toBe('');
     expect(await a.exited).toBe(0);
   }, 60_000);
 });
