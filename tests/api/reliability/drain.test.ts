@@ -5,7 +5,8 @@
 // and Retry-After, or the connection refused), never cut mid-request, and a refused request is
 // sent again to the second process, as a proxy or client would: every logical request succeeds
 // and every write is there once. Meanwhile /healthz says draining, an open notification stream is
-// told to reconnect and ends, and the process exits 0.
+// told to reconnect and ends, and the process exits 0. Last, the second process is stopped with
+// an upload still arriving: at DRAIN_SECONDS it is cut and the process exits 0 all the same.
 import http from 'node:http';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -67,7 +68,9 @@ describe('SIGTERM under load', () => {
     db = await scratchDatabase();
     const env = { DATABASE_URL: db.url, DRAIN_SECONDS: '10' };
     a = await startFrontis(env);
-    b = await startFrontis(env);
+    // The second drains for 1 s only and has no minimum body rate: the last test keeps an
+    // upload in flight past its drain.
+    b = await startFrontis({ ...env, DRAIN_SECONDS: '1', MIN_BODY_BYTES_PER_SECOND: '0' });
     token = (await signIn(a.base, ROOT.username, ROOT.password)).token;
   }, 120_000);
 
@@ -190,4 +193,28 @@ describe('SIGTERM under load', () => {
     expect(idleGot).toBe('');
     expect(await a.exited).toBe(0);
   }, 60_000);
+  it('the second, its drain reaching DRAIN_SECONDS, cuts what it still holds and exits 0', async () => {
+    const token = (await signIn(b.base, ROOT.username, ROOT.password)).token;
+    const boundary = '----frontis-drain';
+    const upload = net.connect(b.port, '127.0.0.1');
+    let got = '';
+    upload.on('data', (chunk) => (got += chunk.toString()));
+    upload.on('error', () => undefined);
+    const closed = new Promise<void>((resolve) => upload.once('close', () => resolve()));
+    upload.write(
+      `POST /api/files HTTP/1.1\r\nHost: demo.localhost\r\nx-tenant-id: demo\r\nx-client-type: api\r\nauthorization: Bearer ${token}\r\n` +
+        `content-type: multipart/form-data; boundary=${boundary}\r\ncontent-length: 100000\r\n\r\n` +
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="never.txt"\r\nContent-Type: text/plain\r\n\r\nthe first bytes`,
+    );
+    await sleep(300);
+    const termAt = Date.now();
+    b.child.kill('SIGTERM');
+    await closed;
+    expect(Date.now() - termAt).toBeGreaterThanOrEqual(900);
+    // Cut, not answered: the upload never finished arriving.
+    expect(got).toBe('');
+    expect(await b.exited).toBe(0);
+    expect(Date.now() - termAt).toBeLessThan(8000);
+    expect(b.output()).toContain('drain deadline reached');
+  }, 30_000);
 });
