@@ -65,7 +65,7 @@ export const drainPlugin = fp(async (app: FastifyInstance) => {
   app.addHook('onRequest', (request, reply, done) => {
     if (!draining) return done();
     reply.header('connection', 'close');
-    if (request.url === '/healthz') {
+    if (request.url.split('?', 1)[0] === '/healthz') {
       reply.code(503).header('retry-after', String(DRAIN_RETRY_AFTER_SECONDS)).send({ status: 'draining' });
       return;
     }
