@@ -29,9 +29,9 @@ export interface Config {
     maxPerAddress: number;
     /** Sockets listening on the port at once, each accepting one new connection per turn of the event loop, where Node can share a port (22.12 and later, on Linux); 1 elsewhere (LISTEN_SOCKETS, default 8). */
     listenSockets: number;
-    /** A request body must arrive at least this fast on average, or it is cut and answered 408; 0 = no minimum (MIN_BODY_BYTES_PER_SECOND, default 1024). */
+    /** Once the grace is over, a request body must have averaged at least this since it began, or it is cut and answered 408; 0 = no minimum (MIN_BODY_BYTES_PER_SECOND, default 1024). */
     minBodyBytesPerSecond: number;
-    /** Seconds a body may take before the minimum rate applies; each byte received earns 1/rate s more (BODY_GRACE_SECONDS, default 10). */
+    /** Seconds any body may take before the minimum rate applies (BODY_GRACE_SECONDS, default 10). */
     bodyGraceSeconds: number;
   };
   /** A stopping process (SIGTERM) finishes what it holds within this, then cuts what is left and exits (DRAIN_SECONDS, default 20). */

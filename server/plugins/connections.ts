@@ -157,12 +157,14 @@ const heldByServer = (req: IncomingMessage) => req.readableFlowing === false || 
 const hasBody = (req: IncomingMessage) => !req.complete && (Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined);
 
 /**
- * A minimum body rate, as Apache's mod_reqtimeout (body=…,MinRate=…) and Kestrel's
- * MinRequestBodyDataRate have: a body may take `bodyGraceSeconds`, and each byte received earns
- * 1/`minBodyBytesPerSecond` of a second more. A body that falls behind (one byte every few
- * seconds) is cut with 408 `timeout` (or, when an answer has begun, the connection is closed);
- * the upload's own clean-up runs as for a client gone away. Uploads at ordinary speeds never come
- * near it; time the server holds the body back does not count.
+ * A minimum body rate, as Kestrel's MinRequestBodyDataRate (and Apache's mod_reqtimeout
+ * MinRate) have: once `bodyGraceSeconds` are over, a body whose bytes so far average less than
+ * `minBodyBytesPerSecond` since it began (one byte every few seconds, or a steady crawl below
+ * the rate) is cut with 408 `timeout` at the next check (or, when an answer has begun, its
+ * connection is closed); the upload's own clean-up runs as for a client gone away. A burst
+ * counts towards the average, so a pause after it is forgiven for as long as the average holds.
+ * Uploads at ordinary speeds never come near it; time the server holds the body back does not
+ * count.
  */
 export function limitBodyRate(server: Server, limits: Limits) {
   const rate = limits.minBodyBytesPerSecond;
@@ -193,7 +195,7 @@ export function limitBodyRate(server: Server, limits: Limits) {
       if (heldByServer(w.req)) continue;
       w.waited += elapsed;
       const received = socket.bytesRead - w.from;
-      if (w.waited > graceMs + (received * 1000) / rate) cut(w);
+      if (w.waited > graceMs && received < (rate * w.waited) / 1000) cut(w);
     }
     if (!watched.size) {
       clearInterval(timer);

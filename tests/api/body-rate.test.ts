@@ -1,7 +1,7 @@
 // The minimum body rate (server/plugins/connections.ts, limitBodyRate): once the grace is over, a
-// body that trickles in (one byte every half second) is cut with 408 `timeout` long before the
-// whole-request limit, a JSON body and a file upload alike, and nothing of it is stored; bodies
-// sent at a steady modest rate, for longer than the grace, complete. The settings are made small
+// body that trickles in (one byte every half second) or crawls below the rate is cut with 408
+// `timeout` long before the whole-request limit, a JSON body and a file upload alike, and nothing
+// of it is stored; bodies sent at a steady modest rate, for longer than the grace, complete. The settings are made small
 // here (1 s of grace, 1,000 bytes a second) so the test takes seconds.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { json, rawRequest } from './api-helpers';
@@ -71,6 +71,17 @@ describe.each(DATABASE_KINDS)('minimum body rate on %s', (kind) => {
     expect(await folderCount()).toBe(folders);
   });
 
+  it('cuts a body that crawls in steadily below the rate, once the grace is over', async () => {
+    const folders = await folderCount();
+    // 4 KB of JSON at 600 bytes a second, where 1,000 are asked for: cut after about a second.
+    const padded = Buffer.from(`${' '.repeat(4000)}${JSON.stringify({ name: 'Σέρνεται', parent_id: null })}`);
+    const got = await send('POST', '/api/folders', 'application/json', padded, 60, 100);
+    expect(got.status).toBe(408);
+    expect(got.body.error.code).toBe('timeout');
+    expect(got.ms).toBeLessThan(4000);
+    expect(await folderCount()).toBe(folders);
+  });
+
   it('cuts a trickled upload with 408 timeout, storing no file', async () => {
     const files = await fileCount();
     const body = Buffer.from(`${fileHead}${'x'.repeat(2000)}${fileTail}`);
@@ -92,9 +103,9 @@ describe.each(DATABASE_KINDS)('minimum body rate on %s', (kind) => {
 
   it('lets bodies sent at a steady modest rate complete, though they take longer than the grace', async () => {
     const folders = await folderCount();
-    // 4 KB of JSON (leading spaces are still JSON) at 2 KB/s: 2 s.
-    const padded = Buffer.from(`${' '.repeat(4000)}${JSON.stringify({ name: 'Σταθερός φάκελος', parent_id: null })}`);
-    const folder = await send('POST', '/api/folders', 'application/json', padded, 200, 100);
+    // 8 KB of JSON (leading spaces are still JSON) at 4 KB/s, four times the minimum: 2 s.
+    const padded = Buffer.from(`${' '.repeat(8000)}${JSON.stringify({ name: 'Σταθερός φάκελος', parent_id: null })}`);
+    const folder = await send('POST', '/api/folders', 'application/json', padded, 400, 100);
     expect(folder.status).toBe(201);
     expect(folder.body.data.name).toBe('Σταθερός φάκελος');
     expect(folder.ms).toBeGreaterThan(1500);
