@@ -99,6 +99,7 @@ export const ERROR_REASONS = [
   'contract-not-withdrawn',
   // unavailable
   'overloaded',
+  'draining',
   // in-use
   'used-by',
   'has-replacement',

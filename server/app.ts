@@ -49,7 +49,8 @@ import { tenantRoutes } from './modules/tenants/spec';
 import { usersSpec } from './modules/users/spec';
 import { authPlugin } from './plugins/auth';
 import { clientPlugin } from './plugins/client';
-import { closeExtraSocketsOnClose, limitConnectionsPerAddress, serverTimeouts } from './plugins/connections';
+import { closeExtraSocketsOnClose, limitBodyRate, limitConnectionsPerAddress, serverTimeouts } from './plugins/connections';
+import { drainPlugin } from './plugins/drain';
 import { errorsPlugin, frameworkErrors } from './plugins/errors';
 import { methodsPlugin } from './plugins/methods';
 import { openapiPlugin } from './plugins/openapi';
@@ -91,6 +92,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     // Time limits on headers and bodies, and answers in the API's format to what the parser refuses.
     ...serverTimeouts(config.connections),
     frameworkErrors,
+    // A closing app refuses with our own 503 (server/plugins/drain.ts), in the API's error format.
+    return503OnClosing: false,
   });
 
   // An empty body sent as application/json (some clients do that on DELETE) means "no body".
@@ -102,6 +105,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   });
 
   limitConnectionsPerAddress(app.server, config.connections);
+  limitBodyRate(app.server, config.connections);
   closeExtraSocketsOnClose(app);
 
   const jwtKey = await loadJwtKey(database);
@@ -122,6 +126,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     });
   }
 
+  // First of all: a draining process answers nothing new (and /healthz says it is draining).
+  await app.register(drainPlugin);
   await app.register(errorsPlugin);
   // notes every route's methods, for the 405 of a known path asked with another one
   await app.register(methodsPlugin);

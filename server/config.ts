@@ -29,7 +29,13 @@ export interface Config {
     maxPerAddress: number;
     /** Sockets listening on the port at once, each accepting one new connection per turn of the event loop, where Node can share a port (22.12 and later, on Linux); 1 elsewhere (LISTEN_SOCKETS, default 8). */
     listenSockets: number;
+    /** Once the grace is over, a request body must have averaged at least this since it began, or it is cut and answered 408; 0 = no minimum (MIN_BODY_BYTES_PER_SECOND, default 1024). */
+    minBodyBytesPerSecond: number;
+    /** Seconds any body may take before the minimum rate applies (BODY_GRACE_SECONDS, default 10). */
+    bodyGraceSeconds: number;
   };
+  /** A stopping process (SIGTERM) finishes what it holds within this, then cuts what is left and exits (DRAIN_SECONDS, default 20). */
+  drainSeconds: number;
   /** An S3-compatible bucket for uploaded files; without it they live under DATA_DIR/files. */
   s3?: S3Config;
   /** FILES_SHARED=1: DATA_DIR/files is a folder every process shares (skips the start-up check of server/modules/files/shared-folder.ts). */
@@ -149,7 +155,10 @@ export function loadConfig(env: Env = process.env): Config {
       requestTimeoutSeconds: int(env, 'REQUEST_TIMEOUT_SECONDS', 300, 1),
       maxPerAddress: int(env, 'MAX_CONNECTIONS_PER_ADDRESS', flag(env, 'TRUST_PROXY', false) ? 0 : 200),
       listenSockets: int(env, 'LISTEN_SOCKETS', 8, 1),
+      minBodyBytesPerSecond: int(env, 'MIN_BODY_BYTES_PER_SECOND', 1024),
+      bodyGraceSeconds: int(env, 'BODY_GRACE_SECONDS', 10, 1),
     },
+    drainSeconds: int(env, 'DRAIN_SECONDS', 20, 1),
     smtpUrl: text(env, 'SMTP_URL'),
     mailFrom: text(env, 'MAIL_FROM') ?? 'Frontis <no-reply@frontis.invalid>',
     publicUrl: text(env, 'PUBLIC_URL'),

@@ -1,7 +1,8 @@
 /**
  * The process: configuration, database, migrations, first-start data, HTTP, jobs; and an
- * orderly stop on SIGTERM/SIGINT (finish in-flight requests, then close the database so
- * PGlite flushes its files). With the embedded database the process holds DATA_DIR's lock
+ * orderly stop on SIGTERM/SIGINT: it drains (server/plugins/drain.ts: refuse what is new,
+ * answer what it holds within DRAIN_SECONDS), then closes the database so PGlite flushes its
+ * files, and exits 0. With the embedded database the process holds DATA_DIR's lock
  * for its whole life, so a second server or a restore cannot touch the files under it.
  */
 // First: a setting of V8's that must hold before any module that serves requests is loaded.
@@ -78,11 +79,14 @@ async function main() {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    app.log.info({ signal }, 'shutting down');
-    // A stuck request must not keep the process alive forever.
-    const force = setTimeout(() => process.exit(1), 10_000).unref();
+    app.log.info({ signal }, 'draining');
+    // Closing the database must not keep the process alive forever either.
+    const force = setTimeout(() => process.exit(1), (config.drainSeconds + 10) * 1000).unref();
     try {
       for (const s of stopJobs) s();
+      // /healthz says draining, new requests are refused with 503, streams are told to
+      // reconnect, and what the process holds is answered within DRAIN_SECONDS.
+      await app.drain.begin(config.drainSeconds);
       await app.close();
       await database.close();
       lock?.release();

@@ -6,7 +6,8 @@
  *    `frontis_session` in session mode for what needs a session (LISTEN, the migration lock),
  *    re-pointed by a watcher that asks the monitor which node is primary;
  *  - three Frontis processes on their own ports, and HAProxy in front of them on one port
- *    (health-checked on /healthz, long timeouts for the notification streams).
+ *    (health-checked on /healthz, so a draining process is taken out within a second or so;
+ *    long timeouts for the notification streams; see haproxy.ts).
  * Everything listens on loopback only and is stopped by stop() (also on Ctrl-C).
  *
  *   npm run cluster            # up, prints the address, runs until Ctrl-C
@@ -17,6 +18,7 @@ import { chownSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { haproxyConfig } from './haproxy';
 import { startPgBouncer, type PgBouncer } from './pgbouncer';
 
 export const REPO = fileURLToPath(new URL('../../', import.meta.url));
@@ -292,33 +294,7 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
     }
 
     const haproxyCfg = join(dir, 'haproxy.cfg');
-    writeFileSync(
-      haproxyCfg,
-      [
-        'global',
-        '  maxconn 2000',
-        'defaults',
-        '  mode http',
-        '  timeout connect 2s',
-        '  timeout client 60s',
-        '  timeout server 60s',
-        // Notification streams stay open for as long as the token lives.
-        '  timeout tunnel 1h',
-        '  option forwardfor',
-        `frontend web`,
-        `  bind 127.0.0.1:${ports.haproxy}`,
-        '  default_backend frontis',
-        'backend frontis',
-        '  balance leastconn',
-        '  option httpchk GET /healthz',
-        '  http-check expect status 200',
-        // A 503 from one process (shed or database away) of an idempotent request is tried on another.
-        '  retry-on 503 conn-failure empty-response',
-        '  retries 2',
-        ...ports.frontis.map((port, i) => `  server f${i + 1} 127.0.0.1:${port} check inter 1s fall 2 rise 1`),
-        '',
-      ].join('\n'),
-    );
+    writeFileSync(haproxyCfg, haproxyConfig(ports.haproxy, ports.frontis));
     execFileSync('haproxy', ['-c', '-q', '-f', haproxyCfg]);
     run('haproxy', 'haproxy', ['-db', '-f', haproxyCfg]);
     const base = `http://127.0.0.1:${ports.haproxy}`;

@@ -4,11 +4,14 @@
  * the parser refuses or cuts still gets an answer in the API's error format, and one address
  * may hold only so many connections at once (a trickling client opening hundreds is refused
  * at the door), and new connections are accepted several per turn of the event loop, however
- * busy it is (listen). Settings: HEADERS_TIMEOUT_SECONDS, REQUEST_TIMEOUT_SECONDS,
- * MAX_CONNECTIONS_PER_ADDRESS, LISTEN_SOCKETS (see server/config.ts).
+ * busy it is (listen). A body must also keep arriving at a minimum rate once a short grace is
+ * over (limitBodyRate), so a trickle is cut long before the whole-request limit, which is sized
+ * for a large upload on a slow line. Settings: HEADERS_TIMEOUT_SECONDS, REQUEST_TIMEOUT_SECONDS,
+ * MAX_CONNECTIONS_PER_ADDRESS, LISTEN_SOCKETS, MIN_BODY_BYTES_PER_SECOND, BODY_GRACE_SECONDS
+ * (see server/config.ts).
  */
 import type { FastifyInstance, FastifyListenOptions, FastifyServerOptions } from 'fastify';
-import type { Server, ServerOptions } from 'node:http';
+import type { IncomingMessage, Server, ServerOptions, ServerResponse } from 'node:http';
 import { type Server as NetServer, createServer } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Config } from '../config';
@@ -93,6 +96,8 @@ function answer(socket: Duplex, status: string, code: string, message: string) {
   );
 }
 
+const answerTimeout = (socket: Duplex) => answer(socket, '408 Request Timeout', 'timeout', 'The request took too long to arrive.');
+
 /** Fastify's options for the limits: passed to Fastify() so they reach the HTTP server it creates. */
 export function serverTimeouts(limits: Limits): Pick<FastifyServerOptions, 'requestTimeout' | 'clientErrorHandler'> & { http: ServerOptions } {
   return {
@@ -103,7 +108,7 @@ export function serverTimeouts(limits: Limits): Pick<FastifyServerOptions, 'requ
     clientErrorHandler: (error, socket) => {
       if (!socket.writable) return;
       const code = (error as { code?: string }).code;
-      if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return answer(socket, '408 Request Timeout', 'timeout', 'The request took too long to arrive.');
+      if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return answerTimeout(socket);
       if (code === 'HPE_HEADER_OVERFLOW') return answer(socket, '431 Request Header Fields Too Large', 'too-large', 'The request headers are too large.');
       answer(socket, '400 Bad Request', 'validation', 'The request is malformed.');
     },
@@ -129,5 +134,87 @@ export function limitConnectionsPerAddress(server: Server, limits: Limits) {
       if (left > 0) open.set(address, left);
       else open.delete(address);
     });
+  });
+}
+
+interface BodyWatch {
+  req: IncomingMessage;
+  res: ServerResponse;
+  /** The socket's bytes read when the request's headers were in. */
+  from: number;
+  /** Time spent waiting on the client for the body (ms). */
+  waited: number;
+  last: number;
+  forget(): void;
+}
+
+/**
+ * True while the server itself holds the body back: nobody reads it yet and its buffer is full,
+ * or whoever reads it paused (an upload waiting on storage). That time is not the client's.
+ */
+const heldByServer = (req: IncomingMessage) => req.readableFlowing === false || req.readableLength >= req.readableHighWaterMark;
+
+const hasBody = (req: IncomingMessage) => !req.complete && (Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined);
+
+/**
+ * A minimum body rate, as Kestrel's MinRequestBodyDataRate (and Apache's mod_reqtimeout
+ * MinRate) have: once `bodyGraceSeconds` are over, a body whose bytes so far average less than
+ * `minBodyBytesPerSecond` since it began (one byte every few seconds, or a steady crawl below
+ * the rate) is cut with 408 `timeout` at the next check (or, when an answer has begun, its
+ * connection is closed); the upload's own clean-up runs as for a client gone away. A burst
+ * counts towards the average, so a pause after it is forgiven for as long as the average holds.
+ * Uploads at ordinary speeds never come near it; time the server holds the body back does not
+ * count.
+ */
+export function limitBodyRate(server: Server, limits: Limits) {
+  const rate = limits.minBodyBytesPerSecond;
+  if (!rate) return;
+  const graceMs = limits.bodyGraceSeconds * 1000;
+  const everyMs = Math.max(100, Math.min(1000, Math.floor(graceMs / 4)));
+  const watched = new Set<BodyWatch>();
+  let timer: NodeJS.Timeout | undefined;
+
+  const cut = (w: BodyWatch) => {
+    w.forget();
+    const socket = w.req.socket;
+    if (!w.res.headersSent && socket.writable) {
+      answerTimeout(socket);
+      socket.destroySoon();
+    } else socket.destroy();
+  };
+  const check = () => {
+    const now = Date.now();
+    for (const w of watched) {
+      const socket = w.req.socket;
+      if (w.req.complete || socket.destroyed) {
+        w.forget();
+        continue;
+      }
+      const elapsed = now - w.last;
+      w.last = now;
+      if (heldByServer(w.req)) continue;
+      w.waited += elapsed;
+      const received = socket.bytesRead - w.from;
+      if (w.waited > graceMs && received < (rate * w.waited) / 1000) cut(w);
+    }
+    if (!watched.size) {
+      clearInterval(timer);
+      timer = undefined;
+    }
+  };
+
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    if (!hasBody(req)) return;
+    const socket = req.socket;
+    const forget = () => {
+      watched.delete(w);
+      socket.off('close', forget);
+      req.off('end', forget);
+    };
+    const w: BodyWatch = { req, res, from: socket.bytesRead, waited: 0, last: Date.now(), forget };
+    watched.add(w);
+    req.once('end', forget);
+    socket.once('close', forget);
+    timer ??= setInterval(check, everyMs).unref();
   });
 }

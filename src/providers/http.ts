@@ -174,7 +174,8 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * The pause before a refused call goes again, or undefined when it must not: only a 503 that
  * names a Retry-After; a read always, a write only when the server says it refused before
  * doing anything (reason `overloaded`: server/plugins/overload.ts answers before any hook or
- * handler ran). Any other 503 of a write (the database lost mid-request) may have been
+ * handler ran; reason `draining`: a stopping process, server/plugins/drain.ts, refuses whatever
+ * arrives once it has begun to drain, and the next try reaches another one). Any other 503 of a write (the database lost mid-request) may have been
  * committed, so it goes to the caller.
  */
 export function busyPause(
@@ -187,7 +188,8 @@ export function busyPause(
   if (status !== 503) return undefined;
   const seconds = Number(headers['retry-after']);
   if (!Number.isFinite(seconds) || seconds < 0) return undefined;
-  const refusedBeforeWork = (body?.error as { details?: { reason?: string } } | undefined)?.details?.reason === 'overloaded';
+  const reason = (body?.error as { details?: { reason?: string } } | undefined)?.details?.reason;
+  const refusedBeforeWork = reason === 'overloaded' || reason === 'draining';
   if (!SAFE_METHODS.has(method.toUpperCase()) && !refusedBeforeWork) return undefined;
   return Math.min(seconds * 1000, BUSY_WAIT_MAX_MS) + Math.floor(random() * BUSY_JITTER_MS);
 }

@@ -9,7 +9,7 @@ import { rawRequest as raw } from './api-helpers';
 import { DATABASE_KINDS, startApp, type TestApp } from './harness';
 
 const kind = DATABASE_KINDS[0]!;
-const limits = { headersTimeoutSeconds: 2, requestTimeoutSeconds: 2, maxPerAddress: 0, listenSockets: 8 };
+const limits = { headersTimeoutSeconds: 2, requestTimeoutSeconds: 2, maxPerAddress: 0, listenSockets: 8, minBodyBytesPerSecond: 0, bodyGraceSeconds: 10 };
 
 /** A health check the server answers and then closes the connection on. */
 const HEALTHZ = 'GET /healthz HTTP/1.1\r\nHost: demo.localhost\r\nConnection: close\r\n\r\n';

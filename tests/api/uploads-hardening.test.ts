@@ -56,7 +56,9 @@ describe.each(DATABASE_KINDS)('upload hardening on %s', (kind) => {
   };
 
   beforeAll(async () => {
-    t = await startApp(kind, { connections: { headersTimeoutSeconds: 2, requestTimeoutSeconds: 2, maxPerAddress: 6, listenSockets: 1 } });
+    t = await startApp(kind, {
+      connections: { headersTimeoutSeconds: 2, requestTimeoutSeconds: 2, maxPerAddress: 6, listenSockets: 1, minBodyBytesPerSecond: 0, bodyGraceSeconds: 10 },
+    });
     admin = (await t.signIn(t.root.username, t.root.password)).token;
     tenantId = (json(await t.request({ url: '/api/tenants?slug=demo', token: admin })).data as { id: number }[])[0]!.id;
     await t.app.listen({ port: 0, host: '127.0.0.1' });
@@ -173,7 +175,7 @@ describe.each(DATABASE_KINDS)('upload hardening on an S3-compatible store on %s'
     s3 = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory, configureBuckets: [{ name: 'frontis-hardening' }] });
     const { port: s3port } = await s3.run();
     t = await startApp(kind, {
-      connections: { headersTimeoutSeconds: 2, requestTimeoutSeconds: 2, maxPerAddress: 0, listenSockets: 1 },
+      connections: { headersTimeoutSeconds: 2, requestTimeoutSeconds: 2, maxPerAddress: 0, listenSockets: 1, minBodyBytesPerSecond: 0, bodyGraceSeconds: 10 },
       s3: {
         bucket: 'frontis-hardening',
         endpoint: `http://127.0.0.1:${s3port}`,

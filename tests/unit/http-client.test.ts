@@ -292,7 +292,7 @@ describe('http client under a busy server (503 with Retry-After)', () => {
         const seen = (calls[req.url!] = (calls[req.url!] ?? 0) + 1);
         if (seen <= Number(busyTimes)) {
           res.writeHead(503, { 'content-type': 'application/json', ...(retryAfter === 'none' ? {} : { 'retry-after': retryAfter ?? '2' }) });
-          const details = reason === 'overloaded' ? { reason, retry_after: 2 } : { retry_after: 2 };
+          const details = reason === 'overloaded' || reason === 'draining' ? { reason, retry_after: 2 } : { retry_after: 2 };
           return res.end(JSON.stringify({ error: { code: 'unavailable', message: 'busy', details } }));
         }
         res.writeHead(200, { 'content-type': 'application/json' });
@@ -342,16 +342,18 @@ describe('http client under a busy server (503 with Retry-After)', () => {
     expect(pauses).toHaveLength(BUSY_RETRIES);
   });
 
-  it('a write is sent again only when the server refused it before doing anything (reason overloaded)', async () => {
+  it('a write is sent again only when the server refused it before doing anything (reason overloaded or draining)', async () => {
     const pauses: number[] = [];
     const http = client(pauses);
     const shed = await http.post<{ data: { method: string; seen: number } }>('/busy/1/overloaded/1', { amount: 1000 });
     expect(shed.data.data).toEqual({ method: 'POST', seen: 2 });
+    const restarting = await http.post<{ data: { method: string; seen: number } }>('/busy/1/draining/1', { amount: 1000 });
+    expect(restarting.data.data).toEqual({ method: 'POST', seen: 2 });
     // A 503 of a write for another cause (the database lost mid-request) may have been committed.
     const lost = (await http.post('/busy/1/db/1', { amount: 1000 }).catch((e: unknown) => e)) as ApiError;
     expect(lost.statusCode).toBe(503);
     expect(calls['/busy/1/db/1']).toBe(1);
-    expect(pauses).toHaveLength(1);
+    expect(pauses).toHaveLength(2);
   });
 
   it('a 503 without Retry-After, a huge Retry-After and a cancelled call', async () => {

@@ -59,6 +59,9 @@ export async function unreadCount(tx: Tx, tenantId: number, userId: number): Pro
   return Number(row?.n ?? 0);
 }
 
+/** A drained stream's reader waits this long before it reconnects, by then to another process. */
+const RECONNECT_AFTER_DRAIN_MS = 1000;
+
 /** How often an idle stream says it is alive, so proxies and browsers keep it open. */
 const HEARTBEAT_MS = 25_000;
 
@@ -75,6 +78,11 @@ export const notificationRoutes: FastifyPluginAsyncZod<{ database: Database; bus
   app.addHook('preClose', async () => {
     for (const finish of [...open]) finish();
     hub.close();
+  });
+  // A draining process tells each stream's reader to reconnect (another process answers) and ends it.
+  const drains = new Set<() => void>();
+  app.drain.onDrain(() => {
+    for (const drain of [...drains]) drain();
   });
 
   app.get(
@@ -216,6 +224,7 @@ export const notificationRoutes: FastifyPluginAsyncZod<{ database: Database; bus
         if (ended) return;
         ended = true;
         open.delete(finish);
+        drains.delete(drain);
         unregister();
         clearInterval(heartbeat);
         clearTimeout(expiry);
@@ -224,8 +233,14 @@ export const notificationRoutes: FastifyPluginAsyncZod<{ database: Database; bus
       // The session was checked when the stream opened; it lasts as long as the token that opened
       // it, and ends sooner when the session does (the hub hears of it from every process).
       const expiry = setTimeout(finish, Math.max(1000, exp * 1000 - Date.now()));
+      const drain = () => {
+        if (!ended) raw.write(`retry: ${RECONNECT_AFTER_DRAIN_MS}\nevent: reconnect\ndata: {"reason":"draining"}\n\n`);
+        finish();
+      };
       raw.on('close', finish);
       open.add(finish);
+      drains.add(drain);
+      if (app.drain.draining) return drain();
       raw.write('retry: 3000\n\n');
       const userId = actor.kind === 'root' ? null : actor.id;
       unregister = hub.add({ tenantId: tenant.id, userId, sessionId: actor.sessionId, deliver: speak, finish });
