@@ -50,6 +50,7 @@ import { usersSpec } from './modules/users/spec';
 import { authPlugin } from './plugins/auth';
 import { clientPlugin } from './plugins/client';
 import { closeExtraSocketsOnClose, limitConnectionsPerAddress, serverTimeouts } from './plugins/connections';
+import { idempotencyPlugin } from './plugins/idempotency';
 import { errorsPlugin, frameworkErrors } from './plugins/errors';
 import { openapiPlugin } from './plugins/openapi';
 import { overloadPlugin } from './plugins/overload';
@@ -124,6 +125,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(errorsPlugin);
   // Refusals come first, before any other work is spent on a request the process cannot serve in time.
   await app.register(overloadPlugin, { config: config.overload, pool: database.pool });
+  // Exactly once: its onSend remembers an answer before compression touches it.
+  await app.register(idempotencyPlugin, { database });
   // Answers above 1 KB are compressed for clients that accept it (brotli at a fast setting, or
   // gzip). An answer a route already encoded itself (the calendar's week) is sent as it is;
   // files (uploads, backups) are not recompressed, and request bodies are taken as sent.

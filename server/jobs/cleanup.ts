@@ -1,6 +1,6 @@
 /**
  * Hourly housekeeping of security tables that would otherwise grow forever: old sign-in
- * attempts and long-expired refresh tokens. Safe on several processes at once (plain deletes).
+ * attempts, long-expired refresh tokens and Idempotency-Keys older than a day. Safe on several processes at once (plain deletes).
  * The embedded database has no autovacuum: without VACUUM ANALYZE its planner keeps the
  * statistics of an empty database and sorts whole tables for a page of 25.
  * Bytes of deleted files are removed once every kept backup is younger than their deletion
@@ -10,7 +10,7 @@ import { eq, lt, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config';
 import { platform, withTenant, type Database } from '../db/client';
-import { fileDeletions, files, refreshTokens, tenants } from '../db/schema/index';
+import { fileDeletions, files, idempotencyKeys, refreshTokens, tenants } from '../db/schema/index';
 import { openFileStore, type FileStore } from '../modules/files/storage';
 import { KEEP_BACKUPS } from './backup';
 import { pruneLoginAttempts } from '../modules/auth/login-attempts';
@@ -41,6 +41,8 @@ export async function cleanupNow(database: Database, config: Config, store: File
   for (const { id } of all) {
     // Keep expired tokens a day longer so a late reuse is still recognised as reuse.
     await withTenant(database, id, (tx) => tx.delete(refreshTokens).where(lt(refreshTokens.expiresAt, sql`now() - interval '1 day'`)));
+    // An Idempotency-Key is kept 24 hours (docs/rules.md, "Exactly once").
+    await withTenant(database, id, (tx) => tx.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, sql`now() - interval '24 hours'`)));
     await purgeDeletedFiles(database, id, store);
   }
   if (database.kind === 'pglite') await platform(database).execute(sql`vacuum analyze`);

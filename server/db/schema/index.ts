@@ -11,3 +11,4 @@ export * from './files';
 export * from './notifications';
 export * from './families';
 export * from './receipts';
+export * from './idempotency';

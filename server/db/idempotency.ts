@@ -1,0 +1,103 @@
+/**
+ * Exactly once (docs/rules.md, "Exactly once"): a write sent with an Idempotency-Key reserves
+ * the key inside its own transaction, through the door it opens (withTenant, withFamily,
+ * withPlatform in client.ts), so a write that committed has its key and one that rolled back
+ * has none. The request's key travels to the door in an AsyncLocalStorage set around the
+ * handler (plugins/idempotency.ts), which fills in the answer when it is known.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { sql } from 'drizzle-orm';
+import { DomainError } from '../../domain/index';
+import type { Tx } from './client';
+
+/** The key of one request, as the doors see it. */
+export interface KeyedRequest {
+  tenantId: number;
+  actor: string;
+  key: string;
+  requestHash: string;
+  /** A door is reserving the key now (a second door of the same request leaves it alone). */
+  reserving: boolean;
+  /** The key was reserved by a transaction that committed: the answer is to be remembered. */
+  reserved: boolean;
+  /** The request has answered: a door opened later (work left running) reserves nothing. */
+  done: boolean;
+}
+
+export interface RememberedAnswer {
+  requestHash: string;
+  status: number | null;
+  contentType: string | null;
+  body: string | null;
+}
+
+const current = new AsyncLocalStorage<KeyedRequest>();
+
+/** Runs fn (the rest of the request) with its key known to the doors. */
+export const runKeyed = (keyed: KeyedRequest, fn: () => void) => current.run(keyed, fn);
+
+/** An answer given before, to be given again as it was. */
+export class ReplayedAnswer extends Error {
+  constructor(readonly answer: RememberedAnswer) {
+    super('answered before under this Idempotency-Key');
+    this.name = 'ReplayedAnswer';
+  }
+}
+
+/** What a key already taken means for this request: its answer again, 422, or 409 while unanswered. */
+export function judgeTaken(keyed: Pick<KeyedRequest, 'requestHash'>, found: RememberedAnswer): Error {
+  if (found.requestHash !== keyed.requestHash) {
+    return new DomainError('idempotency-mismatch', 'This Idempotency-Key was used for another request.', { 'idempotency-key': 'mismatch' });
+  }
+  if (found.status === null) return new DomainError('in-progress');
+  return new ReplayedAnswer(found);
+}
+
+export const answerColumns = sql`request_hash as "requestHash", status, content_type as "contentType", body`;
+
+/**
+ * Wraps a door's fn so that a keyed request's first write transaction reserves its key first
+ * (one statement). A key another request holds: that one's transaction is waited for (the
+ * insert waits on its row), then its answer is given again (ReplayedAnswer), or 422, or 409.
+ */
+export function keyedDoor<T>(tenantId: number | undefined, fn: (tx: Tx) => Promise<T>): { fn: (tx: Tx) => Promise<T>; committed: () => void; failed: () => void } | null {
+  const keyed = current.getStore();
+  if (!keyed || keyed.done || keyed.reserved || keyed.reserving || (tenantId !== undefined && tenantId !== keyed.tenantId)) return null;
+  keyed.reserving = true;
+  return {
+    fn: async (tx) => {
+      const taken = await tx.execute(
+        sql`insert into idempotency_keys (tenant_id, actor, key, request_hash) values (${keyed.tenantId}, ${keyed.actor}, ${keyed.key}, ${keyed.requestHash})
+            on conflict do nothing returning 1 as reserved`,
+      );
+      if (!(taken as unknown as { rows: unknown[] }).rows.length) {
+        const found = (await tx.execute(
+          sql`select ${answerColumns} from idempotency_keys where tenant_id = ${keyed.tenantId} and actor = ${keyed.actor} and key = ${keyed.key}`,
+        )) as unknown as { rows: RememberedAnswer[] };
+        throw judgeTaken(keyed, found.rows[0] ?? { requestHash: keyed.requestHash, status: null, contentType: null, body: null });
+      }
+      return fn(tx);
+    },
+    committed: () => {
+      keyed.reserving = false;
+      keyed.reserved = true;
+    },
+    failed: () => {
+      keyed.reserving = false;
+    },
+  };
+}
+
+/** Runs a door with the request's key reserved in its transaction (see keyedDoor). */
+export async function throughKeyedDoor<T>(tenantId: number | undefined, fn: (tx: Tx) => Promise<T>, open: (fn: (tx: Tx) => Promise<T>) => Promise<T>): Promise<T> {
+  const door = keyedDoor(tenantId, fn);
+  if (!door) return open(fn);
+  try {
+    const result = await open(door.fn);
+    door.committed();
+    return result;
+  } catch (error) {
+    door.failed();
+    throw error;
+  }
+}
