@@ -60,7 +60,10 @@ export const answerColumns = sql`request_hash as "requestHash", status, content_
  * (one statement). A key another request holds: that one's transaction is waited for (the
  * insert waits on its row), then its answer is given again (ReplayedAnswer), or 422, or 409.
  */
-export function keyedDoor<T>(tenantId: number | undefined, fn: (tx: Tx) => Promise<T>): { fn: (tx: Tx) => Promise<T>; committed: () => void; failed: () => void } | null {
+export function keyedDoor<T>(
+  tenantId: number | undefined,
+  fn: (tx: Tx) => Promise<T>,
+): { fn: (tx: Tx) => Promise<T>; committed: () => void; failed: () => void } | null {
   const keyed = current.getStore();
   if (!keyed || keyed.done || keyed.reserved || keyed.reserving || (tenantId !== undefined && tenantId !== keyed.tenantId)) return null;
   keyed.reserving = true;
@@ -89,7 +92,11 @@ export function keyedDoor<T>(tenantId: number | undefined, fn: (tx: Tx) => Promi
 }
 
 /** Runs a door with the request's key reserved in its transaction (see keyedDoor). */
-export async function throughKeyedDoor<T>(tenantId: number | undefined, fn: (tx: Tx) => Promise<T>, open: (fn: (tx: Tx) => Promise<T>) => Promise<T>): Promise<T> {
+export async function throughKeyedDoor<T>(
+  tenantId: number | undefined,
+  fn: (tx: Tx) => Promise<T>,
+  open: (fn: (tx: Tx) => Promise<T>) => Promise<T>,
+): Promise<T> {
   const door = keyedDoor(tenantId, fn);
   if (!door) return open(fn);
   try {

@@ -84,7 +84,10 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
     if (error instanceof ReplayedAnswer) {
       const { status, contentType, body } = error.answer;
       if (contentType) reply.type(contentType);
-      return reply.code(status ?? 200).header('idempotency-replayed', 'true').send(body || undefined);
+      return reply
+        .code(status ?? 200)
+        .header('idempotency-replayed', 'true')
+        .send(body || undefined);
     }
     const known = translate(error);
     if (known) {
