@@ -45,6 +45,45 @@ export interface Cluster {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Debian's packages this needs, installed when missing (apt-get update is the operator's). */
+/**
+ * HAProxy in front of the Frontis processes. A request is sent again, to another process
+ * (`option redispatch`), only where that is safe (docs/rules.md, "Exactly once"): after a
+ * connection that failed before the request was sent, for any request; after it reached a
+ * process (an empty answer, a 503), only for a read or a write that carries an Idempotency-Key,
+ * which the server answers once however often it arrives. A write without a key is never resent.
+ */
+export function haproxyConfig(port: number, frontisPorts: readonly number[]): string {
+  return [
+    'global',
+    '  maxconn 2000',
+    'defaults',
+    '  mode http',
+    '  timeout connect 2s',
+    '  timeout client 60s',
+    '  timeout server 60s',
+    // Notification streams stay open for as long as the token lives.
+    '  timeout tunnel 1h',
+    '  option forwardfor',
+    'frontend web',
+    `  bind 127.0.0.1:${port}`,
+    '  default_backend frontis',
+    'backend frontis',
+    '  balance leastconn',
+    '  option httpchk GET /healthz',
+    '  http-check expect status 200',
+    // A retry goes to another process, not to the one that just failed.
+    '  option redispatch 1',
+    '  retry-on conn-failure empty-response 503',
+    '  retries 2',
+    '  acl safe_method method GET HEAD OPTIONS',
+    '  acl keyed req.hdr(idempotency-key) -m found',
+    // Beyond a failed connection, a write without a key may have been done: never sent twice.
+    '  http-request disable-l7-retry if !safe_method !keyed',
+    ...frontisPorts.map((p, i) => `  server f${i + 1} 127.0.0.1:${p} check inter 1s fall 2 rise 1`),
+    '',
+  ].join('\n');
+}
+
 export function ensurePackages(log: (line: string) => void) {
   const missing = PACKAGES.filter((name) => {
     try {
@@ -292,33 +331,7 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
     }
 
     const haproxyCfg = join(dir, 'haproxy.cfg');
-    writeFileSync(
-      haproxyCfg,
-      [
-        'global',
-        '  maxconn 2000',
-        'defaults',
-        '  mode http',
-        '  timeout connect 2s',
-        '  timeout client 60s',
-        '  timeout server 60s',
-        // Notification streams stay open for as long as the token lives.
-        '  timeout tunnel 1h',
-        '  option forwardfor',
-        `frontend web`,
-        `  bind 127.0.0.1:${ports.haproxy}`,
-        '  default_backend frontis',
-        'backend frontis',
-        '  balance leastconn',
-        '  option httpchk GET /healthz',
-        '  http-check expect status 200',
-        // A 503 from one process (shed or database away) of an idempotent request is tried on another.
-        '  retry-on 503 conn-failure empty-response',
-        '  retries 2',
-        ...ports.frontis.map((port, i) => `  server f${i + 1} 127.0.0.1:${port} check inter 1s fall 2 rise 1`),
-        '',
-      ].join('\n'),
-    );
+    writeFileSync(haproxyCfg, haproxyConfig(ports.haproxy, ports.frontis));
     execFileSync('haproxy', ['-c', '-q', '-f', haproxyCfg]);
     run('haproxy', 'haproxy', ['-db', '-f', haproxyCfg]);
     const base = `http://127.0.0.1:${ports.haproxy}`;
