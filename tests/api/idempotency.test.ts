@@ -2,8 +2,11 @@
 // is answered as the first time without being done again (one payment, one receipt), two at
 // once write once, another request under the same key is 422, a bad key is 400, and a write
 // that failed remembers nothing.
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queryRows } from '../../server/db/client';
 import { DATABASE_KINDS, startApp, type TestApp } from './harness';
+import { addSignIn, GUARDIAN_PASSWORD } from './portal-helpers';
 import { expectError, json, show } from './api-helpers';
 import { contractBody, created, makeMoneyWorld, paymentBody, type MoneyWorld, type Row } from './money-helpers';
 
@@ -117,14 +120,49 @@ describe.each(DATABASE_KINDS)('Idempotency-Key on %s', (kind) => {
   it('answers a retried update and delete as the first time', async () => {
     const payment = await created(await pay(newKey(), { amount: 6666, month: '2027-04' }));
     const key = newKey();
-    const body = { version: payment.version, notes: 'διόρθωση' };
+    const body = { version: payment.version, description: 'Διόρθωση' };
     const patch = (k: string) =>
       t.request({ method: 'PATCH', url: `/api/payments/${payment.id}`, token: w.token.ADMIN, body, headers: { 'idempotency-key': k } });
     const first = await patch(key);
+    expect(first.statusCode, show(first)).toBe(200);
+    expect(json(first).data.version).toBe(payment.version + 1);
+    // Done again, the same version would be stale: the retry is answered from memory.
     const again = await patch(key);
-    expect([first.statusCode, again.statusCode]).toEqual([first.statusCode, first.statusCode]);
+    expect(again.statusCode).toBe(200);
     expect(again.body).toBe(first.body);
-    // Without the key, the same stale version is now refused: the first was done once.
-    if (first.statusCode === 200) expect((await patch(newKey())).statusCode).toBe(409);
+    expectError(await patch(newKey()), 409, 'stale');
+
+    const plain = await created(await pay(newKey(), { amount: 7777, month: '2027-05', with_receipt: false }));
+    const remove = (k: string) => t.request({ method: 'DELETE', url: `/api/payments/${plain.id}`, token: w.token.ADMIN, headers: { 'idempotency-key': k } });
+    const deleteKey = newKey();
+    expect((await remove(deleteKey)).statusCode).toBe(204);
+    expect((await remove(deleteKey)).statusCode).toBe(204);
+    expectError(await remove(newKey()), 404, 'not-found');
+  });
+
+  it("answers a guardian's retried portal write (her own family's transaction) as the first time", async () => {
+    const email = `mother-${kind}@example.gr`;
+    const guardian = await created(
+      await t.request({
+        method: 'POST',
+        url: '/api/guardians',
+        token: w.token.ADMIN,
+        body: { first_name: 'Ελένη', last_name: 'Δοκιμής', relation: 'MOTHER', email, student_ids: [w.students[0]!.id] },
+      }),
+    );
+    const [demo] = await queryRows<{ id: number }>(t.database.db, sql`select id from tenants where slug = 'demo'`);
+    await addSignIn(t, Number(demo!.id), guardian);
+    const token = (await t.signIn(email, GUARDIAN_PASSWORD)).token;
+    const me = json(await t.request({ method: 'GET', url: '/api/portal/me', token })).data.guardian as Row;
+    const key = newKey();
+    const patch = (k: string) =>
+      t.request({ method: 'PATCH', url: '/api/portal/me', token, body: { version: me.version, phone: '6912345678' }, headers: { 'idempotency-key': k } });
+    const first = await patch(key);
+    expect(first.statusCode, show(first)).toBe(200);
+    // Done again, the same version would now be stale: the retry is answered from memory.
+    const again = await patch(key);
+    expect(again.statusCode, show(again)).toBe(200);
+    expect(again.body).toBe(first.body);
+    expectError(await patch(newKey()), 409, 'stale');
   });
 });
