@@ -1,8 +1,7 @@
 /**
  * Exactly once (docs/rules.md, "Exactly once"): a write sent with an Idempotency-Key reserves
- * the key inside its own transaction, through the door it opens (withTenant, withFamily,
- * withPlatform in client.ts), so a write that committed has its key and one that rolled back
- * has none. The request's key travels to the door in an AsyncLocalStorage set around the
+ * the key inside its own transaction, through the door it opens (withTenant, withFamily in
+ * client.ts), so a write that committed has its key and one that rolled back has none. The request's key travels to the door in an AsyncLocalStorage set around the
  * handler (plugins/idempotency.ts), which fills in the answer when it is known.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
@@ -56,55 +55,56 @@ export function judgeTaken(keyed: Pick<KeyedRequest, 'requestHash'>, found: Reme
 export const answerColumns = sql`request_hash as "requestHash", status, content_type as "contentType", body`;
 
 /**
- * Wraps a door's fn so that a keyed request's first write transaction reserves its key first
- * (one statement). A key another request holds: that one's transaction is waited for (the
- * insert waits on its row), then its answer is given again (ReplayedAnswer), or 422, or 409.
+ * Wraps a door's fn so that a keyed request's first transaction that writes reserves its key,
+ * as its last statement before COMMIT (one statement; a transaction that only read reserves
+ * nothing, so a handler that reads before it writes keeps the key for its write). A key another
+ * request reserved: its transaction is waited for (the insert waits on its row), then this one
+ * rolls back and gives that one's answer again (ReplayedAnswer), or 422, or 409 in-progress.
  */
-export function keyedDoor<T>(
-  tenantId: number | undefined,
-  fn: (tx: Tx) => Promise<T>,
-): { fn: (tx: Tx) => Promise<T>; committed: () => void; failed: () => void } | null {
+export function keyedDoor<T>(tenantId: number, fn: (tx: Tx) => Promise<T>): { fn: (tx: Tx) => Promise<T>; ended: (committed: boolean) => void } | null {
   const keyed = current.getStore();
-  if (!keyed || keyed.done || keyed.reserved || keyed.reserving || (tenantId !== undefined && tenantId !== keyed.tenantId)) return null;
+  if (!keyed || keyed.done || keyed.reserved || keyed.reserving || tenantId !== keyed.tenantId) return null;
   keyed.reserving = true;
+  let reserved = false;
   return {
     fn: async (tx) => {
-      const taken = await tx.execute(
-        sql`insert into idempotency_keys (tenant_id, actor, key, request_hash) values (${keyed.tenantId}, ${keyed.actor}, ${keyed.key}, ${keyed.requestHash})
-            on conflict do nothing returning 1 as reserved`,
-      );
-      if (!(taken as unknown as { rows: unknown[] }).rows.length) {
-        const found = (await tx.execute(
-          sql`select ${answerColumns} from idempotency_keys where tenant_id = ${keyed.tenantId} and actor = ${keyed.actor} and key = ${keyed.key}`,
-        )) as unknown as { rows: RememberedAnswer[] };
-        throw judgeTaken(keyed, found.rows[0] ?? { requestHash: keyed.requestHash, status: null, contentType: null, body: null });
+      const result = await fn(tx);
+      const [outcome] = (
+        (await tx.execute(
+          sql`with w as (select txid_current_if_assigned() is not null as wrote),
+                   ins as (insert into idempotency_keys (tenant_id, actor, key, request_hash)
+                           select ${keyed.tenantId}, ${keyed.actor}, ${keyed.key}, ${keyed.requestHash} from w where w.wrote
+                           on conflict do nothing returning 1)
+              select (select wrote from w) as wrote, (select count(*) from ins)::int as reserved`,
+        )) as unknown as { rows: { wrote: boolean; reserved: number }[] }
+      ).rows;
+      if (!outcome?.wrote) return result;
+      if (Number(outcome.reserved) === 1) {
+        reserved = true;
+        return result;
       }
-      return fn(tx);
+      const found = (await tx.execute(
+        sql`select ${answerColumns} from idempotency_keys where tenant_id = ${keyed.tenantId} and actor = ${keyed.actor} and key = ${keyed.key}`,
+      )) as unknown as { rows: RememberedAnswer[] };
+      throw judgeTaken(keyed, found.rows[0] ?? { requestHash: keyed.requestHash, status: null, contentType: null, body: null });
     },
-    committed: () => {
+    ended: (committed) => {
       keyed.reserving = false;
-      keyed.reserved = true;
-    },
-    failed: () => {
-      keyed.reserving = false;
+      if (committed && reserved) keyed.reserved = true;
     },
   };
 }
 
 /** Runs a door with the request's key reserved in its transaction (see keyedDoor). */
-export async function throughKeyedDoor<T>(
-  tenantId: number | undefined,
-  fn: (tx: Tx) => Promise<T>,
-  open: (fn: (tx: Tx) => Promise<T>) => Promise<T>,
-): Promise<T> {
+export async function throughKeyedDoor<T>(tenantId: number, fn: (tx: Tx) => Promise<T>, open: (fn: (tx: Tx) => Promise<T>) => Promise<T>): Promise<T> {
   const door = keyedDoor(tenantId, fn);
   if (!door) return open(fn);
   try {
     const result = await open(door.fn);
-    door.committed();
+    door.ended(true);
     return result;
   } catch (error) {
-    door.failed();
+    door.ended(false);
     throw error;
   }
 }

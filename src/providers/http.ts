@@ -209,6 +209,14 @@ export function outcomeUnknown(error: unknown): boolean {
   return error.statusCode === 0 || error.statusCode >= 500 || error.code === 'in-progress';
 }
 
+/** How long a write answered 409 `in-progress` (its first try still running) waits before it asks again, under the same key. */
+export const IN_PROGRESS_WAIT_MS = 1000;
+
+function inProgressPause(status: number, body: ApiErrorBody | undefined, random = Math.random): number | undefined {
+  if (status !== 409 || body?.error?.code !== 'in-progress') return undefined;
+  return IN_PROGRESS_WAIT_MS + Math.floor(random() * BUSY_JITTER_MS);
+}
+
 const timerWait = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve) => {
     const timer = setTimeout(resolve, ms);
@@ -353,7 +361,7 @@ export function createHttpClient(options: HttpOptions = {}): HttpClient {
       data,
       answer.headers,
     );
-    const pause = busyTries < BUSY_RETRIES ? busyPause(method, status, answer.headers, envelope) : undefined;
+    const pause = busyTries < BUSY_RETRIES ? (busyPause(method, status, answer.headers, envelope) ?? inProgressPause(status, envelope)) : undefined;
     if (pause !== undefined && !config.signal?.aborted) {
       await wait(pause, config.signal);
       if (!config.signal?.aborted) return attempt<T>(method, url, body, config, startedExp, retried, busyTries + 1);

@@ -14,7 +14,7 @@ interface Seen {
 }
 
 /** A stand-in API: each path answers from its own queue of outcomes (then 201). */
-function startFake(plan: Record<string, Array<'401' | 'busy' | 'drop' | '500'>>) {
+function startFake(plan: Record<string, Array<'401' | 'busy' | 'drop' | '500' | 'progress'>>) {
   const seen: Seen[] = [];
   const server: Server = createServer((req, res) => {
     const key = (req.headers as IncomingHttpHeaders)['idempotency-key'] as string | undefined;
@@ -34,7 +34,9 @@ function startFake(plan: Record<string, Array<'401' | 'busy' | 'drop' | '500'>>)
             ? [503, { error: { code: 'unavailable', message: 'busy', details: { reason: 'overloaded', retry_after: 1 } } }, { 'retry-after': '1' }]
             : next === '500'
               ? [500, { error: { code: 'internal', message: 'oops' } }, {}]
-              : [req.method === 'GET' ? 200 : 201, { data: { id: 1 } }, {}];
+              : next === 'progress'
+                ? [409, { error: { code: 'in-progress', message: 'still running' } }, {}]
+                : [req.method === 'GET' ? 200 : 201, { data: { id: 1 } }, {}];
       res.writeHead(status, { 'content-type': 'application/json', ...headers });
       res.end(JSON.stringify(body));
     });
@@ -44,7 +46,7 @@ function startFake(plan: Record<string, Array<'401' | 'busy' | 'drop' | '500'>>)
 
 describe('Idempotency-Key of the web client', () => {
   let fake: ReturnType<typeof startFake>;
-  let plan: Record<string, Array<'401' | 'busy' | 'drop' | '500'>>;
+  let plan: Record<string, Array<'401' | 'busy' | 'drop' | '500' | 'progress'>>;
   let http: ReturnType<typeof createHttpClient>['http'];
 
   beforeEach(async () => {
@@ -62,15 +64,15 @@ describe('Idempotency-Key of the web client', () => {
 
   const keysOf = (url: string) => fake.seen.filter((s) => s.url === url).map((s) => s.key);
 
-  it('sends one key per write, the same after the shared refresh and a busy pause; none on reads and sign-in', async () => {
-    plan['/api/payments'] = ['401', 'busy'];
+  it('sends one key per write, the same after the shared refresh, a busy pause and an in-progress answer; none on reads and sign-in', async () => {
+    plan['/api/payments'] = ['401', 'busy', 'progress'];
     await http.post('/api/payments', { amount: 1000 });
     const keys = keysOf('/api/payments');
-    expect(keys).toHaveLength(3);
+    expect(keys).toHaveLength(4);
     expect(keys[0]).toMatch(/^[0-9a-f]{32}$/);
     expect(new Set(keys).size).toBe(1);
     await http.post('/api/payments', { amount: 1000 });
-    expect(keysOf('/api/payments')[3]).not.toBe(keys[0]);
+    expect(keysOf('/api/payments')[4]).not.toBe(keys[0]);
     await http.get('/api/payments');
     await http.post('/login', { username: 'maria' });
     expect(fake.seen.filter((s) => s.method === 'GET' || s.url === '/login' || s.url === '/refresh-token').map((s) => s.key)).toEqual([
