@@ -21,6 +21,8 @@ export interface KeyedRequest {
   reserved: boolean;
   /** The request has answered: a door opened later (work left running) reserves nothing. */
   done: boolean;
+  /** A door found the key taken by a write that has not answered yet (409 in-progress, unless its answer comes soon). */
+  answerPending?: boolean;
 }
 
 export interface RememberedAnswer {
@@ -52,14 +54,20 @@ export function judgeTaken(keyed: Pick<KeyedRequest, 'requestHash'>, found: Reme
   return new ReplayedAnswer(found);
 }
 
+/** judgeTaken, noting a first request that has not answered yet (the plugin waits for its answer once this transaction ended). */
+function takenBy(keyed: KeyedRequest, found: RememberedAnswer): Error {
+  if (found.status === null && found.requestHash === keyed.requestHash) keyed.answerPending = true;
+  return judgeTaken(keyed, found);
+}
+
 export const answerColumns = sql`request_hash as "requestHash", status, content_type as "contentType", body`;
 
 /**
  * Wraps a door's fn so that a keyed request's first transaction that writes reserves its key,
- * as its last statement before COMMIT (one statement; a transaction that only read reserves
- * nothing, so a handler that reads before it writes keeps the key for its write). A key another
- * request reserved: its transaction is waited for (the insert waits on its row), then this one
- * rolls back and gives that one's answer again (ReplayedAnswer), or 422, or 409 in-progress.
+ * as its last statement before COMMIT (a transaction that only read reserves nothing, so a
+ * handler that reads before it writes keeps the key for its write). Before fn, the key's
+ * transaction lock waits for another request under the same key, in any process; a key found
+ * taken then rolls this one back with that one's answer (ReplayedAnswer), 422 or 409 in-progress.
  */
 export function keyedDoor<T>(tenantId: number, fn: (tx: Tx) => Promise<T>): { fn: (tx: Tx) => Promise<T>; ended: (committed: boolean) => void } | null {
   const keyed = current.getStore();
@@ -68,6 +76,15 @@ export function keyedDoor<T>(tenantId: number, fn: (tx: Tx) => Promise<T>): { fn
   let reserved = false;
   return {
     fn: async (tx) => {
+      // One request under this key at a time, whichever process: a second waits here for the
+      // first's transaction to end (the lock is the transaction's), then sees what it left.
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`idempotency ${keyed.tenantId} ${keyed.actor} ${keyed.key}`}, 0))`);
+      const [before] = (
+        (await tx.execute(
+          sql`select ${answerColumns} from idempotency_keys where tenant_id = ${keyed.tenantId} and actor = ${keyed.actor} and key = ${keyed.key}`,
+        )) as unknown as { rows: RememberedAnswer[] }
+      ).rows;
+      if (before) throw takenBy(keyed, before);
       const result = await fn(tx);
       const [outcome] = (
         (await tx.execute(
@@ -86,7 +103,7 @@ export function keyedDoor<T>(tenantId: number, fn: (tx: Tx) => Promise<T>): { fn
       const found = (await tx.execute(
         sql`select ${answerColumns} from idempotency_keys where tenant_id = ${keyed.tenantId} and actor = ${keyed.actor} and key = ${keyed.key}`,
       )) as unknown as { rows: RememberedAnswer[] };
-      throw judgeTaken(keyed, found.rows[0] ?? { requestHash: keyed.requestHash, status: null, contentType: null, body: null });
+      throw takenBy(keyed, found.rows[0] ?? { requestHash: keyed.requestHash, status: null, contentType: null, body: null });
     },
     ended: (committed) => {
       keyed.reserving = false;

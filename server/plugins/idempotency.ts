@@ -96,6 +96,14 @@ export const idempotencyPlugin = fp(async (app: FastifyInstance, { database }: {
     const keyed = keys.get(request);
     if (!keyed || keyed.done) return payload;
     keyed.done = true;
+    if (keyed.answerPending && reply.statusCode === 409) {
+      // Its first request wrote while this one waited, and answers any moment: give that answer.
+      const found = await waitForAnswer(database, keyed).catch(() => undefined);
+      if (found?.status == null) return payload;
+      reply.code(found.status).header(REPLAYED_HEADER, 'true');
+      if (found.contentType) reply.header('content-type', found.contentType);
+      return found.body ?? '';
+    }
     if (!keyed.reserved) return payload;
     const contentType = reply.getHeader('content-type');
     const body = asText(payload);

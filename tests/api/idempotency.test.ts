@@ -75,6 +75,28 @@ describe.each(DATABASE_KINDS)('Idempotency-Key on %s', (kind) => {
     expect(json(third).data.id).toBe(json([a, b].find((r) => r.statusCode === 201)!).data.id);
   });
 
+  it('gives a versioned update sent three times at once one answer: never stale for the others', async () => {
+    const payment = await created(await pay(newKey(), { amount: 1212, month: '2027-06' }));
+    const key = newKey();
+    const patch = () =>
+      t.request({
+        method: 'PATCH',
+        url: `/api/payments/${payment.id}`,
+        token: w.token.ADMIN,
+        body: { version: payment.version, description: 'Μία φορά' },
+        headers: { 'idempotency-key': key },
+      });
+    const answers = await Promise.all([patch(), patch(), patch()]);
+    for (const r of answers) {
+      if (r.statusCode === 409) expectError(r, 409, 'in-progress');
+      else expect(r.statusCode, show(r)).toBe(200);
+    }
+    const done = answers.filter((r) => r.statusCode === 200);
+    expect(done.length).toBeGreaterThan(0);
+    for (const r of done) expect(r.body).toBe(done[0]!.body);
+    expect(json(done[0]!).data.version).toBe(payment.version + 1);
+  });
+
   it('refuses the same key with another request (422) and changes nothing', async () => {
     const key = newKey();
     await created(await pay(key, { amount: 2222, month: '2026-12' }));
