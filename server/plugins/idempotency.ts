@@ -66,12 +66,12 @@ export const idempotencyPlugin = fp(async (app: FastifyInstance, { database }: {
   app.addHook('preHandler', (request, _reply, done) => {
     if (!WRITES.has(request.method)) return done();
     const key = request.headers[IDEMPOTENCY_HEADER];
-    if (key === undefined) return done();
+    const { actor, tenant } = request;
+    // Public writes (sign-in, a provider's webhook, keyed by the provider's own id) take no key.
+    if (key === undefined || !actor || !tenant) return done();
     if (typeof key !== 'string' || !VISIBLE_ASCII.test(key)) {
       return done(new DomainError('validation', 'The Idempotency-Key header must be 1-255 visible ASCII characters.', { 'idempotency-key': 'invalid-format' }));
     }
-    const { actor, tenant } = request;
-    if (!actor || !tenant) return done();
     const keyed: KeyedRequest = {
       tenantId: tenant.id,
       actor: `${actor.kind}:${actor.id}`,
