@@ -4,7 +4,8 @@
 // that failed remembers nothing.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queryRows } from '../../server/db/client';
+import { queryRows, withTenant } from '../../server/db/client';
+import { cleanupNow } from '../../server/jobs/cleanup';
 import { DATABASE_KINDS, startApp, type TestApp } from './harness';
 import { addSignIn, GUARDIAN_PASSWORD } from './portal-helpers';
 import { expectError, json, show } from './api-helpers';
@@ -186,5 +187,22 @@ describe.each(DATABASE_KINDS)('Idempotency-Key on %s', (kind) => {
     expect(again.statusCode, show(again)).toBe(200);
     expect(again.body).toBe(first.body);
     expectError(await patch(newKey()), 409, 'stale');
+  });
+
+  it('forgets a key after 24 hours (the cleanup job): the same request is then a new write', async () => {
+    const key = newKey();
+    const first = await created(await pay(key, { amount: 2424, month: '2026-09' }));
+    const [demo] = await queryRows<{ id: number }>(t.database.db, sql`select id from tenants where slug = 'demo'`);
+    const tenantId = Number(demo!.id);
+    const kept = newKey();
+    await created(await pay(kept, { amount: 2425, month: '2026-09' }));
+    await withTenant(t.database, tenantId, (tx) => tx.execute(sql`update idempotency_keys set created_at = now() - interval '25 hours' where key = ${key}`));
+    await cleanupNow(t.database, t.config);
+    const left = await withTenant(t.database, tenantId, (tx) =>
+      queryRows<{ key: string }>(tx, sql`select key from idempotency_keys where key in (${key}, ${kept})`),
+    );
+    expect(left.map((r) => r.key)).toEqual([kept]);
+    const later = await created(await pay(key, { amount: 2424, month: '2026-09' }));
+    expect(later.id).not.toBe(first.id);
   });
 });
