@@ -4,6 +4,9 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DomainError } from '../../domain/errors';
+import el from '../../src/locales/el/errors.json';
+import en from '../../src/locales/en/errors.json';
 import { ApiError, createHttpClient } from '../../src/providers/http';
 import { createSession, memoryStore } from '../../src/providers/session';
 
@@ -104,5 +107,18 @@ describe('Idempotency-Key of the web client', () => {
     plan['/api/receipts/7/cancel'] = ['drop'];
     await http.post('/api/receipts/7/cancel', { reason: 'άλλο' }).catch(() => undefined);
     expect(keysOf('/api/receipts/7/cancel')[4]).not.toBe(first);
+  });
+});
+
+describe('a 503 says nothing was saved', () => {
+  it('in the API message and in both languages of the client, for the database away and for overload', () => {
+    expect(new DomainError('unavailable').message).toContain('Nothing was saved.');
+    for (const [errors, words] of [
+      [en, 'Nothing was saved.'],
+      [el, 'Δεν αποθηκεύτηκε τίποτα.'],
+    ] as const) {
+      expect(errors.errors.unavailable).toContain(words);
+      expect(errors.errors.reasons.overloaded).toContain(words);
+    }
   });
 });
