@@ -29,6 +29,9 @@ export const ERROR_CODES = [
   'invitation-invalid',
   'invitation-expired',
   'invitation-used',
+  // an Idempotency-Key: its first request has not answered yet; or it was sent with another request
+  'in-progress',
+  'idempotency-mismatch',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -193,10 +196,12 @@ const DEFAULT_MESSAGES: Record<ErrorCode, string> = {
   'too-large': 'The request is too large.',
   timeout: 'The request took too long to arrive.',
   internal: 'Something went wrong on our side.',
-  unavailable: 'The service is briefly unavailable. Please try again in a few seconds.',
+  unavailable: 'The service is briefly unavailable. Nothing was saved. Please try again in a few seconds.',
   'invitation-invalid': 'This invitation link is not valid.',
   'invitation-expired': 'This invitation link has expired.',
   'invitation-used': 'This invitation link has already been used.',
+  'in-progress': 'This request is still being processed. Please try again in a moment.',
+  'idempotency-mismatch': 'This Idempotency-Key was already used for another request.',
 };
 
 export const ERROR_STATUS: Record<ErrorCode, number> = {
@@ -222,6 +227,8 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   'invitation-invalid': 404,
   'invitation-expired': 410,
   'invitation-used': 410,
+  'in-progress': 409,
+  'idempotency-mismatch': 422,
 };
 
 /** An expected failure with a code; the server turns it into `{error: {...}}`. */

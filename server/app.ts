@@ -51,6 +51,7 @@ import { authPlugin } from './plugins/auth';
 import { clientPlugin } from './plugins/client';
 import { closeExtraSocketsOnClose, limitBodyRate, limitConnectionsPerAddress, serverTimeouts } from './plugins/connections';
 import { drainPlugin } from './plugins/drain';
+import { idempotencyPlugin } from './plugins/idempotency';
 import { errorsPlugin, frameworkErrors } from './plugins/errors';
 import { methodsPlugin } from './plugins/methods';
 import { openapiPlugin } from './plugins/openapi';
@@ -133,6 +134,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(methodsPlugin);
   // Refusals come first, before any other work is spent on a request the process cannot serve in time.
   await app.register(overloadPlugin, { config: config.overload, pool: database.pool });
+  // Exactly once: its onSend remembers an answer before compression touches it.
+  await app.register(idempotencyPlugin, { database });
   // Answers above 1 KB are compressed for clients that accept it (brotli at a fast setting, or
   // gzip). An answer a route already encoded itself (the calendar's week) is sent as it is;
   // files (uploads, backups) are not recompressed, and request bodies are taken as sent.

@@ -7,6 +7,11 @@
  * to another one: `option redispatch 1`). No `on-marked-down shutdown-sessions`: it would cut
  * the requests the process is still answering; the process closes its own connections and
  * tells its notification streams to reconnect.
+ *
+ * A request is sent again only where that is safe (docs/rules.md, "Exactly once"): after a
+ * connection that failed before the request was sent, any request; after it reached a process
+ * (an empty answer, a 503), only a read or a write that carries an Idempotency-Key, which the
+ * server answers once however often it arrives. A write without a key is never resent.
  */
 
 /** How often each process is checked, and after a failed check (until it is marked down). */
@@ -42,6 +47,10 @@ export function haproxyConfig(listenPort: number, frontisPorts: readonly number[
     '  retry-on 503 conn-failure empty-response',
     '  retries 2',
     '  option redispatch 1',
+    '  acl safe_method method GET HEAD OPTIONS',
+    '  acl keyed req.hdr(idempotency-key) -m found',
+    // Beyond a failed connection, a write without a key may have been done: never sent twice.
+    '  http-request disable-l7-retry if !safe_method !keyed',
     ...frontisPorts.map((port, i) => `  server f${i + 1} 127.0.0.1:${port} ${check}`),
     '',
   ].join('\n');

@@ -19,6 +19,7 @@ import { drizzle as drizzlePg, NodePgSession, NodePgTransaction } from 'drizzle-
 import pg from 'pg';
 import * as schema from './schema/index';
 import { countRoundTrip } from './counting';
+import { throughKeyedDoor } from './idempotency';
 import { refuseWaitingOnItself } from './own-connection';
 import { isDatabaseUnavailable } from './unavailable';
 
@@ -317,10 +318,13 @@ const tenantSettings = (tenantId: number) => `select set_config('role', 'frontis
 /** The single door to tenant data: fn runs in a transaction that sees only tenantId's rows. */
 export async function withTenant<T>(database: Database, tenantId: number, fn: (tx: Tx) => Promise<T>): Promise<T> {
   assertTenantId(tenantId);
-  if (database.pool) return pgTenantTransaction(database.pool, database.db, tenantSettings(tenantId), fn);
-  return database.db.transaction(async (tx) => {
-    await enterTenant(tx, tenantId);
-    return fn(tx);
+  // A write sent with an Idempotency-Key reserves it in this same transaction (idempotency.ts).
+  return throughKeyedDoor(tenantId, fn, (run) => {
+    if (database.pool) return pgTenantTransaction(database.pool, database.db, tenantSettings(tenantId), run);
+    return database.db.transaction(async (tx) => {
+      await enterTenant(tx, tenantId);
+      return run(tx);
+    });
   });
 }
 
@@ -340,10 +344,12 @@ const familySettings = (tenantId: number, guardianId: number) =>
 export async function withFamily<T>(database: Database, tenantId: number, guardianId: number, fn: (tx: Tx) => Promise<T>): Promise<T> {
   assertTenantId(tenantId);
   if (!Number.isSafeInteger(guardianId) || guardianId <= 0) throw new Error(`invalid guardian id ${guardianId}`);
-  if (database.pool) return pgTenantTransaction(database.pool, database.db, familySettings(tenantId, guardianId), fn);
-  return database.db.transaction(async (tx) => {
-    await tx.execute(sql.raw(familySettings(tenantId, guardianId)));
-    return fn(tx);
+  return throughKeyedDoor(tenantId, fn, (run) => {
+    if (database.pool) return pgTenantTransaction(database.pool, database.db, familySettings(tenantId, guardianId), run);
+    return database.db.transaction(async (tx) => {
+      await tx.execute(sql.raw(familySettings(tenantId, guardianId)));
+      return run(tx);
+    });
   });
 }
 

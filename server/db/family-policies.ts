@@ -68,6 +68,13 @@ const TABLES: FamilyTable[] = [
   { table: 'payments', grant: 'SELECT', using: `contract_id in (select c.id from contracts c)` },
   { table: 'receipt_payments', grant: 'SELECT', using: `payment_id in (select p.id from payments p)` },
   { table: 'receipts', grant: 'SELECT', using: `id in (select rp.receipt_id from receipt_payments rp)` },
+  // The Idempotency-Keys of her own writes (reserved in the write's transaction), read back on a retry.
+  {
+    table: 'idempotency_keys',
+    grant: 'SELECT, INSERT',
+    using: `actor in (select 'user:' || gu.user_id from guardian_users gu where gu.guardian_id = ${GUARDIAN})`,
+    check: `actor in (select 'user:' || gu.user_id from guardian_users gu where gu.guardian_id = ${GUARDIAN})`,
+  },
   // Her own changes to herself, written as her; never read back.
   {
     table: 'history',

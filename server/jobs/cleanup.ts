@@ -1,6 +1,6 @@
 /**
  * Hourly housekeeping of security tables that would otherwise grow forever: old sign-in
- * attempts, long-expired refresh tokens and long imports' jobs of yesterday. Safe on several processes at once (plain deletes).
+ * attempts, long-expired refresh tokens, long imports' jobs of yesterday and Idempotency-Keys older than a day. Safe on several processes at once (plain deletes).
  * The embedded database has no autovacuum: without VACUUM ANALYZE its planner keeps the
  * statistics of an empty database and sorts whole tables for a page of 25.
  * Bytes of deleted files are removed once every kept backup is younger than their deletion
@@ -10,7 +10,7 @@ import { eq, lt, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config';
 import { platform, withTenant, type Database } from '../db/client';
-import { fileDeletions, files, importJobs, refreshTokens, tenants } from '../db/schema/index';
+import { fileDeletions, files, idempotencyKeys, importJobs, refreshTokens, tenants } from '../db/schema/index';
 import { openFileStore, type FileStore } from '../modules/files/storage';
 import { KEEP_BACKUPS } from './backup';
 import { pruneLoginAttempts } from '../modules/auth/login-attempts';
@@ -45,6 +45,8 @@ export async function cleanupNow(database: Database, config: Config, store: File
       // A long import's report is read within minutes of its end.
       await tx.delete(importJobs).where(lt(importJobs.createdAt, sql`now() - interval '1 day'`));
     });
+    // An Idempotency-Key is kept 24 hours (docs/rules.md, "Exactly once").
+    await withTenant(database, id, (tx) => tx.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, sql`now() - interval '24 hours'`)));
     await purgeDeletedFiles(database, id, store);
   }
   if (database.kind === 'pglite') await platform(database).execute(sql`vacuum analyze`);

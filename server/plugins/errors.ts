@@ -7,6 +7,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { DomainError, type ErrorCode, type FieldErrors } from '../../domain/index';
+import { ReplayedAnswer } from '../db/idempotency';
 import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from '../db/unavailable';
 import { confirmPendingSession } from './auth';
 
@@ -80,6 +81,15 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
   app.setErrorHandler(async (error: unknown, request: FastifyRequest, reply: FastifyReply) => {
     // A session taken as last seen is confirmed before any other answer: an ended one is 401.
     await confirmPendingSession(request).catch((refusal: unknown) => (error = refusal));
+    // A write sent again under its Idempotency-Key: the first answer, as it was.
+    if (error instanceof ReplayedAnswer) {
+      const { status, contentType, body } = error.answer;
+      if (contentType) reply.type(contentType);
+      return reply
+        .code(status ?? 200)
+        .header('idempotency-replayed', 'true')
+        .send(body || undefined);
+    }
     const known = translate(error);
     if (known) {
       if (known.code === 'unavailable') request.log.warn({ err: error }, 'database unavailable');

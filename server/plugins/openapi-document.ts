@@ -102,6 +102,14 @@ const COMPONENT_PARAMETERS: Record<string, Json> = {
     description: "The centre's slug; when the Host names a centre, the two must agree.",
     schema: { type: 'string', pattern: '^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$' },
   },
+  IdempotencyKey: {
+    in: 'header',
+    name: 'idempotency-key',
+    required: false,
+    description:
+      'Makes the write safe to send again: the same key with the same request answers the first answer again (`Idempotency-Replayed: true`) without doing it twice; with another request 422 `idempotency-mismatch`; 409 `in-progress` while the first has not answered. 1-255 visible ASCII characters, kept 24 hours per account and centre.',
+    schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
+  },
   Start: { in: 'query', name: '_start', required: false, description: 'First row (0-based).', schema: { type: 'string', pattern: '^\\d{1,9}$' } },
   End: { in: 'query', name: '_end', required: false, description: 'Row after the last one.', schema: { type: 'string', pattern: '^\\d{1,9}$' } },
   Sort: { in: 'query', name: '_sort', required: false, description: 'Sortable field names, comma-separated (at most 5).', schema: { type: 'string' } },
@@ -234,6 +242,9 @@ export function documentObject(input: { openapiObject: object }): OpenApiDocumen
       const own = op.parameters ?? [];
       const named = new Set(own.map((p) => `${p.in}:${p.name}`));
       const added: Json[] = [ref('parameters', 'ClientType'), ref('parameters', 'TenantId')];
+      // Every signed-in write takes an Idempotency-Key (plugins/idempotency.ts); sign-in and refresh do not.
+      if (['post', 'put', 'patch', 'delete'].includes(method) && path !== '/login' && path !== '/refresh-token' && path !== '/sign-out')
+        added.push(ref('parameters', 'IdempotencyKey'));
       const filters = method === 'get' ? lists.get(path) : undefined;
       // Every list of rows pages, sorts and searches alike (parseListQuery); a declared resource also filters.
       if (filters || (method === 'get' && /^\/api\/custom-entities(\/\{slug\}\/records)?$/.test(path))) {

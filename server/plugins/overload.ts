@@ -51,7 +51,7 @@ export const overloadPlugin = fp(async (app: FastifyInstance, { config, pool }: 
     request.log.warn({ cause, inFlight }, 'overloaded: request refused');
     sendError(
       reply,
-      new DomainError('unavailable', 'The server is busy. Please try again in a moment.', undefined, {
+      new DomainError('unavailable', 'The server is busy. Nothing was saved. Please try again in a moment.', undefined, {
         details: { reason: 'overloaded', retry_after: config.retryAfterSeconds },
       }),
     );

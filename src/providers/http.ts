@@ -194,6 +194,31 @@ export function busyPause(
   return Math.min(seconds * 1000, BUSY_WAIT_MAX_MS) + Math.floor(random() * BUSY_JITTER_MS);
 }
 
+export const IDEMPOTENCY_HEADER = 'idempotency-key';
+/** At most this many writes of unknown outcome are remembered (each a request's text). */
+const UNANSWERED_MAX = 50;
+
+/** A fresh Idempotency-Key: 128 random bits in hex (crypto.randomUUID needs a secure context). */
+export function newIdempotencyKey(): string {
+  const bytes = new Uint8Array(16);
+  crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** A failed write that may have been done (no answer, a server or proxy error, still in progress): sent again, it takes the same key. */
+export function outcomeUnknown(error: unknown): boolean {
+  if (!(error instanceof ApiError)) return true;
+  return error.statusCode === 0 || error.statusCode >= 500 || error.code === 'in-progress';
+}
+
+/** How long a write answered 409 `in-progress` (its first try still running) waits before it asks again, under the same key. */
+export const IN_PROGRESS_WAIT_MS = 1000;
+
+function inProgressPause(status: number, body: ApiErrorBody | undefined, random = Math.random): number | undefined {
+  if (status !== 409 || body?.error?.code !== 'in-progress') return undefined;
+  return IN_PROGRESS_WAIT_MS + Math.floor(random() * BUSY_JITTER_MS);
+}
+
 const timerWait = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve) => {
     const timer = setTimeout(resolve, ms);
@@ -338,7 +363,7 @@ export function createHttpClient(options: HttpOptions = {}): HttpClient {
       data,
       answer.headers,
     );
-    const pause = busyTries < BUSY_RETRIES ? busyPause(method, status, answer.headers, envelope) : undefined;
+    const pause = busyTries < BUSY_RETRIES ? (busyPause(method, status, answer.headers, envelope) ?? inProgressPause(status, envelope)) : undefined;
     if (pause !== undefined && !config.signal?.aborted) {
       await wait(pause, config.signal);
       if (!config.signal?.aborted) return attempt<T>(method, url, body, config, startedExp, retried, busyTries + 1);
@@ -368,7 +393,36 @@ export function createHttpClient(options: HttpOptions = {}): HttpClient {
     throw apiError;
   };
 
-  const request = <T>(method: string, url: string, body?: unknown, config: RequestConfig = {}) => attempt<T>(method, url, body, config, session.exp(), false);
+  /** Writes whose outcome is unknown (no answer, 5xx, in-progress), by what they sent: their key, for the same write sent again. */
+  const unanswered = new Map<string, string>();
+
+  /**
+   * Exactly once (docs/rules.md): every write carries an Idempotency-Key, the same one on every
+   * try of this call (the shared refresh, a busy server's pause), and on the same write sent again
+   * (the user saves again) while the last one's outcome is unknown; so the server does it once.
+   */
+  const request = async <T>(method: string, url: string, body?: unknown, config: RequestConfig = {}) => {
+    const upper = method.toUpperCase();
+    const named = Object.keys(config.headers ?? {}).some((name) => name.toLowerCase() === IDEMPOTENCY_HEADER);
+    if (SAFE_METHODS.has(upper) || NO_REFRESH.includes(pathOf(url)) || named) return attempt<T>(method, url, body, config, session.exp(), false);
+    const sent =
+      body === undefined || !isRawBody(body) || typeof body === 'string'
+        ? `${upper} ${withParams(url, config.params)} ${body === undefined ? '' : JSON.stringify(body)}`
+        : undefined;
+    const key = (sent && unanswered.get(sent)) || newIdempotencyKey();
+    if (sent) {
+      if (unanswered.size >= UNANSWERED_MAX) unanswered.clear();
+      unanswered.set(sent, key);
+    }
+    try {
+      const answer = await attempt<T>(method, url, body, { ...config, headers: { ...config.headers, [IDEMPOTENCY_HEADER]: key } }, session.exp(), false);
+      if (sent) unanswered.delete(sent);
+      return answer;
+    } catch (error) {
+      if (sent && !outcomeUnknown(error)) unanswered.delete(sent);
+      throw error;
+    }
+  };
 
   const http: Http = {
     request,

@@ -12,3 +12,4 @@ export * from './notifications';
 export * from './families';
 export * from './receipts';
 export * from './imports';
+export * from './idempotency';

@@ -137,9 +137,9 @@ export async function call(
   base: string,
   method: string,
   path: string,
-  opts: { token?: string; body?: unknown; tenant?: string; cookie?: string; clientType?: 'api' | 'web' } = {},
+  opts: { token?: string; body?: unknown; tenant?: string; cookie?: string; clientType?: 'api' | 'web'; headers?: Record<string, string> } = {},
 ): Promise<Answer> {
-  const headers: Record<string, string> = { 'x-tenant-id': opts.tenant ?? 'demo', 'x-client-type': opts.clientType ?? 'api' };
+  const headers: Record<string, string> = { 'x-tenant-id': opts.tenant ?? 'demo', 'x-client-type': opts.clientType ?? 'api', ...opts.headers };
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
   if (opts.cookie) headers.cookie = opts.cookie;
   if (opts.body !== undefined) headers['content-type'] = 'application/json';
