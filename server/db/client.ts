@@ -195,7 +195,12 @@ function countPgliteQueries(pglite: PGlite) {
  * fifth of a list's throughput. A transaction is one call (it holds PGlite until its end anyway).
  */
 const TURN_MS = 10;
+/** Calls waiting in each PGlite's queue (takeTurns), not counting the one it runs: what /metrics calls its pool waits. */
+const pgliteQueues = new WeakMap<PGlite, { waiting: number }>();
+export const pgliteWaiting = (pglite: PGlite) => pgliteQueues.get(pglite)?.waiting ?? 0;
 function takeTurns(pglite: PGlite) {
+  const queue = { waiting: 0 };
+  pgliteQueues.set(pglite, queue);
   let previous: Promise<unknown> = Promise.resolve();
   let heldSince = performance.now();
   const letGo = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -203,7 +208,9 @@ function takeTurns(pglite: PGlite) {
   for (const name of ['query', 'exec', 'transaction'] as const) {
     const call = lite[name];
     lite[name] = function (this: unknown, ...args: unknown[]) {
+      queue.waiting++;
       const answer = previous.then(async () => {
+        queue.waiting--;
         if (performance.now() - heldSince > TURN_MS) {
           await letGo();
           heldSince = performance.now();

@@ -12,6 +12,7 @@ import type { Server, ServerOptions } from 'node:http';
 import { type Server as NetServer, createServer } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Config } from '../config';
+import { countRefusal } from '../metrics/process';
 
 type Limits = Config['connections'];
 
@@ -103,7 +104,10 @@ export function serverTimeouts(limits: Limits): Pick<FastifyServerOptions, 'requ
     clientErrorHandler: (error, socket) => {
       if (!socket.writable) return;
       const code = (error as { code?: string }).code;
-      if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return answer(socket, '408 Request Timeout', 'timeout', 'The request took too long to arrive.');
+      if (code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+        countRefusal('body-timeout');
+        return answer(socket, '408 Request Timeout', 'timeout', 'The request took too long to arrive.');
+      }
       if (code === 'HPE_HEADER_OVERFLOW') return answer(socket, '431 Request Header Fields Too Large', 'too-large', 'The request headers are too large.');
       answer(socket, '400 Bad Request', 'validation', 'The request is malformed.');
     },
@@ -119,6 +123,7 @@ export function limitConnectionsPerAddress(server: Server, limits: Limits) {
     const address = socket.remoteAddress ?? '';
     const count = (open.get(address) ?? 0) + 1;
     if (count > max) {
+      countRefusal('rate-limited');
       answer(socket, '429 Too Many Requests', 'rate-limited', 'Too many connections from this address.');
       socket.destroySoon();
       return;
