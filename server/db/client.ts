@@ -19,6 +19,7 @@ import { drizzle as drizzlePg, NodePgSession, NodePgTransaction } from 'drizzle-
 import pg from 'pg';
 import * as schema from './schema/index';
 import { countRoundTrip } from './counting';
+import { clientFor, HostTarget, parseHosts } from './hosts';
 import { refuseWaitingOnItself } from './own-connection';
 import { isDatabaseUnavailable } from './unavailable';
 
@@ -91,9 +92,10 @@ const IDLE_CONNECTION_MS = 10 * 60_000;
  * drops the broken client on release. New connections are made as requests come, so service
  * resumes as soon as the server accepts connections again.
  */
-function resilientPool(opts: OpenOptions & { url: string }): pg.Pool {
+function resilientPool(opts: OpenOptions & { url: string }, target?: HostTarget): pg.Pool {
   const pool = new pg.Pool({
     connectionString: opts.url,
+    ...(target ? { Client: clientFor(target) } : {}),
     max: opts.maxConnections ?? 10,
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     keepAlive: true,
@@ -269,10 +271,27 @@ function keepWalSmall(pglite: PGlite): () => void {
 
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
   if (opts.url) {
-    const pool = resilientPool({ ...opts, url: opts.url });
+    // Several hosts (pg_autoctl's URL): connections go to the writable one, found again after a failover.
+    const hosts = parseHosts(opts.url, 'DATABASE_URL');
+    const target = hosts ? await HostTarget.open(hosts, 'DATABASE_URL', CONNECT_TIMEOUT_MS) : undefined;
+    const directHosts = opts.directUrl ? parseHosts(opts.directUrl, 'DATABASE_DIRECT_URL') : undefined;
+    const directTarget = directHosts ? await HostTarget.open(directHosts, 'DATABASE_DIRECT_URL', CONNECT_TIMEOUT_MS) : undefined;
+    const pool = resilientPool({ ...opts, url: target?.current ?? opts.url }, target);
     const db = drizzlePg({ client: pool, schema }) as unknown as Db;
     const keepsPrepared = !opts.directUrl || opts.directUrl === opts.url;
-    return { kind: 'postgres', db, pool, directUrl: opts.directUrl ?? opts.url, keepsPrepared, close: () => pool.end() };
+    const session = directTarget ?? (opts.directUrl ? undefined : target);
+    const directUrl = opts.directUrl ?? opts.url;
+    return {
+      kind: 'postgres',
+      db,
+      pool,
+      // A session of its own (LISTEN, the migrations' lock) opens on the current host each time.
+      get directUrl() {
+        return session?.current ?? directUrl;
+      },
+      keepsPrepared,
+      close: () => pool.end(),
+    };
   }
   const settings = { ...PGLITE_SETTINGS, ...(opts.dataDir ? {} : IN_MEMORY_SETTINGS), ...todaySetting(opts.today) };
   const startParams = [...PGlite.defaultStartParams, ...Object.entries(settings).flatMap(([name, value]) => ['-c', `${name}=${value}`])];
