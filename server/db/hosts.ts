@@ -115,7 +115,7 @@ export function clientFor(target: HostTarget): typeof pg.Client {
 
     override connect(): Promise<pg.Client>;
     override connect(callback: (err: Error | null, client?: pg.Client) => void): void;
-    override connect(callback?: (err: Error | null, client?: pg.Client) => void): Promise<pg.Client> | void {
+    override connect(callback?: (err: Error | null, client?: pg.Client) => void): Promise<pg.Client> | undefined {
       if (callback) {
         super.connect(((error: Error | null) => {
           if (error) target.stale();

@@ -172,37 +172,39 @@ describe.each(DATABASE_KINDS)('metrics and health on %s', (kind) => {
     expect(valueOf(figures, 'frontis_job_queue_age_seconds', { job: 'aade' })).toBe(0);
   });
 
-  it.runIf(kind === 'postgres')('says degraded when a synchronous standby is required and none is streaming', async () => {
-    // This shared server's synchronous_standby_names cannot be changed (nor should it be): on
-    // this test's own database, a function found before pg_catalog's answers it as a primary
-    // that requires a standby would; its pg_stat_replication is the real, empty one.
-    const url = t.config.databaseUrl!;
-    const name = new URL(url).pathname.slice(1);
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    try {
-      await admin.query(`create schema standin;
+  // On a PostgreSQL server only: the embedded database has no standbys.
+  if (kind === 'postgres')
+    it('says degraded when a synchronous standby is required and none is streaming', async () => {
+      // This shared server's synchronous_standby_names cannot be changed (nor should it be): on
+      // this test's own database, a function found before pg_catalog's answers it as a primary
+      // that requires a standby would; its pg_stat_replication is the real, empty one.
+      const url = t.config.databaseUrl!;
+      const name = new URL(url).pathname.slice(1);
+      const admin = new pg.Client({ connectionString: url });
+      await admin.connect();
+      try {
+        await admin.query(`create schema standin;
         create function standin.current_setting(setting text) returns text language sql stable as
           $$ select case when setting = 'synchronous_standby_names' then 'FIRST 1 (frontis_standby)' else pg_catalog.current_setting(setting) end $$;
         grant usage on schema standin to public;
         alter database ${name} set search_path = "$user", public, standin, pg_catalog`);
-    } finally {
-      await admin.end();
-    }
-    // A second process on the same database: its connections open with that search path.
-    const database = await openDatabase({ url });
-    const app = await buildApp({ database, config: t.config, serveClient: false });
-    try {
-      const res = await app.inject({ method: 'GET', url: '/healthz' });
-      expectStatus(res, 200);
-      expect(json(res)).toEqual({ status: 'degraded', reasons: ['standby-missing'] });
-      const scraped = parseExposition((await app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${TOKEN}` } })).body).samples;
-      expect(valueOf(scraped, 'frontis_replication_sync_required')).toBe(1);
-      expect(valueOf(scraped, 'frontis_replication_sync_standby_missing')).toBe(1);
-      expect(valueOf(scraped, 'frontis_replication_standbys', { state: 'streaming', sync_state: 'sync' })).toBe(0);
-    } finally {
-      await app.close();
-      await database.close();
-    }
-  });
+      } finally {
+        await admin.end();
+      }
+      // A second process on the same database: its connections open with that search path.
+      const database = await openDatabase({ url });
+      const app = await buildApp({ database, config: t.config, serveClient: false });
+      try {
+        const res = await app.inject({ method: 'GET', url: '/healthz' });
+        expectStatus(res, 200);
+        expect(json(res)).toEqual({ status: 'degraded', reasons: ['standby-missing'] });
+        const scraped = parseExposition((await app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${TOKEN}` } })).body).samples;
+        expect(valueOf(scraped, 'frontis_replication_sync_required')).toBe(1);
+        expect(valueOf(scraped, 'frontis_replication_sync_standby_missing')).toBe(1);
+        expect(valueOf(scraped, 'frontis_replication_standbys', { state: 'streaming', sync_state: 'sync' })).toBe(0);
+      } finally {
+        await app.close();
+        await database.close();
+      }
+    });
 });
