@@ -116,17 +116,35 @@ export function clientFor(target: HostTarget): typeof pg.Client {
     override connect(): Promise<pg.Client>;
     override connect(callback: (err: Error | null, client?: pg.Client) => void): void;
     override connect(callback?: (err: Error | null, client?: pg.Client) => void): Promise<pg.Client> | undefined {
-      if (callback) {
-        super.connect(((error: Error | null) => {
-          if (error) target.stale();
-          callback(error, this);
-        }) as (err: Error) => void);
-        return;
-      }
-      return super.connect().catch((error: unknown) => {
-        target.stale();
-        throw error;
-      });
+      const ready = super
+        .connect()
+        .then(() => this.refuseStandby())
+        .then(
+          () => this as pg.Client,
+          (error: unknown) => {
+            target.stale();
+            throw error;
+          },
+        );
+      if (!callback) return ready;
+      ready.then(
+        (client) => callback(null, client),
+        (error: Error) => callback(error),
+      );
+      return undefined;
+    }
+
+    /**
+     * As libpq does for read-write: a host found writable may have become a standby since (the
+     * old primary back after a failover). Such a connection is refused as the database being
+     * unavailable for the moment (503), and the primary is looked for again.
+     */
+    private async refuseStandby(): Promise<void> {
+      if (!target.list.readWrite) return;
+      const { rows } = await this.query<{ standby: boolean }>('select pg_is_in_recovery() as standby');
+      if (!rows[0]?.standby) return;
+      await this.end().catch(() => undefined);
+      throw Object.assign(new Error(`${this.host}:${this.port} is a standby (read-only); looking for the primary`), { code: '08004' });
     }
   };
 }

@@ -1,11 +1,13 @@
 // A DATABASE_URL naming several hosts, as `pg_autoctl show uri` prints it: the URL is read
 // (the second host being the primary), the writable host is found past a closed port, the
 // app serves through it, and a URL with no host answering is refused naming the setting.
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app';
 import { openDatabase } from '../../server/db/client';
 import { parseHosts } from '../../server/db/hosts';
 import { migrate } from '../../server/db/migrate';
+import { isDatabaseUnavailable } from '../../server/db/unavailable';
 import { freePort } from '../free-port';
 import { expectStatus, json } from './api-helpers';
 import { DATABASE_KINDS, startApp, type TestApp } from './harness';
@@ -70,6 +72,45 @@ describe.runIf(DATABASE_KINDS.includes('postgres'))('serving on a URL of several
       }
     } finally {
       await database.close();
+    }
+  });
+
+  it('passes a standby by: with only a standby answering, nothing is served and the setting is named', async () => {
+    // This test's own database answers pg_is_in_recovery() as a standby would: a function
+    // found before pg_catalog's, on the search path of its new sessions.
+    const url = new URL(t.config.databaseUrl!);
+    // Opened while the host is still the primary, as a running server's pool is.
+    const running = await openDatabase({ url: multi });
+    const admin = new pg.Client({ connectionString: t.config.databaseUrl });
+    await admin.connect();
+    try {
+      await admin.query(`create schema standin;
+        create function standin.pg_is_in_recovery() returns boolean language sql as 'select true';
+        grant usage on schema standin to public;
+        alter database ${url.pathname.slice(1)} set search_path = "$user", public, standin, pg_catalog`);
+    } finally {
+      await admin.end();
+    }
+    // Its next connection finds a standby: refused as the database being away for the moment (503).
+    try {
+      const refused = await running.pool!.query('select 1').then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(String(refused)).toMatch(/is a standby \(read-only\); looking for the primary/);
+      expect(isDatabaseUnavailable(refused)).toBe(true);
+    } finally {
+      await running.close();
+    }
+    await expect(openDatabase({ url: multi })).rejects.toThrow(
+      new RegExp(`DATABASE_URL: no writable host answered \\(127\\.0\\.0\\.1:${closed}: .*; ${url.host.replace(/\./g, '\\.')}: a standby \\(read-only\\)\\)`),
+    );
+    // Any host will do without target_session_attrs=read-write.
+    const any = await openDatabase({ url: multi.replace('target_session_attrs=read-write', 'target_session_attrs=any') });
+    try {
+      expect(new URL(any.directUrl!).port).toBe(url.port);
+    } finally {
+      await any.close();
     }
   });
 
