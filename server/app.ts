@@ -5,13 +5,12 @@
  */
 import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
-import { sql } from 'drizzle-orm';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import type { ResourceDef } from '../domain/index';
 import type { Config } from './config';
 import './context';
-import { platform, type Database } from './db/client';
+import type { Database } from './db/client';
 import { countDatabaseWork, type DbCounts } from './db/counting';
 import { RETRY_AFTER_SECONDS } from './db/unavailable';
 import { accountRoutes } from './modules/account/routes';
@@ -58,6 +57,8 @@ import { openapiPlugin } from './plugins/openapi';
 import { overloadPlugin } from './plugins/overload';
 import { securityPlugin } from './plugins/security';
 import { tenancyPlugin } from './plugins/tenancy';
+import { metricsPlugin } from './plugins/metrics';
+import { degradedReasons, readFigures } from './metrics/figures';
 
 /** JSON bodies are small; file uploads are streamed with their own limit (MAX_UPLOAD_MB). */
 const JSON_BODY_LIMIT = 1024 * 1024;
@@ -132,6 +133,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(errorsPlugin);
   // notes every route's methods, for the 405 of a known path asked with another one
   await app.register(methodsPlugin);
+  // Counts every answer, refusals included, so it comes before the shedder.
+  await app.register(metricsPlugin, { database, config });
   // Refusals come first, before any other work is spent on a request the process cannot serve in time.
   await app.register(overloadPlugin, { config: config.overload, pool: database.pool });
   // Exactly once: its onSend remembers an answer before compression touches it.
@@ -152,10 +155,11 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(authPlugin, { database, jwtKey });
   await app.register(openapiPlugin);
 
+  // Still 200 when degraded (the proxy keeps serving), with the reasons.
   app.get('/healthz', { config: { access: 'public' }, schema: { hide: true } }, async (_request, reply) => {
     try {
-      await platform(database).execute(sql`select 1`);
-      return { status: 'ok' };
+      const reasons = degradedReasons(await readFigures(database, config.outboxMaxAttempts), config.aadeStuckMinutes);
+      return reasons.length ? { status: 'degraded', reasons } : { status: 'ok' };
     } catch {
       return reply.code(503).header('retry-after', String(RETRY_AFTER_SECONDS)).send({ status: 'unavailable' });
     }

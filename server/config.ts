@@ -74,6 +74,10 @@ export interface Config {
   today?: string;
   /** The hour, Greek time, of the embedded database's nightly backup (BACKUP_HOUR, 0-23, default 3): it holds the database while it runs. */
   backupHour: number;
+  /** METRICS_TOKEN: /metrics answers a scraper presenting it as a Bearer token; unset, /metrics is 404. */
+  metricsToken?: string;
+  /** Minutes a receipt may wait for its MARK before /healthz says degraded (AADE_STUCK_MINUTES, default 30). */
+  aadeStuckMinutes: number;
 }
 
 /** The shedder's limits; 0 turns a check off. */
@@ -182,6 +186,8 @@ export function loadConfig(env: Env = process.env): Config {
     mydataEverySeconds: int(env, 'MYDATA_EVERY_SECONDS', 30, 1),
     notificationsEverySeconds: int(env, 'NOTIFICATIONS_EVERY_SECONDS', 600, 1),
     backupHour: hourOf(env, 'BACKUP_HOUR', 3),
+    metricsToken: text(env, 'METRICS_TOKEN'),
+    aadeStuckMinutes: int(env, 'AADE_STUCK_MINUTES', 30, 1),
   };
 }
 

@@ -10,6 +10,7 @@ import './garbage-collector';
 import { buildApp } from './app';
 import { bootstrap } from './bootstrap';
 import { loadConfig } from './config';
+import { startWarnings } from './start-notes';
 import { listen } from './plugins/connections';
 import { openDatabase } from './db/client';
 import { migrate } from './db/migrate';
@@ -62,6 +63,7 @@ async function main() {
   const { demoLogins } = await bootstrap(database, config);
   const app = await buildApp({ database, config });
 
+  for (const warning of startWarnings(config)) app.log.warn(warning);
   if (demoLogins?.length) {
     const lines = demoLogins.map((l) => `  ${l.role.padEnd(9)} ${l.username.padEnd(10)} ${l.password}`);
     console.log(`\nDemo sign-in names (tenant "${config.defaultTenant}"):\n${lines.join('\n')}\n`);

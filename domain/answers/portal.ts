@@ -145,5 +145,9 @@ export const GuardianPortalStateAnswer = dataOf(
     invitation_expires_at: z.string().nullable(),
     signed_up_at: z.string().nullable(),
     last_sign_in_at: z.string().nullable(),
+    /** Whether e-mail can be sent at all (SMTP_URL set); without it the invitation waits unsent. */
+    mail: z.boolean(),
+    /** Without mail, to staff who may send it again: her pending invitation's link, to hand her another way. */
+    invitation_link: z.string().nullable(),
   }),
 );

@@ -20,6 +20,7 @@ import pg from 'pg';
 import * as schema from './schema/index';
 import { countRoundTrip } from './counting';
 import { throughKeyedDoor } from './idempotency';
+import { clientFor, HostTarget, parseHosts } from './hosts';
 import { refuseWaitingOnItself } from './own-connection';
 import { isDatabaseUnavailable } from './unavailable';
 
@@ -92,9 +93,10 @@ const IDLE_CONNECTION_MS = 10 * 60_000;
  * drops the broken client on release. New connections are made as requests come, so service
  * resumes as soon as the server accepts connections again.
  */
-function resilientPool(opts: OpenOptions & { url: string }): pg.Pool {
+function resilientPool(opts: OpenOptions & { url: string }, target?: HostTarget): pg.Pool {
   const pool = new pg.Pool({
     connectionString: opts.url,
+    ...(target ? { Client: clientFor(target) } : {}),
     max: opts.maxConnections ?? 10,
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     keepAlive: true,
@@ -196,7 +198,12 @@ function countPgliteQueries(pglite: PGlite) {
  * fifth of a list's throughput. A transaction is one call (it holds PGlite until its end anyway).
  */
 const TURN_MS = 10;
+/** Calls waiting in each PGlite's queue (takeTurns), not counting the one it runs: what /metrics calls its pool waits. */
+const pgliteQueues = new WeakMap<PGlite, { waiting: number }>();
+export const pgliteWaiting = (pglite: PGlite) => pgliteQueues.get(pglite)?.waiting ?? 0;
 function takeTurns(pglite: PGlite) {
+  const queue = { waiting: 0 };
+  pgliteQueues.set(pglite, queue);
   let previous: Promise<unknown> = Promise.resolve();
   let heldSince = performance.now();
   const letGo = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -204,7 +211,9 @@ function takeTurns(pglite: PGlite) {
   for (const name of ['query', 'exec', 'transaction'] as const) {
     const call = lite[name];
     lite[name] = function (this: unknown, ...args: unknown[]) {
+      queue.waiting++;
       const answer = previous.then(async () => {
+        queue.waiting--;
         if (performance.now() - heldSince > TURN_MS) {
           await letGo();
           heldSince = performance.now();
@@ -263,10 +272,27 @@ function keepWalSmall(pglite: PGlite): () => void {
 
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
   if (opts.url) {
-    const pool = resilientPool({ ...opts, url: opts.url });
+    // Several hosts (pg_autoctl's URL): connections go to the writable one, found again after a failover.
+    const hosts = parseHosts(opts.url, 'DATABASE_URL');
+    const target = hosts ? await HostTarget.open(hosts, 'DATABASE_URL', CONNECT_TIMEOUT_MS) : undefined;
+    const directHosts = opts.directUrl ? parseHosts(opts.directUrl, 'DATABASE_DIRECT_URL') : undefined;
+    const directTarget = directHosts ? await HostTarget.open(directHosts, 'DATABASE_DIRECT_URL', CONNECT_TIMEOUT_MS) : undefined;
+    const pool = resilientPool({ ...opts, url: target?.current ?? opts.url }, target);
     const db = drizzlePg({ client: pool, schema }) as unknown as Db;
     const keepsPrepared = !opts.directUrl || opts.directUrl === opts.url;
-    return { kind: 'postgres', db, pool, directUrl: opts.directUrl ?? opts.url, keepsPrepared, close: () => pool.end() };
+    const session = directTarget ?? (opts.directUrl ? undefined : target);
+    const directUrl = opts.directUrl ?? opts.url;
+    return {
+      kind: 'postgres',
+      db,
+      pool,
+      // A session of its own (LISTEN, the migrations' lock) opens on the current host each time.
+      get directUrl() {
+        return session?.current ?? directUrl;
+      },
+      keepsPrepared,
+      close: () => pool.end(),
+    };
   }
   const settings = { ...PGLITE_SETTINGS, ...(opts.dataDir ? {} : IN_MEMORY_SETTINGS), ...todaySetting(opts.today) };
   const startParams = [...PGlite.defaultStartParams, ...Object.entries(settings).flatMap(([name, value]) => ['-c', `${name}=${value}`])];

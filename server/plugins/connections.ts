@@ -15,6 +15,7 @@ import type { IncomingMessage, Server, ServerOptions, ServerResponse } from 'nod
 import { type Server as NetServer, createServer } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Config } from '../config';
+import { countRefusal } from '../metrics/process';
 
 type Limits = Config['connections'];
 
@@ -96,7 +97,10 @@ function answer(socket: Duplex, status: string, code: string, message: string) {
   );
 }
 
-const answerTimeout = (socket: Duplex) => answer(socket, '408 Request Timeout', 'timeout', 'The request took too long to arrive.');
+const answerTimeout = (socket: Duplex) => {
+  countRefusal('body-timeout');
+  answer(socket, '408 Request Timeout', 'timeout', 'The request took too long to arrive.');
+};
 
 /** Fastify's options for the limits: passed to Fastify() so they reach the HTTP server it creates. */
 export function serverTimeouts(limits: Limits): Pick<FastifyServerOptions, 'requestTimeout' | 'clientErrorHandler'> & { http: ServerOptions } {
@@ -124,6 +128,7 @@ export function limitConnectionsPerAddress(server: Server, limits: Limits) {
     const address = socket.remoteAddress ?? '';
     const count = (open.get(address) ?? 0) + 1;
     if (count > max) {
+      countRefusal('rate-limited');
       answer(socket, '429 Too Many Requests', 'rate-limited', 'Too many connections from this address.');
       socket.destroySoon();
       return;

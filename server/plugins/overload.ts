@@ -25,6 +25,7 @@ import type pg from 'pg';
 import { DomainError } from '../../domain/index';
 import type { OverloadConfig } from '../config';
 import { isApiPath, pathOf } from '../context';
+import { countRefusal } from '../metrics/process';
 import { sendError } from './errors';
 
 /** Requests never refused: the load balancer's health check. */
@@ -49,6 +50,7 @@ export const overloadPlugin = fp(async (app: FastifyInstance, { config, pool }: 
   const releases = new WeakMap<FastifyRequest, () => void>();
   const refuse = (request: FastifyRequest, reply: FastifyReply, cause: OverloadCause) => {
     request.log.warn({ cause, inFlight }, 'overloaded: request refused');
+    countRefusal('overloaded');
     sendError(
       reply,
       new DomainError('unavailable', 'The server is busy. Nothing was saved. Please try again in a moment.', undefined, {

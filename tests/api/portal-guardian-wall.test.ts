@@ -21,6 +21,7 @@ const ALLOWED: Array<{ route: RegExp; why: string; skip?: boolean; status?: numb
   { route: /^POST \/refresh-token$/, why: 'public session protocol' },
   { route: /^POST \/sign-out$/, why: 'public session protocol', skip: true },
   { route: /^GET \/healthz$/, why: 'public health check' },
+  { route: /^GET \/metrics$/, why: 'the scraper’s, behind METRICS_TOKEN rather than a session (404 where none is set)', status: 404 },
   { route: /^(GET|POST) \/api\/invitation$/, why: 'public invitation page' },
   { route: /^GET \/api\/docs(\/.*)?$/, why: 'public API description' },
   { route: /^GET \/ical\/:file$/, why: 'public secret calendar link (404 without a real secret)', status: 404 },

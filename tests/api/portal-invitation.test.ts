@@ -96,6 +96,23 @@ describe.each(DATABASE_KINDS)('portal invitations on %s', (kind) => {
     expect(state.invited_at).toEqual(expect.any(String));
   });
 
+  it('without a mail setting says no e-mail can leave, and hands the office her pending link to pass on', async () => {
+    const guardian = await newGuardian();
+    const token = await tokenOf(guardian.id);
+    const state = ok(await w.secretary('GET', `/api/guardians/${guardian.id}/portal`));
+    expect(state).toMatchObject({ portal: true, mail: false, signed_up_at: null, invitation_link: `http://demo.localhost/invitation?token=${token}` });
+    // With mail, the e-mail carries it: the link is not shown.
+    t.config.smtpUrl = 'smtp://127.0.0.1:9';
+    try {
+      expect(ok(await w.secretary('GET', `/api/guardians/${guardian.id}/portal`))).toMatchObject({ mail: true, invitation_link: null });
+    } finally {
+      t.config.smtpUrl = undefined;
+    }
+    // Spent, it is shown no more.
+    expect((await accept(token)).statusCode).toBe(204);
+    expect(ok(await w.secretary('GET', `/api/guardians/${guardian.id}/portal`))).toMatchObject({ mail: false, invitation_link: null });
+  });
+
   it('refuses a link past its 7 days, an unknown link, and the older link once another is sent', async () => {
     const guardian = await newGuardian();
     const first = await tokenOf(guardian.id);

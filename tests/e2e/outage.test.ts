@@ -5,13 +5,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
-import { submitSignIn, useBrowserTab } from './browser';
+import { signInAt, submitSignIn, useBrowserTab } from './browser';
 
 // An outage survived, in Greek, in a real Chromium: this file runs its own server (the shared
 // one of global-setup must stay up for the other files), signs in, stops the server, opens a
 // screen not visited yet and a list, and sees the offline banner and the data kept, with no
 // technical codes and never the browser's own error page; the server started again on the same
 // port and database, the app recovers by itself.
+// That server has no mail setting (no SMTP_URL), as a fresh install: first, a guardian given
+// portal access is shown as not e-mailed, with her link to copy, never as invited.
 const root = inject('root');
 const tab = useBrowserTab({ width: 1400, height: 900 });
 let page: Page;
@@ -74,7 +76,7 @@ afterAll(async () => {
 });
 
 const headers = { 'content-type': 'application/json', 'x-client-type': 'api', 'x-tenant-id': 'demo' };
-async function asRoot(path: string, body: unknown): Promise<void> {
+async function asRoot(path: string, body: unknown): Promise<{ data?: { id: number } }> {
   const base = `http://127.0.0.1:${port}`;
   // A server just started on a busy machine may ask to come back (503 with Retry-After).
   const send = async (url: string, init: RequestInit): Promise<Response> => {
@@ -88,6 +90,7 @@ async function asRoot(path: string, body: unknown): Promise<void> {
   const { token } = (await login.json()) as { token: string };
   const res = await send(`${base}${path}`, { method: 'POST', headers: { ...headers, authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
   expect(res.status, await res.clone().text()).toBe(201);
+  return (await res.json()) as { data?: { id: number } };
 }
 
 const banner = () => page.getByRole('status').filter({ hasText: 'Δεν υπάρχει σύνδεση με τον διακομιστή' });
@@ -99,6 +102,29 @@ async function noTechnicalText() {
   expect(text).not.toMatch(/status code|Network Error|Failed to fetch|ERR_|\b50[234]\b/i);
   expect(text).not.toContain('Κανένα αποτέλεσμα.');
 }
+
+describe('no mail setting', () => {
+  it('shows a guardian given portal access as not e-mailed, with the link to copy', async () => {
+    const admin = { username: `nomail${Date.now() % 100_000}`, password: 'admin-password-1' };
+    await asRoot('/api/users', { ...admin, role: 'ADMIN', first_name: 'Άννα', last_name: 'Διευθύντρια' });
+    const email = `nomail.${Date.now() % 100_000}@example.gr`;
+    const guardian = await asRoot('/api/guardians', { first_name: 'Ευτέρπη', last_name: 'Ανειδοποίητη', relation: 'MOTHER', email, portal: true });
+    await signInAt(page, `http://demo.localhost:${port}`, admin.username, admin.password, `/guardians/?mode=view&guardian=${guardian.data!.id}`);
+    const card = page.getByTestId('portal-access');
+    await card.getByText('Η πρόσκληση δεν στάλθηκε με e-mail', { exact: true }).waitFor();
+    expect(await card.getByText('Προσκλήθηκε', { exact: true }).count()).toBe(0);
+    const warning = page.getByTestId('portal-no-mail');
+    await warning.getByText('δεν έχει οριστεί διακομιστής αλληλογραφίας', { exact: false }).waitFor();
+    const link = await warning.getByText('/invitation?token=', { exact: false }).textContent();
+    // on the host the guardian was saved from (here the API's, on loopback)
+    expect(link?.trim()).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/invitation\?token=[A-Za-z0-9_-]{43}$/);
+    // the link is the one that opens her invitation
+    const token = new URL(link!.trim()).searchParams.get('token')!;
+    const res = await fetch(`http://127.0.0.1:${port}/api/invitation?token=${token}`, { headers });
+    expect(((await res.json()) as { data: { email: string } }).data.email).toBe(email);
+    await page.context().clearCookies();
+  }, 120_000);
+});
 
 describe('an outage', () => {
   it('shows the banner, keeps the list, waits on an unvisited screen, and recovers when the server returns', async () => {

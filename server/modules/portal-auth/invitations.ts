@@ -222,22 +222,35 @@ export async function acceptInvitation(tx: Tx, tenantId: number, token: string, 
   });
 }
 
-/** What the staff see of her portal access (GuardianPortalStateAnswer's data). */
-export async function portalState(tx: Tx, tenantId: number, guardianId: number) {
+/** The link an invitation e-mail carries (its text is written by invitationText). */
+const LINK_IN_MAIL = /\S*\/invitation\?token=[A-Za-z0-9_-]+/;
+
+/**
+ * What the staff see of her portal access (GuardianPortalStateAnswer's data). `mail`: whether
+ * e-mail can leave at all (SMTP_URL set). Without it her invitation waits unsent, so the screen
+ * must not say she was invited; `showLink` (staff who may send it again) then gets the link
+ * of her pending invitation to hand her another way.
+ */
+export async function portalState(tx: Tx, tenantId: number, guardianId: number, opts: { mail: boolean; showLink: boolean }) {
   const [row] = await queryRows<{
     portal: boolean;
     invited_at: Date | string | null;
     invitation_expires_at: Date | string | null;
     signed_up_at: Date | string | null;
     last_sign_in_at: Date | string | null;
+    invitation_mail: string | null;
   }>(
     tx,
     sql`select g.portal,
           i.created_at as invited_at, i.expires_at as invitation_expires_at,
+          case when ${!opts.mail && opts.showLink} and gu.created_at is null and i.expires_at > now() and i.used_at is null then
+            (select o.body from outbox o where o.tenant_id = g.tenant_id and o.kind = ${INVITATION_KIND}
+               and o.params->>'invitation_id' = i.id::text order by o.id desc limit 1)
+          end as invitation_mail,
           gu.created_at as signed_up_at,
           (select max(s.created_at) from sessions s where s.tenant_id = g.tenant_id and s.user_id = gu.user_id) as last_sign_in_at
         from guardians g
-        left join lateral (select created_at, expires_at from portal_invitations pi
+        left join lateral (select id, created_at, expires_at, used_at from portal_invitations pi
                            where pi.tenant_id = g.tenant_id and pi.guardian_id = g.id and pi.revoked_at is null
                            order by pi.created_at desc, pi.id desc limit 1) i on true
         left join guardian_users gu on gu.tenant_id = g.tenant_id and gu.guardian_id = g.id
@@ -251,5 +264,7 @@ export async function portalState(tx: Tx, tenantId: number, guardianId: number) 
     invitation_expires_at: iso(row.invitation_expires_at),
     signed_up_at: iso(row.signed_up_at),
     last_sign_in_at: iso(row.last_sign_in_at),
+    mail: opts.mail,
+    invitation_link: LINK_IN_MAIL.exec(row.invitation_mail ?? '')?.[0] ?? null,
   };
 }

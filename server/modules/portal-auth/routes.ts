@@ -17,6 +17,7 @@ import { sql } from 'drizzle-orm';
 import { answerSchema } from '../../engine/answers';
 import { IdParams } from '../../engine/params';
 import { ctxOf } from '../../engine/routes';
+import { can } from '../../../domain/access';
 import { hashPassword } from '../auth/passwords';
 import { reserveLoginAttempt, settleLoginAttempt, type AttemptKey } from '../auth/login-attempts';
 import { acceptInvitation, hashToken, inviteGuardian, openInvitation, portalState, type InvitedGuardian } from './invitations';
@@ -107,7 +108,8 @@ export const portalAuthRoutes: FastifyPluginAsyncZod<{ database: Database; confi
     },
     async (request) => {
       const ctx = ctxOf(request);
-      return { data: await withTenant(database, ctx.tenantId, (tx) => portalState(tx, ctx.tenantId, request.params.id)) };
+      const opts = { mail: !!config.smtpUrl, showLink: !!ctx.actor && can(ctx.actor.role, 'guardians', 'update') };
+      return { data: await withTenant(database, ctx.tenantId, (tx) => portalState(tx, ctx.tenantId, request.params.id, opts)) };
     },
   );
 

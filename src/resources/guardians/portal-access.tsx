@@ -1,6 +1,6 @@
 import { MailOutlined } from '@ant-design/icons';
 import { useCustom, useCustomMutation } from '@refinedev/core';
-import { Alert, App, Button, Card, Descriptions, Space, Tag } from 'antd';
+import { Alert, App, Button, Card, Descriptions, Space, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
@@ -15,7 +15,8 @@ type PortalState = z.infer<typeof GuardianPortalStateAnswer>;
 /**
  * The office's view of a guardian's portal access: whether she was invited (and until when the
  * link holds), whether she has signed up, when she last signed in; and, while her access is
- * on, the invitation sent again (the older link stops working).
+ * on, the invitation sent again (the older link stops working). Without a mail setting on the
+ * server no invitation leaves: she is not shown as invited, and the link is there to copy.
  */
 export function PortalAccessCard({ id }: { id: number }) {
   const { t } = useTranslation();
@@ -31,19 +32,22 @@ export function PortalAccessCard({ id }: { id: number }) {
     setProblem(null);
     try {
       await mutateAsync({ url: `/api/guardians/${id}/invitation`, method: 'post', values: {}, successNotification: false, errorNotification: false });
-      await query.refetch();
-      message.success(t('guardians.portal.sent'));
+      const after = (await query.refetch()).data?.data.data;
+      message.success(t(after && !after.mail ? 'guardians.portal.made' : 'guardians.portal.sent'));
     } catch (e) {
       setProblem(toProviderError(e).message);
     }
   };
 
   const when = (value: string | null | undefined) => (value ? formatInstant(value) : '—');
+  const unsent = !!state?.portal && !state.signed_up_at && !state.mail;
   const status = !state?.portal
     ? { color: 'default', text: t('guardians.portal.off') }
     : state.signed_up_at
       ? { color: 'green', text: t('guardians.portal.active') }
-      : { color: 'gold', text: t('guardians.portal.invited') };
+      : unsent
+        ? { color: 'red', text: t('guardians.portal.notSent') }
+        : { color: 'gold', text: t('guardians.portal.invited') };
 
   return (
     <Card size="small" title={t('guardians.portal.title')} loading={query.isLoading} style={{ marginTop: 16 }} data-testid="portal-access">
@@ -59,6 +63,20 @@ export function PortalAccessCard({ id }: { id: number }) {
             <Descriptions.Item label={t('guardians.portal.signedUpAt')}>{when(state.signed_up_at)}</Descriptions.Item>
             <Descriptions.Item label={t('guardians.portal.lastSignInAt')}>{when(state.last_sign_in_at)}</Descriptions.Item>
           </Descriptions>
+        )}
+        {unsent && (
+          <Alert
+            type="warning"
+            data-testid="portal-no-mail"
+            message={state?.invitation_link ? t('guardians.portal.noMail', { until: when(state.invitation_expires_at) }) : t('guardians.portal.noMailNoLink')}
+            description={
+              state?.invitation_link && (
+                <Typography.Text copyable aria-label={t('guardians.portal.link')} style={{ wordBreak: 'break-all' }}>
+                  {state.invitation_link}
+                </Typography.Text>
+              )
+            }
+          />
         )}
         {problem && <Alert type="error" message={problem} />}
         {state?.portal && can(role, 'guardians', 'update') && (

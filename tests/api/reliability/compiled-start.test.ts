@@ -46,6 +46,14 @@ describe('the compiled server on the embedded database', () => {
     expect(brotliDecompressSync(readFileSync(join(REPO, 'dist', `${script}.br`))).equals(readFileSync(join(REPO, 'dist', script)))).toBe(true);
   });
 
+  it('warns at start that no mail setting is set (no SMTP_URL, no SMS_URL), and serves', async () => {
+    const output = server!.output();
+    expect(output).toContain('No mail setting: SMTP_URL (and SMS_URL) unset');
+    expect(output).toContain('portal invitations, absence notices and reminders to families stay unsent');
+    const health = await call(server!.base, 'GET', '/healthz');
+    expect(health.status).toBe(200);
+  });
+
   it('stops cleanly on SIGTERM', async () => {
     server!.child.kill('SIGTERM');
     expect(await server!.exited).toBe(0);
