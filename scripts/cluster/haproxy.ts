@@ -6,6 +6,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync } from 'node:fs';
+import { request } from 'node:https';
 import { join } from 'node:path';
 
 /** The PEM HAProxy serves: the operator's, or one made (once) in `dir` for 127.0.0.1 and localhost. */
@@ -61,7 +62,10 @@ export function frontLines(o: FrontOptions): string[] {
     'frontend web',
     `  bind ${o.host}:${o.https} ssl crt ${o.pem} alpn h2,http/1.1`,
     `  bind ${o.host}:${o.http}`,
-    '  http-request redirect scheme https code 301 unless { ssl_fc }',
+    // To the HTTPS port (named when it is not 443), keeping the host name, path and query.
+    o.https === 443
+      ? '  http-request redirect scheme https code 301 unless { ssl_fc }'
+      : `  http-request redirect location https://%[req.hdr(host),field(1,:)]:${o.https}%[capture.req.uri] code 301 unless { ssl_fc }`,
     '  http-request set-header X-Forwarded-Proto https if { ssl_fc }',
     '  http-after-response set-header Strict-Transport-Security "max-age=31536000" if { ssl_fc }',
     `  default_backend ${o.backend}`,
@@ -71,4 +75,32 @@ export function frontLines(o: FrontOptions): string[] {
     '  stats uri /stats',
     '  stats refresh 5s',
   ];
+}
+
+export interface HttpsAnswer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** One HTTPS request to 127.0.0.1:`port`, trusting `ca` (the cluster's own certificate) for the name localhost. */
+export function httpsRequest(
+  port: number,
+  path: string,
+  ca: Buffer,
+  opts: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<HttpsAnswer> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: '127.0.0.1', port, path, method: opts.method ?? 'GET', headers: opts.headers, ca, servername: 'localhost', timeout: 15_000 },
+      (res) => {
+        let body = '';
+        res.on('data', (c: Buffer) => (body += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+      },
+    );
+    req.once('timeout', () => req.destroy(new Error('timed out')));
+    req.once('error', reject);
+    req.end(opts.body);
+  });
 }

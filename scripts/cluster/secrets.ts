@@ -10,13 +10,14 @@ import { join } from 'node:path';
 export interface Secrets {
   /** PostgreSQL's superuser `postgres`: Frontis (through PgBouncer), pgBackRest's checks, the scripts. */
   postgres: string;
-  /** pg_auto_failover's roles: the keepers on the monitor (autoctl_node), its health checks, replication. */
+  /** pg_auto_failover's roles: the monitor's own (autoctl), the keepers on the monitor (autoctl_node), its health checks, replication. */
+  autoctl: string;
   autoctl_node: string;
   pgautofailover_monitor: string;
   pgautofailover_replicator: string;
 }
 
-const NAMES: (keyof Secrets)[] = ['postgres', 'autoctl_node', 'pgautofailover_monitor', 'pgautofailover_replicator'];
+const NAMES: (keyof Secrets)[] = ['postgres', 'autoctl', 'autoctl_node', 'pgautofailover_monitor', 'pgautofailover_replicator'];
 
 export const secretsFile = (dir: string) => join(dir, 'secrets.json');
 

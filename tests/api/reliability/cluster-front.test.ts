@@ -7,10 +7,9 @@
 // loopback. Runs as root (CI does) with Debian's pgbackrest, haproxy and PostgreSQL 15.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { request } from 'node:https';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { certificate, frontLines } from '../../../scripts/cluster/haproxy';
+import { certificate, frontLines, httpsRequest } from '../../../scripts/cluster/haproxy';
 import { paymentWriter } from '../../../scripts/cluster/payments';
 import {
   archiveSettings,
@@ -30,21 +29,7 @@ import { endFrontis, type FrontisProcess, freePort, ROOT, sleep, startFrontis } 
 const asPostgres = (command: string, args: string[]) =>
   execFileSync('runuser', ['-u', 'postgres', '--', command, ...args], { encoding: 'utf8', stdio: 'pipe' });
 
-/** One HTTPS request through HAProxy, trusting the cluster's own certificate. */
-function https(port: number, path: string, ca: Buffer, opts: { method?: string; headers?: Record<string, string>; body?: string } = {}) {
-  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }>((resolve, reject) => {
-    const req = request(
-      { host: '127.0.0.1', port, path, method: opts.method ?? 'GET', headers: opts.headers, ca, servername: 'localhost', timeout: 15_000 },
-      (res) => {
-        let body = '';
-        res.on('data', (c: Buffer) => (body += c.toString()));
-        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
-      },
-    );
-    req.once('error', reject);
-    req.end(opts.body);
-  });
-}
+const https = httpsRequest;
 
 describe('a reduced cluster: point-in-time recovery with pgBackRest, TLS through HAProxy', () => {
   let dir: string;
@@ -184,7 +169,7 @@ describe('a reduced cluster: point-in-time recovery with pgBackRest, TLS through
   it('redirects plain HTTP to HTTPS and keeps its stats page on loopback', async () => {
     const plain = await fetch(`http://127.0.0.1:${ports.http}/login?x=1`, { redirect: 'manual' });
     expect(plain.status).toBe(301);
-    expect(plain.headers.get('location')).toBe(`https://127.0.0.1:${ports.http}/login?x=1`);
+    expect(plain.headers.get('location')).toBe(`https://127.0.0.1:${ports.https}/login?x=1`);
     const stats = await fetch(`http://127.0.0.1:${ports.stats}/stats;csv`);
     expect(stats.status).toBe(200);
     expect(await stats.text()).toMatch(/^# pxname,svname/);
