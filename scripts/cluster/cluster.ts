@@ -318,15 +318,19 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
     );
     for (const role of ['autoctl', 'autoctl_node'] as const) await query(ports.monitor, 'pg_auto_failover', `alter user ${role} password '${secrets[role]}'`);
     await waitFor('the monitor', async () => (await monitorQuery('select 1')).length === 1, 60_000);
-    // Fail over in seconds rather than the defaults' half a minute: check often, give up soon.
-    for (const [name, value] of [
-      ['pgautofailover.health_check_period', '1000'],
-      ['pgautofailover.health_check_timeout', '1000'],
-      ['pgautofailover.health_check_max_retries', '1'],
-      ['pgautofailover.health_check_retry_delay', '500'],
-      ['pgautofailover.node_considered_unhealthy_timeout', '3000'],
-      ['pgautofailover.primary_demote_timeout', "'5s'"],
-    ]) {
+    // Fail over in seconds rather than the defaults' 50: check often, give up soon
+    // (CLUSTER_MONITOR_TIMEOUTS=default keeps pg_auto_failover's own, to compare).
+    const tuned = process.env.CLUSTER_MONITOR_TIMEOUTS !== 'default';
+    for (const [name, value] of tuned
+      ? [
+          ['pgautofailover.health_check_period', '1000'],
+          ['pgautofailover.health_check_timeout', '1000'],
+          ['pgautofailover.health_check_max_retries', '1'],
+          ['pgautofailover.health_check_retry_delay', '500'],
+          ['pgautofailover.node_considered_unhealthy_timeout', '3000'],
+          ['pgautofailover.primary_demote_timeout', "'5s'"],
+        ]
+      : []) {
       await query(ports.monitor, 'pg_auto_failover', `alter system set ${name} = ${value}`).catch((e: Error) => log(`monitor setting ${name}: ${e.message}`));
     }
     await query(ports.monitor, 'pg_auto_failover', 'select pg_reload_conf()');
