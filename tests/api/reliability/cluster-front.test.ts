@@ -173,11 +173,13 @@ describe('a reduced cluster: point-in-time recovery with pgBackRest, TLS through
     const stats = await fetch(`http://127.0.0.1:${ports.stats}/stats;csv`);
     expect(stats.status).toBe(200);
     expect(await stats.text()).toMatch(/^# pxname,svname/);
-    const listening = execFileSync('ss', ['-ltnH', `sport = :${ports.stats}`], { encoding: 'utf8' });
-    const local = listening
-      .trim()
-      .split('\n')
-      .map((line) => line.trim().split(/\s+/)[3]);
-    expect(local).toEqual([`127.0.0.1:${ports.stats}`]);
+    // The sockets listening on the stats port (the kernel's table: address and port in hex, state 0A = listening).
+    const port = ports.stats.toString(16).toUpperCase().padStart(4, '0');
+    const listening = ['/proc/net/tcp', '/proc/net/tcp6']
+      .flatMap((file) => readFileSync(file, 'utf8').trim().split('\n').slice(1))
+      .map((line) => line.trim().split(/\s+/))
+      .filter((f) => f[3] === '0A' && f[1]!.endsWith(`:${port}`))
+      .map((f) => f[1]);
+    expect(listening).toEqual([`0100007F:${port}`]);
   });
 });
