@@ -455,8 +455,26 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
     // The first migrates and creates the centre; the others find it done.
     for (const [i, port] of ports.frontis.entries()) {
       log(`Frontis ${i + 1} on ${port}`);
-      run(`frontis${i + 1}`, process.execPath, [main], frontisEnv(port));
-      await waitFor(`Frontis ${i + 1}`, healthy(frontis[i]!), 120_000);
+      // The ports lie in Linux's range for outgoing connections' own ports (32768-60999): one of
+      // the cluster's own connections may hold it for a moment (EADDRINUSE). Started again then;
+      // a production machine reserves them (docs/deploy.md).
+      let started = run(`frontis${i + 1}`, process.execPath, [main], frontisEnv(port));
+      let starts = 1;
+      await waitFor(
+        `Frontis ${i + 1}`,
+        async () => {
+          if (started.ended && starts < 5 && started.out.join('').includes('EADDRINUSE')) {
+            log(`Frontis ${i + 1}: port ${port} was taken for a moment, starting it again`);
+            managed.splice(managed.indexOf(started), 1);
+            await sleep(1000);
+            started = run(`frontis${i + 1}`, process.execPath, [main], frontisEnv(port));
+            starts++;
+            return false;
+          }
+          return healthy(frontis[i]!)();
+        },
+        120_000,
+      );
     }
 
     const pem = certificate(dir);
