@@ -12,7 +12,7 @@
  * Loopback only; bounded: at most MAX_WRITES writes and LOAD_LIMIT_MS of load. Stops
  * everything at the end, also on failure.
  */
-import { ensurePackages, ROOT_USER, startCluster } from './cluster';
+import { DEFAULT_BASE_PORT, ensurePackages, ROOT_USER, startCluster } from './cluster';
 
 const CLIENTS = 4;
 const MAX_WRITES = 3000;
@@ -95,7 +95,18 @@ function watchStream(base: string, token: string) {
 async function main() {
   const log = (line: string) => console.log(`[failover] ${line}`);
   ensurePackages(log);
-  const cluster = await startCluster({ dir: process.env.CLUSTER_DIR ?? '/tmp/frontis-cluster', basePort: Number(process.env.CLUSTER_BASE_PORT ?? 55400), log });
+  // A throwaway cluster in a folder of its own (not `npm run cluster`'s), removed at the end;
+  // refused while another cluster holds the ports.
+  const cluster = await startCluster({
+    dir: process.env.CLUSTER_FAILOVER_DIR ?? '/tmp/frontis-cluster-failover',
+    basePort: Number(process.env.CLUSTER_BASE_PORT ?? DEFAULT_BASE_PORT),
+    log,
+    fresh: true,
+    removeOnStop: true,
+  });
+  // The clients write through HAProxy's HTTPS, whose certificate the cluster made itself: this
+  // loopback drill does not check it (node's fetch takes no CA of its own).
+  process.env.NODE_TLS_REJECT_UNAUTHORIZED = '0';
   let stream: ReturnType<typeof watchStream> | undefined;
   try {
     const base = cluster.base;

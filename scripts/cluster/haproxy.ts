@@ -20,7 +20,11 @@ export const CHECK = { interMs: 1000, fastinterMs: 250, fall: 2, rise: 1 } as co
 /** The longest from a process's first 503 on /healthz until HAProxy sends it nothing new. */
 export const markedDownWithinMs = () => CHECK.interMs + (CHECK.fall - 1) * CHECK.fastinterMs;
 
-export function haproxyConfig(listenPort: number, frontisPorts: readonly number[]): string {
+/**
+ * haproxy.cfg: `front` is the TLS front (front.ts: HTTPS, HTTP redirected, X-Forwarded-Proto,
+ * HSTS, the stats page); without it, plain HTTP on 127.0.0.1:`listenPort`.
+ */
+export function haproxyConfig(listenPort: number, frontisPorts: readonly number[], front?: readonly string[]): string {
   const check = `check inter ${CHECK.interMs}ms fastinter ${CHECK.fastinterMs}ms downinter ${CHECK.interMs}ms fall ${CHECK.fall} rise ${CHECK.rise}`;
   return [
     'global',
@@ -34,9 +38,7 @@ export function haproxyConfig(listenPort: number, frontisPorts: readonly number[
     // Notification streams stay open for as long as the token lives.
     '  timeout tunnel 1h',
     '  option forwardfor',
-    'frontend web',
-    `  bind 127.0.0.1:${listenPort}`,
-    '  default_backend frontis',
+    ...(front ?? ['frontend web', `  bind 127.0.0.1:${listenPort}`, '  default_backend frontis']),
     'backend frontis',
     '  balance leastconn',
     // A draining process answers 503 `draining` here: out after `fall` failed checks.

@@ -1,8 +1,8 @@
 /**
  * A PgBouncer of our own (Debian's binary) in transaction mode on a loopback port: its
- * configuration, pid and log in a directory of its own, trust authentication towards a local
- * PostgreSQL (the test server and the cluster's nodes accept loopback connections without a
- * password). Used by tests/api/pgbouncer.test.ts and by `npm run cluster`.
+ * configuration, pid and log in a directory of its own; trust authentication towards the test
+ * server (it accepts loopback connections without a password), scram-sha-256 with the
+ * `postgres` role's password towards the cluster's nodes. Used by tests/api/pgbouncer.test.ts and by `npm run cluster`.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { chownSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -19,6 +19,11 @@ export interface PgBouncerOptions {
   databases: Record<string, string>;
   /** Server connections per database and user (default 10). */
   poolSize?: number;
+  /**
+   * The `postgres` role's password: clients must give it (scram-sha-256) and PgBouncer logs in
+   * to the server with it. Without one, trust (the test server accepts loopback without a password).
+   */
+  password?: string;
 }
 
 export interface PgBouncer {
@@ -51,7 +56,7 @@ function config(opts: PgBouncerOptions, databases: Record<string, string>): stri
     `listen_port = ${opts.port}`,
     // No Unix socket: several PgBouncers on one machine must not fight over /var/run/postgresql.
     "unix_socket_dir = ''",
-    'auth_type = trust',
+    `auth_type = ${opts.password ? 'scram-sha-256' : 'trust'}`,
     `auth_file = ${join(opts.dir, 'userlist.txt')}`,
     'pool_mode = transaction',
     `default_pool_size = ${opts.poolSize ?? 10}`,
@@ -74,7 +79,7 @@ export async function startPgBouncer(opts: PgBouncerOptions): Promise<PgBouncer>
   mkdirSync(opts.dir, { recursive: true });
   const iniPath = join(opts.dir, 'pgbouncer.ini');
   writeFileSync(iniPath, config(opts, opts.databases));
-  writeFileSync(join(opts.dir, 'userlist.txt'), '"postgres" ""\n');
+  writeFileSync(join(opts.dir, 'userlist.txt'), `"postgres" "${opts.password ?? ''}"\n`, { mode: 0o600 });
   const root = process.getuid?.() === 0;
   const owner = root ? ids(RUN_AS) : undefined;
   if (root && !owner) throw new Error(`pgbouncer will not run as root and there is no user ${RUN_AS}`);
