@@ -86,6 +86,15 @@ describe.each(DATABASE_KINDS)('personal fields followed everywhere on %s', (kind
     const changedByHer = await her('PATCH', '/api/portal/me', { version: me.version, phone: '+30 693 7778899' });
     expect(changedByHer.statusCode, show(changedByHer)).toBe(200);
 
+    // a change of her sent under an Idempotency-Key: its answer, naming her, is kept a day
+    const keyed = await t.request({
+      method: 'PATCH',
+      url: `/api/students/${student.id}`,
+      token: w.adminToken,
+      headers: { 'idempotency-key': fresh('erase-key') },
+      body: { information: 'Χρειάζεται ενίσχυση', version: student.version },
+    });
+    expect(keyed.statusCode, show(keyed)).toBe(200);
     report = created(await w.admin('POST', '/api/tutor-reports', { student_id: student.id, summary: SUMMARY, remark: 'Πρώτη σημείωση', grade: 17 }), 'report');
     const changed = await w.admin('PATCH', `/api/tutor-reports/${report.id}`, { remark: REMARK, version: report.version });
     expect(changed.statusCode, show(changed)).toBe(200);
@@ -111,6 +120,7 @@ describe.each(DATABASE_KINDS)('personal fields followed everywhere on %s', (kind
     expect(entries).toEqual(expect.arrayContaining([`tutor-reports:${report.id}:create`, `tutor-reports:${report.id}:update`, `attendance:${markId}:create`]));
     // the absence notices to her family and to the office name her
     expect(await holding(`${FIRST} ${LAST}`)).toEqual(expect.arrayContaining(['history', 'notifications', 'outbox']));
+    expect(await holding(FIRST)).toContain('idempotency_keys');
     // before erasure, the mark's history names her, to ADMIN and to her teacher
     for (const call of [w.admin, w.teachers[0]!.call]) expect(await historyAs(call, 'attendance', markId)).toContain(`${FIRST} ${LAST}`);
   });

@@ -3,7 +3,8 @@
  * (FieldDef.personal) is cleared on her row, and on every row that points at her (notes about
  * her, her attendance marks, contracts: holders.ts), names become a placeholder, links to the
  * family are removed, and the history of all those rows keeps that a change happened but not
- * the values. Messages that name her lose her name, her portal sign-in goes and the sign-in
+ * the values. Messages (and the answers kept for writes sent again under an Idempotency-Key)
+ * that name her lose her name, her portal sign-in goes and the sign-in
  * attempts under her name forget it. What the law asks the centre to keep stays as it was:
  * contracts, payments and their amounts and dates, and every receipt as issued (a fiscal
  * document: its payer is not rewritten). So every figure of the centre (accounts, analytics,
@@ -103,6 +104,14 @@ export async function erasePerson(tx: Tx, registry: Registry, tenantId: number, 
   for (const f of personal)
     if (f.type === 'EMAIL' || f.type === 'USERNAME') if (typeof before.r[f.name] === 'string') signInNames.push(before.r[f.name] as string);
   await scrubMessages(tx, tenantId, written, MESSAGES[kind](id));
+  // The answers kept a day for writes sent again under an Idempotency-Key (JSON bodies that
+  // may hold any of her fields, one by one).
+  for (const value of personal.map((f) => before.r[f.name])) {
+    if (typeof value !== 'string' || value.trim().length < 3) continue;
+    const inJson = JSON.stringify(value).slice(1, -1);
+    await tx.execute(sql`update idempotency_keys set body = replace(body, ${inJson}, ${ERASED_NAME})
+      where tenant_id = ${tenantId} and strpos(body, ${inJson}) > 0`);
+  }
   await recordHistory(tx, tenantId, actor, { entity: kind, entityId: id, action: 'update', before: { erased: false }, after: { erased: true } });
   return { signInNames };
 }
