@@ -74,7 +74,7 @@ export interface OverloadConfig {
   maxInFlight: number;
   /** The learned bound's lower limit (OVERLOAD_MIN_IN_FLIGHT): this many are always let in at once. */
   minInFlight: number;
-  /** CoDel's target (ms): a queue whose oldest request waits longer than this for two intervals while it grows stands. */
+  /** CoDel's target (ms): a queue whose oldest request waits longer than this for a whole interval while it grows stands. */
   queueTargetMs: number;
   /** CoDel's interval (ms). */
   queueIntervalMs: number;
@@ -165,7 +165,7 @@ export function loadConfig(env: Env = process.env): Config {
       minInFlight: int(env, 'OVERLOAD_MIN_IN_FLIGHT', 4, 1),
       queueTargetMs: int(env, 'OVERLOAD_QUEUE_TARGET_MS', 50, 1),
       queueIntervalMs: int(env, 'OVERLOAD_QUEUE_INTERVAL_MS', 100, 1),
-      maxQueueWaitMs: int(env, 'OVERLOAD_MAX_QUEUE_WAIT_MS', 1000, 1),
+      maxQueueWaitMs: int(env, 'OVERLOAD_MAX_QUEUE_WAIT_MS', 5000, 1),
       maxQueue: int(env, 'OVERLOAD_MAX_QUEUE', 2000),
       maxEventLoopUtilization: int(env, 'OVERLOAD_MAX_EVENT_LOOP_UTILIZATION', 90),
       sampleIntervalMs: int(env, 'OVERLOAD_SAMPLE_INTERVAL_MS', 100, 10),

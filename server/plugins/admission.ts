@@ -18,9 +18,10 @@
  * machine only lowers the bound, and a lightly loaded process stays under it.
  *
  * The queue (after CoDel): a request beyond the bound waits, first come first served. A queue
- * stands when, for two intervals (OVERLOAD_QUEUE_INTERVAL_MS) in a row, its oldest request
- * waited longer than OVERLOAD_QUEUE_TARGET_MS throughout AND more requests arrived than were
- * served (a quarter more): offered more than it serves. Then, and while more keeps arriving
+ * stands when its oldest request waited longer than OVERLOAD_QUEUE_TARGET_MS throughout an
+ * interval (OVERLOAD_QUEUE_INTERVAL_MS) AND more requests were let in than were served (a quarter
+ * more) in that interval and the one before: offered more than it serves. (One interval of
+ * growth is a burst or clients starting: not enough.) Then, and while more keeps arriving
  * than is served, a request arriving while the oldest waiting one has waited beyond the target
  * is refused at once, so that the wait of what is served stays near the target. What does not
  * stand is served: a burst (many users opening a screen at once) is a queue that drains, and
@@ -36,8 +37,9 @@ const TOLERANCE = 1.5;
 const SMOOTHING = 0.2;
 /** The no-load latency is the lowest of this long (and the one before): it follows data that grows. */
 const MIN_RTT_WINDOW_MS = 60_000;
-/** Arrivals over what was served beyond which a queue grows. */
+/** Arrivals over what was served beyond which a queue grows (a quarter more, and a few: counts are small on a slow machine). */
 const GROWTH = 1.25;
+const SLACK = 2;
 /** A standing queue keeps refusing for this many intervals after it last stood. */
 const CALM_INTERVALS = 2;
 /** The bound a process starts with (within its settings' bounds). */
@@ -75,8 +77,9 @@ export class Admission {
   private intervalEnd = 0;
   private arrivals = 0;
   private departures = 0;
+  private refusals = 0;
   private leastWait = Number.POSITIVE_INFINITY;
-  /** Whether the previous interval grew a queue that waited beyond the target throughout. */
+  /** Whether the previous interval let in more than it served (a quarter more). */
   private grewBefore = false;
   /** When the queue last stood (0: never). */
   private stoodAt = 0;
@@ -112,8 +115,16 @@ export class Admission {
       admit();
       return undefined;
     }
-    if (this.standing(now) && this.oldestWait(now) > this.settings.queueTargetMs) return void refuse('queue-standing');
-    if (this.waiting >= this.settings.maxQueue) return void refuse('queue-full');
+    const why =
+      this.standing(now) && this.oldestWait(now) > this.settings.queueTargetMs
+        ? 'queue-standing'
+        : this.waiting >= this.settings.maxQueue
+          ? 'queue-full'
+          : undefined;
+    if (why) {
+      this.refusals++;
+      return void refuse(why);
+    }
     const entry: Waiting = { since: now, admit, refuse };
     this.queue.push(entry);
     return entry;
@@ -206,13 +217,20 @@ export class Admission {
   private watchQueue(now: number, wait = this.oldestWait(now)): void {
     if (now >= this.intervalEnd) {
       if (this.intervalEnd > 0) {
-        const grew = this.arrivals > GROWTH * Math.max(1, this.departures);
+        // Requests let in (queued or started) against requests served: a queue that grows.
+        const grew = this.arrivals - this.refusals > GROWTH * this.departures + SLACK;
         const above = this.leastWait > this.settings.queueTargetMs && this.leastWait !== Number.POSITIVE_INFINITY;
-        if (grew && ((above && this.grewBefore) || this.standing(now))) this.stoodAt = now;
-        this.grewBefore = grew && above;
+        if (this.standing(now)) {
+          // Standing, refused requests count too: while more is offered than served, it stands.
+          if (this.arrivals > GROWTH * this.departures + SLACK) this.stoodAt = now;
+        } else if (grew && above && this.grewBefore) {
+          this.stoodAt = now;
+        }
+        this.grewBefore = grew;
       }
       this.intervalEnd = now + this.settings.queueIntervalMs;
       this.arrivals = 0;
+      this.refusals = 0;
       this.departures = 0;
       this.leastWait = Number.POSITIVE_INFINITY;
     }
