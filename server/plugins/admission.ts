@@ -41,7 +41,7 @@ const MIN_RTT_WINDOW_MS = 60_000;
 const GROWTH = 1.25;
 const SLACK = 2;
 /** A standing queue keeps refusing for this many intervals after it last stood. */
-const CALM_INTERVALS = 2;
+const CALM_INTERVALS = 10;
 /** The bound a process starts with (within its settings' bounds). */
 const INITIAL_LIMIT = 16;
 
@@ -81,8 +81,9 @@ export class Admission {
   private leastWait = Number.POSITIVE_INFINITY;
   /** Whether the previous interval let in more than it served (a quarter more). */
   private grewBefore = false;
-  /** When the queue last stood (0: never). */
+  /** When the queue last stood (0: never), and the requests it held then (in flight and waiting). */
   private stoodAt = 0;
+  private stoodWith = 0;
   private rttSum = 0;
   private rttCount = 0;
   private minRtt = Number.POSITIVE_INFINITY;
@@ -116,7 +117,7 @@ export class Admission {
       return undefined;
     }
     const why =
-      this.standing(now) && this.oldestWait(now) > this.settings.queueTargetMs
+      this.refusing(now) && this.oldestWait(now) > this.settings.queueTargetMs
         ? 'queue-standing'
         : this.waiting >= this.settings.maxQueue
           ? 'queue-full'
@@ -220,12 +221,11 @@ export class Admission {
         // Requests let in (queued or started) against requests served: a queue that grows.
         const grew = this.arrivals - this.refusals > GROWTH * this.departures + SLACK;
         const above = this.leastWait > this.settings.queueTargetMs && this.leastWait !== Number.POSITIVE_INFINITY;
-        if (this.standing(now)) {
-          // Standing, refused requests count too: while more is offered than served, it stands.
-          if (this.arrivals > GROWTH * this.departures + SLACK) this.stoodAt = now;
-        } else if (grew && above && this.grewBefore) {
-          this.stoodAt = now;
-        }
+        // Standing, it stays so while more is let in than served; refused requests do not count
+        // (clients sending again at once, without the pause asked for, would keep it standing).
+        // A queue that stood lately stands again after one such interval (CoDel's memory).
+        if (grew && (this.standing(now) || (above && (this.grewBefore || this.lately(now))))) this.stoodAt = now;
+        if (this.standing(now)) this.stoodWith = this.inFlight + this.waiting;
         this.grewBefore = grew;
       }
       this.intervalEnd = now + this.settings.queueIntervalMs;
@@ -235,6 +235,16 @@ export class Admission {
       this.leastWait = Number.POSITIVE_INFINITY;
     }
     this.leastWait = Math.min(this.leastWait, wait);
+  }
+
+  /** Whether a request is refused when the oldest waiting one has waited beyond the target: the queue stands, or stood lately and holds as many requests as when it last stood. */
+  private refusing(now: number): boolean {
+    return this.standing(now) || (this.lately(now) && this.inFlight + this.waiting >= this.stoodWith);
+  }
+
+  /** Whether the queue stood lately (CoDel's memory: a flood that paused is refused again at once). */
+  private lately(now: number): boolean {
+    return this.stoodAt > 0 && now - this.stoodAt <= 10 * CALM_INTERVALS * this.settings.queueIntervalMs;
   }
 
   /** Whether the queue stood within the last CALM_INTERVALS intervals. */
