@@ -21,10 +21,14 @@
  * stands when its oldest request waited longer than OVERLOAD_QUEUE_TARGET_MS throughout an
  * interval (OVERLOAD_QUEUE_INTERVAL_MS) AND more requests were let in than were served (a quarter
  * more) in that interval and the one before: offered more than it serves. (One interval of
- * growth is a burst or clients starting: not enough.) Then, and while more keeps arriving
+ * growth is a burst or clients starting: not enough.) Then, and while more keeps being let in
  * than is served, a request arriving while the oldest waiting one has waited beyond the target
- * is refused at once, so that the wait of what is served stays near the target. What does not
- * stand is served: a burst (many users opening a screen at once) is a queue that drains, and
+ * is refused at once, so that the wait of what is served stays near the target. For a hundred
+ * intervals after (CoDel's memory; ten seconds by default) the same is refused again as soon as
+ * the queue holds as many requests as when it last stood while more is let in than served, or
+ * after one interval of growth.
+ * Refused requests never count as growth: clients that send again at once, without the pause
+ * asked for, do not keep a queue refusing. What does not stand is served: a burst (many users opening a screen at once) is a queue that drains, and
  * clients that each wait for their answer before asking again (keep-alive clients, however
  * many) bring no more than is served. A request that has waited OVERLOAD_MAX_QUEUE_WAIT_MS, or
  * that would make the queue longer than OVERLOAD_MAX_QUEUE, is refused too. A refused request
@@ -40,7 +44,7 @@ const MIN_RTT_WINDOW_MS = 60_000;
 /** Arrivals over what was served beyond which a queue grows (a quarter more, and a few: counts are small on a slow machine). */
 const GROWTH = 1.25;
 const SLACK = 2;
-/** A standing queue keeps refusing for this many intervals after it last stood. */
+/** A standing queue keeps refusing for this many intervals after it last stood; its memory lasts ten times that. */
 const CALM_INTERVALS = 10;
 /** The bound a process starts with (within its settings' bounds). */
 const INITIAL_LIMIT = 16;
@@ -237,9 +241,9 @@ export class Admission {
     this.leastWait = Math.min(this.leastWait, wait);
   }
 
-  /** Whether a request is refused when the oldest waiting one has waited beyond the target: the queue stands, or stood lately and holds as many requests as when it last stood. */
+  /** Whether a request is refused when the oldest waiting one has waited beyond the target: the queue stands, or stood lately, holds as many requests as when it last stood and lets in more than it serves. */
   private refusing(now: number): boolean {
-    return this.standing(now) || (this.lately(now) && this.inFlight + this.waiting >= this.stoodWith);
+    return this.standing(now) || (this.lately(now) && this.inFlight + this.waiting >= this.stoodWith && this.arrivals - this.refusals > this.departures);
   }
 
   /** Whether the queue stood lately (CoDel's memory: a flood that paused is refused again at once). */
