@@ -4,8 +4,9 @@
  * rate for the bench's seconds (loopback only, bounded in count and time): the share answered
  * (200), the share refused at once (503 with Retry-After, server/plugins/overload.ts), other
  * failures, and the answered p50/p99 counted from when each request was due. Run once with the
- * defaults and once with OVERLOAD_MAX_IN_FLIGHT=0 OVERLOAD_MAX_EVENT_LOOP_DELAY_MS=0
- * OVERLOAD_MAX_POOL_WAITING=0 (no shedding: everything queues) to compare. The open loop is
+ * defaults and once with OVERLOAD_MAX_IN_FLIGHT=0 (admission off: everything is let in at once)
+ * to compare. The closed loop's 50 keep-alive clients should get no 503 (bench/burst.ts runs
+ * first: a burst of users opening a screen). The open loop is
  * the lists' (bench/open-loop.ts): a generator process of its own. LISTEN_SOCKETS=1 against the
  * default compares one listening socket with several (Node 22.12 and later; run the bench with
  * that Node: `npx -p node@24 -- npx tsx bench/run.ts --part overload`).

@@ -80,15 +80,25 @@ export interface Config {
   aadeStuckMinutes: number;
 }
 
-/** The shedder's limits; 0 turns a check off. */
+/** Admission (server/plugins/admission.ts): a learned bound on the work in flight and a short queue before it. */
 export interface OverloadConfig {
-  /** Requests this process works on at once; beyond, 503 at once. */
+  /** The learned bound's upper limit (OVERLOAD_MAX_IN_FLIGHT); 0 turns admission off (everything is let in at once). */
   maxInFlight: number;
-  /** The event loop's mean delay (ms) over the last sample beyond which requests are refused. */
-  maxEventLoopDelayMs: number;
-  /** How often the event loop delay is sampled (ms). */
+  /** The learned bound's lower limit (OVERLOAD_MIN_IN_FLIGHT): this many are always let in at once. */
+  minInFlight: number;
+  /** CoDel's target (ms): a queue whose oldest request waits longer than this for a whole interval while it grows stands. */
+  queueTargetMs: number;
+  /** CoDel's interval (ms). */
+  queueIntervalMs: number;
+  /** The longest a request waits in the queue before it is refused (ms). */
+  maxQueueWaitMs: number;
+  /** How many requests may wait; beyond, refused at once. */
+  maxQueue: number;
+  /** This process's event-loop utilisation (percent) beyond which the bound does not grow (0: not watched). */
+  maxEventLoopUtilization: number;
+  /** How often the bound is learned again from the latency measured (ms). */
   sampleIntervalMs: number;
-  /** Requests waiting for a PostgreSQL pool connection beyond which new ones are refused. */
+  /** Requests waiting for a PostgreSQL pool connection beyond which new ones wait in the queue instead (0: not watched). */
   maxPoolWaiting: number;
   /** Retry-After of a refusal, in seconds. */
   retryAfterSeconds: number;
@@ -172,9 +182,14 @@ export function loadConfig(env: Env = process.env): Config {
     s3: s3Config(env),
     filesShared: flag(env, 'FILES_SHARED', false),
     overload: {
-      maxInFlight: int(env, 'OVERLOAD_MAX_IN_FLIGHT', 16),
-      maxEventLoopDelayMs: int(env, 'OVERLOAD_MAX_EVENT_LOOP_DELAY_MS', 200),
-      sampleIntervalMs: int(env, 'OVERLOAD_SAMPLE_INTERVAL_MS', 500, 10),
+      maxInFlight: int(env, 'OVERLOAD_MAX_IN_FLIGHT', 256),
+      minInFlight: int(env, 'OVERLOAD_MIN_IN_FLIGHT', 4, 1),
+      queueTargetMs: int(env, 'OVERLOAD_QUEUE_TARGET_MS', 50, 1),
+      queueIntervalMs: int(env, 'OVERLOAD_QUEUE_INTERVAL_MS', 100, 1),
+      maxQueueWaitMs: int(env, 'OVERLOAD_MAX_QUEUE_WAIT_MS', 5000, 1),
+      maxQueue: int(env, 'OVERLOAD_MAX_QUEUE', 2000),
+      maxEventLoopUtilization: int(env, 'OVERLOAD_MAX_EVENT_LOOP_UTILIZATION', 90),
+      sampleIntervalMs: int(env, 'OVERLOAD_SAMPLE_INTERVAL_MS', 100, 10),
       maxPoolWaiting: int(env, 'OVERLOAD_MAX_POOL_WAITING', 32),
       retryAfterSeconds: int(env, 'OVERLOAD_RETRY_AFTER_SECONDS', 1, 1),
     },

@@ -1,0 +1,153 @@
+// The admission's rules (server/plugins/admission.ts) on a clock of the test's: a bound learned
+// from latency, and a queue that refuses only when it stands. tests/api/overload*.test.ts has
+// the same on real servers.
+import { describe, expect, it } from 'vitest';
+import { Admission, type AdmissionSettings, type Refusal } from '../../server/plugins/admission';
+
+const SETTINGS: AdmissionSettings = {
+  minInFlight: 4,
+  maxInFlight: 256,
+  queueTargetMs: 50,
+  queueIntervalMs: 100,
+  maxQueueWaitMs: 5000,
+  maxQueue: 2000,
+  maxEventLoopUtilization: 0.9,
+};
+
+/**
+ * A server that finishes `perMs` requests each millisecond (those started first), fed by
+ * `arrivals(ms)` new requests each millisecond for `ms` milliseconds, then drained.
+ */
+function simulate(admission: Admission, clock: { now: number }, ms: number, perMs: number, arrivals: (at: number) => number) {
+  const started: number[] = [];
+  const waits: number[] = [];
+  const refused: { why: Refusal; after: number }[] = [];
+  let credit = 0;
+  const arrive = () => {
+    const at = clock.now;
+    admission.arrive(
+      () => {
+        waits.push(clock.now - at);
+        started.push(clock.now);
+      },
+      (why) => refused.push({ why, after: clock.now - at }),
+    );
+  };
+  for (let t = 0; t < ms || started.length > 0 || admission.waiting > 0; t++) {
+    clock.now = t;
+    if (t < ms) for (let i = 0; i < arrivals(t); i++) arrive();
+    credit += perMs;
+    while (credit >= 1 && started.length > 0) {
+      credit--;
+      const begun = started.shift()!;
+      admission.finish(clock.now - begun + 1);
+      if (t < ms && onFinish) onFinish(arrive);
+    }
+    if (started.length === 0) credit = 0;
+    if (t % 100 === 0) admission.sample(0.5);
+    if (t > ms + 60_000) throw new Error('never drained');
+  }
+  return { waits, refused };
+}
+let onFinish: ((arrive: () => void) => void) | undefined;
+
+const start = () => {
+  const clock = { now: 0 };
+  return { clock, admission: new Admission(SETTINGS, () => clock.now) };
+};
+
+describe('the learned bound', () => {
+  it('shrinks when latency grows past its minimum with the bound in use, and grows back when it falls', () => {
+    const { clock, admission } = start();
+    const sample = (rtt: number, inFlight: number) => {
+      for (let i = 0; i < inFlight; i++)
+        admission.arrive(
+          () => {},
+          () => {},
+        );
+      for (let i = 0; i < inFlight; i++) admission.finish(rtt);
+      // a sample that saw the bound used
+      for (let i = 0; i < inFlight; i++)
+        admission.arrive(
+          () => {},
+          () => {},
+        );
+      clock.now += 100;
+      admission.sample(0.5);
+      for (let i = 0; i < inFlight; i++) admission.finish();
+    };
+    sample(10, 16);
+    const first = admission.limit;
+    expect(first).toBeGreaterThan(16);
+    for (let i = 0; i < 20; i++) sample(60, Math.floor(admission.limit));
+    const shrunk = admission.limit;
+    expect(shrunk).toBeLessThan(first / 2);
+    expect(shrunk).toBeGreaterThanOrEqual(SETTINGS.minInFlight);
+    for (let i = 0; i < 20; i++) sample(10, Math.floor(admission.limit));
+    expect(admission.limit).toBeGreaterThan(shrunk * 2);
+  });
+
+  it('does not grow when the bound is not used, nor when this process’s event loop is busy', () => {
+    const { clock, admission } = start();
+    for (let i = 0; i < 20; i++) {
+      admission.arrive(
+        () => {},
+        () => {},
+      );
+      admission.finish(10);
+      clock.now += 100;
+      admission.sample(0.2);
+    }
+    expect(admission.limit).toBe(16);
+    for (let i = 0; i < 20; i++) {
+      for (let j = 0; j < 16; j++)
+        admission.arrive(
+          () => {},
+          () => {},
+        );
+      for (let j = 0; j < 16; j++) admission.finish(10);
+      for (let j = 0; j < 16; j++)
+        admission.arrive(
+          () => {},
+          () => {},
+        );
+      clock.now += 100;
+      admission.sample(0.95);
+      for (let j = 0; j < 16; j++) admission.finish();
+    }
+    expect(admission.limit).toBe(16);
+  });
+});
+
+describe('the queue', () => {
+  it('serves a burst whole: 120 requests at once, waiting up to 600 ms, none refused', () => {
+    onFinish = undefined;
+    const { clock, admission } = start();
+    const { waits, refused } = simulate(admission, clock, 1, 0.2, () => 120);
+    expect(refused).toEqual([]);
+    expect(waits).toHaveLength(120);
+    expect(Math.max(...waits)).toBeGreaterThan(SETTINGS.queueTargetMs * 4);
+  });
+
+  it('serves clients that each wait for their answer, however long the queue: 50 keep-alive clients for 3 s, none refused', () => {
+    onFinish = (arrive) => arrive();
+    const { clock, admission } = start();
+    const { waits, refused } = simulate(admission, clock, 3000, 0.2, (t) => (t === 0 ? 50 : 0));
+    onFinish = undefined;
+    expect(refused).toEqual([]);
+    expect(waits.length).toBeGreaterThan(500);
+  });
+
+  it('offered twice what is served for 3 s: the excess is refused at once, and what is served waits near the target', () => {
+    onFinish = undefined;
+    const { clock, admission } = start();
+    // 0.4 requests a millisecond offered, 0.2 served
+    const { waits, refused } = simulate(admission, clock, 3000, 0.2, (t) => (t % 5 < 2 ? 1 : 0));
+    expect(refused.length).toBeGreaterThan(500);
+    expect(refused.filter((r) => r.after > 0)).toEqual([]);
+    expect(new Set(refused.map((r) => r.why))).toEqual(new Set(['queue-standing']));
+    // Past the first half second (the queue found standing), every wait stays near the target.
+    const late = waits.slice(Math.floor(waits.length / 4));
+    expect(Math.max(...late)).toBeLessThan(SETTINGS.queueTargetMs * 3);
+  });
+});
