@@ -99,6 +99,9 @@ beforeAll(async () => {
   people.GUARDIAN.username = family.email;
   const other = await post(token, '/api/classes', { name: `Τμήμα Γ ${n}` });
   await post(token, '/api/lessons', { date: TODAY, start_time: '16:00', end_time: '17:00', subject_id: subject.id, class_id: other.id });
+  // more lessons today than a month's cell shows: its "+N more" is audited too
+  for (const hour of [9, 10, 11, 12, 13])
+    await post(token, '/api/lessons', { date: TODAY, start_time: `${pad(hour)}:00`, end_time: `${pad(hour)}:45`, subject_id: subject.id, class_id: other.id });
 });
 
 afterAll(async () => {
@@ -150,6 +153,11 @@ async function calendarView(page: Page, view: 'week' | 'month') {
     .nth(view === 'month' ? 2 : 1)
     .click();
   await page.locator(`[data-testid=lesson-calendar][data-view=${view}]`).waitFor();
+  // the office's month has a day with more lessons (7) than its cell shows: its "+N more" is
+  // audited too (a teacher sees only her own lesson)
+  const calendar = page.locator('[data-testid=lesson-calendar][data-loading=false]');
+  await calendar.waitFor();
+  if (view === 'month' && Number(await calendar.getAttribute('data-count')) >= 7) await page.locator('.rbc-show-more').first().waitFor();
   await settle(page);
 }
 

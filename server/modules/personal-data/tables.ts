@@ -22,6 +22,8 @@ export const SECRET_COLUMNS: Readonly<Record<string, readonly string[]>> = {
   portal_invitations: ['token_hash'],
   calendar_feeds: ['secret_hash'],
   centre_settings: ['mydata_subscription_key'],
+  // a fingerprint of a retried write's request (method, address, body): nothing to keep
+  idempotency_keys: ['request_hash'],
 };
 
 /** The centre's tables, by name. */

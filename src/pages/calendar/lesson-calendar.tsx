@@ -1,7 +1,7 @@
 import { useList, useUpdate } from '@refinedev/core';
 import { App, Grid, Spin, theme } from 'antd';
 import dayjs from 'dayjs';
-import { useCallback, useMemo, useState, type CSSProperties, type KeyboardEvent, type ReactNode, type SyntheticEvent } from 'react';
+import { createContext, useCallback, useContext, useMemo, useState, type CSSProperties, type KeyboardEvent, type ReactNode, type SyntheticEvent } from 'react';
 import { Calendar, type SlotInfo } from 'react-big-calendar';
 import * as dragAndDrop from 'react-big-calendar/lib/addons/dragAndDrop';
 import type { EventInteractionArgs } from 'react-big-calendar/lib/addons/dragAndDrop';
@@ -81,7 +81,35 @@ const DayHeader = ({ label }: { label: ReactNode }) => <span>{label}</span>;
 // biome-ignore lint/a11y/useSemanticElements: the month's grid is react-big-calendar's divs with ARIA roles, not a table
 // biome-ignore lint/a11y/useFocusableInteractive: a column's header is read, not operated (the day's number opens the day)
 const MonthDayHeader = ({ label }: { label: ReactNode }) => <span role="columnheader">{label}</span>;
-const components = { event: LessonEvent, header: DayHeader, month: { header: MonthDayHeader } };
+const components = { event: LessonEvent, header: DayHeader, month: { header: MonthDayHeader }, showMore: MonthShowMore };
+
+/** What a month day's "+N more" does and says (the calendar hands it only the day and the count). */
+const ShowMoreContext = createContext<{ open(day: Date): void; text(count: number): ReactNode }>({ open: () => undefined, text: String });
+
+/**
+ * A month day's "+N more": the calendar's own is a bare button in the week's row (role row),
+ * which may hold only cells; here it is a cell of its own, and it opens that day.
+ */
+function MonthShowMore({ slotDate, count }: { slotDate: Date; count: number }) {
+  const { open, text } = useContext(ShowMoreContext);
+  return (
+    // biome-ignore lint/a11y/useSemanticElements: the month's grid is react-big-calendar's divs with ARIA roles, not a table
+    // biome-ignore lint/a11y/useFocusableInteractive: the cell holds the button, which takes the focus
+    <div role="gridcell">
+      <button
+        type="button"
+        className="rbc-button-link rbc-show-more"
+        onClick={(e) => {
+          e.preventDefault();
+          e.stopPropagation();
+          open(slotDate);
+        }}
+      >
+        {text(count)}
+      </button>
+    </div>
+  );
+}
 
 const hourOf = (time: string, up: boolean) => Number(time.slice(0, 2)) + (up && time.slice(3, 5) !== '00' ? 1 : 0);
 const localIso = (d: Date) => dayjs(d).format('YYYY-MM-DDTHH:mm');
@@ -157,6 +185,7 @@ export function LessonCalendar({ filters, onOpen, onSlot }: LessonCalendarProps)
   const msgs = useMemo(() => messages(t), [t, language]);
 
   const onDrillDown = useCallback((day: Date) => save({ view: 'day', date: day }), [save]);
+  const showMore = useMemo(() => ({ open: onDrillDown, text: (count: number) => msgs.showMore?.(count, [], []) }), [onDrillDown, msgs]);
   const onSelectEvent = useCallback((e: CalendarEvent) => onOpen(e.id), [onOpen]);
   // A focused lesson opens with Enter or Space, as a click would.
   const onKeyPressEvent = useCallback(
@@ -234,47 +263,49 @@ export function LessonCalendar({ filters, onOpen, onSlot }: LessonCalendarProps)
             {providerError(query.error).message}
           </div>
         )}
-        <DnDCalendar
-          localizer={localizer}
-          events={events}
-          view={view}
-          views={VIEWS}
-          date={date}
-          onView={(next) => save({ view: next as CalendarView, date })}
-          onNavigate={(next, nextView) => save({ view: (nextView as CalendarView) ?? view, date: next })}
-          // a month's day number and its "+N more" open that day (one state change: the
-          // calendar's own drill-down would report the view and then the date with the old view)
-          onDrillDown={onDrillDown}
-          messages={msgs}
-          formats={FORMATS}
-          culture={language}
-          min={min}
-          max={max}
-          scrollToTime={min}
-          step={30}
-          timeslots={2}
-          style={{ height: phone ? 'calc(100vh - 200px)' : 'calc(100vh - 250px)', minHeight: phone ? 480 : 560 }}
-          components={components}
-          eventPropGetter={accessors.propGetter}
-          tooltipAccessor={accessors.tooltip}
-          allDayAccessor={accessors.allDay}
-          resources={resources}
-          resourceAccessor={resources ? accessors.resource : undefined}
-          resourceIdAccessor="id"
-          resourceTitleAccessor="title"
-          selectable={staff}
-          onSelectEvent={onSelectEvent}
-          onKeyPressEvent={onKeyPressEvent}
-          onSelectSlot={onSelectSlot}
-          draggableAccessor={accessors.draggable}
-          resizableAccessor={accessors.draggable}
-          // resize handles are four elements per event: only in the day view, a week stays light
-          resizable={staff && view === 'day'}
-          onEventDrop={move}
-          onEventResize={move}
-          popup={false}
-          dayLayoutAlgorithm="no-overlap"
-        />
+        <ShowMoreContext.Provider value={showMore}>
+          <DnDCalendar
+            localizer={localizer}
+            events={events}
+            view={view}
+            views={VIEWS}
+            date={date}
+            onView={(next) => save({ view: next as CalendarView, date })}
+            onNavigate={(next, nextView) => save({ view: (nextView as CalendarView) ?? view, date: next })}
+            // a month's day number and its "+N more" open that day (one state change: the
+            // calendar's own drill-down would report the view and then the date with the old view)
+            onDrillDown={onDrillDown}
+            messages={msgs}
+            formats={FORMATS}
+            culture={language}
+            min={min}
+            max={max}
+            scrollToTime={min}
+            step={30}
+            timeslots={2}
+            style={{ height: phone ? 'calc(100vh - 200px)' : 'calc(100vh - 250px)', minHeight: phone ? 480 : 560 }}
+            components={components}
+            eventPropGetter={accessors.propGetter}
+            tooltipAccessor={accessors.tooltip}
+            allDayAccessor={accessors.allDay}
+            resources={resources}
+            resourceAccessor={resources ? accessors.resource : undefined}
+            resourceIdAccessor="id"
+            resourceTitleAccessor="title"
+            selectable={staff}
+            onSelectEvent={onSelectEvent}
+            onKeyPressEvent={onKeyPressEvent}
+            onSelectSlot={onSelectSlot}
+            draggableAccessor={accessors.draggable}
+            resizableAccessor={accessors.draggable}
+            // resize handles are four elements per event: only in the day view, a week stays light
+            resizable={staff && view === 'day'}
+            onEventDrop={move}
+            onEventResize={move}
+            popup={false}
+            dayLayoutAlgorithm="no-overlap"
+          />
+        </ShowMoreContext.Provider>
       </div>
     </div>
   );

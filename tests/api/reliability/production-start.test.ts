@@ -70,13 +70,20 @@ async function npmStart(cwd: string, dataDir: string, timeoutMs: number): Promis
   throw new Error(`npm start was not healthy within ${timeoutMs} ms:\n${out}`);
 }
 
-async function stop(started: Started): Promise<void> {
+/**
+ * SIGTERM to the group, then waits until npm has exited and the server has let go of its port:
+ * npm exits at once, while the server drains its kept-alive connections for up to two seconds
+ * and only then releases DATA_DIR (the next start would find it still in use).
+ */
+async function stop(started: Started & { base?: string }): Promise<void> {
   try {
     process.kill(-started.child.pid!, 'SIGTERM');
   } catch {
     // already gone
   }
   await started.exited;
+  const until = Date.now() + 30_000;
+  while (started.base && Date.now() < until && (await call(started.base, 'GET', '/healthz')).status !== 0) await sleep(100);
 }
 
 /** node_modules holding only the production packages of the lock file, as symlinks into the shared install. */
