@@ -82,6 +82,37 @@ describe.each(DATABASE_KINDS)('admission with its default settings on %s', (kind
     expect(statuses.filter((s) => s !== 200)).toEqual([]);
   });
 
+  it('20 payments recorded at the same moment: every one served (none refused), each once, with its own receipt', async () => {
+    const api = (method: string, path: string, body?: unknown) =>
+      fetch(`http://127.0.0.1:${port}${path}`, {
+        method,
+        headers: { 'x-tenant-id': 'demo', 'x-client-type': 'api', authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    const month = new Date().toISOString().slice(0, 7);
+    const student = (await (await api('POST', '/api/students', { first_name: 'Είκοσι', last_name: 'Πληρωμές' })).json()) as { id: number };
+    const contract = (await (
+      await api('POST', '/api/contracts', {
+        student_id: student.id,
+        start_date: `${month}-01`,
+        end_date: `${month}-28`,
+        register_cost: 0,
+        month_cost: 100_000,
+        with_receipt: true,
+      })
+    ).json()) as { id: number };
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        api('POST', '/api/payments', { contract_id: contract.id, kind: 'MONTHLY', month, amount: 100, method: 'CASH', paid_on: `${month}-01` }),
+      ),
+    );
+    expect(answers.map((a) => a.status)).toEqual(Array.from({ length: 20 }, () => 201));
+    const bills = await Promise.all(answers.map(async (a) => ((await a.json()) as { data: { bill_number: string } }).data.bill_number));
+    expect(new Set(bills).size).toBe(20);
+    const read = (await (await api('GET', `/api/contracts/${contract.id}`)).json()) as { data: { total_paid: number } };
+    expect(read.data.total_paid).toBe(2000);
+  });
+
   it('50 keep-alive clients asking one after another get no 503', async () => {
     const agent = new Agent({ keepAlive: true, maxSockets: 50 });
     try {
