@@ -93,9 +93,11 @@ const ShowMoreContext = createContext<{ open(day: Date): void; text(count: numbe
 function MonthShowMore({ slotDate, count }: { slotDate: Date; count: number }) {
   const { open, text } = useContext(ShowMoreContext);
   return (
+    // no box of its own (display: contents): the button sits in the day's cell exactly where the
+    // calendar's own would, so it counts the lessons that fit as it always has
     // biome-ignore lint/a11y/useSemanticElements: the month's grid is react-big-calendar's divs with ARIA roles, not a table
     // biome-ignore lint/a11y/useFocusableInteractive: the cell holds the button, which takes the focus
-    <div role="gridcell">
+    <div role="gridcell" style={{ display: 'contents' }}>
       <button
         type="button"
         className="rbc-button-link rbc-show-more"
