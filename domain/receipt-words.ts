@@ -24,8 +24,13 @@ export const GREEK_MONTHS_GENITIVE = [
 /** The line every receipt of a tutoring centre carries (exempt from VAT). */
 export const VAT_EXEMPTION_LINE = 'Απαλλάσσεται από ΦΠΑ (άρθρο 22 Κώδικα ΦΠΑ)';
 
-/** What a payment without receipt prints: it is not a fiscal document. */
-export const ACKNOWLEDGEMENT_TITLE = 'Απόδειξη είσπραξης — δεν αποτελεί φορολογικό στοιχείο';
+/** What a receipt pays for when its lines say nothing more. */
+export const FEES_LINE_TEXT = 'Δίδακτρα';
+
+/** The line of a credit receipt that names the receipt it cancels: "Ακυρωτικό της απόδειξης Α-12". */
+export function creditLineText(cancelledBillNumber: string): string {
+  return `Ακυρωτικό της απόδειξης ${cancelledBillNumber}`;
+}
 
 /** "2026-10" -> "Οκτωβρίου 2026". */
 export function monthGenitive(month: string): string {

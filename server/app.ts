@@ -16,7 +16,7 @@ import { RETRY_AFTER_SECONDS } from './db/unavailable';
 import { accountRoutes } from './modules/account/routes';
 import { analyticsRoutes } from './modules/analytics/routes';
 import { exportsRoutes } from './modules/exports/routes';
-import { mydataDocumentRoutes } from './modules/mydata-send/routes';
+import { aadeDocumentRoutes } from './modules/aade/routes';
 import { authRoutes } from './modules/auth/routes';
 import { contractRoutes } from './modules/contracts/routes';
 import { loadJwtKey } from './modules/auth/tokens';
@@ -185,7 +185,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(accountRoutes, { prefix: '/api/account', database });
   await app.register(analyticsRoutes, { prefix: '/api/analytics', database });
   await app.register(exportsRoutes, { prefix: '/api/exports', database });
-  await app.register(mydataDocumentRoutes, { prefix: '/api/receipts', database });
+  await app.register(aadeDocumentRoutes, { prefix: '/api/receipts', database });
   // The centre's documents: folders and files are on the CRUD engine; uploads and content here.
   const store = opts.store ?? openFileStore(config);
   await app.register(fileRoutes, {

@@ -64,10 +64,10 @@ export interface Config {
   outboxSweepSeconds: number;
   /** Sending attempts of one outbox message before it is given up (OUTBOX_MAX_ATTEMPTS, default 8). */
   outboxMaxAttempts: number;
-  /** The base of AADE's myDATA REST API (MYDATA_URL; AADE's test endpoint by default): receipts are sent to `${mydataUrl}/SendInvoices`. */
-  mydataUrl: string;
+  /** The base of AADE's myDATA REST API (MYDATA_URL; AADE's test endpoint by default): receipts are sent to `${aadeUrl}/SendInvoices`. */
+  aadeUrl: string;
   /** How often each process sends the receipts due to myDATA (MYDATA_EVERY_SECONDS, default 30). */
-  mydataEverySeconds: number;
+  aadeEverySeconds: number;
   /** How often the in-app notifications of time (unpaid months, lessons still waiting) are computed (NOTIFICATIONS_EVERY_SECONDS, default 600). */
   notificationsEverySeconds: number;
   /** FRONTIS_TODAY (YYYY-MM-DD): every centre's date pretends to be this one (tests, demonstrations); what is due follows it. */
@@ -197,8 +197,8 @@ export function loadConfig(env: Env = process.env): Config {
     absenceGraceSeconds: int(env, 'ABSENCE_GRACE_SECONDS', 300),
     outboxSweepSeconds: int(env, 'OUTBOX_SWEEP_SECONDS', 30, 1),
     outboxMaxAttempts: int(env, 'OUTBOX_MAX_ATTEMPTS', 8, 1),
-    mydataUrl: (text(env, 'MYDATA_URL') ?? 'https://mydataapidev.aade.gr').replace(/\/+$/, ''),
-    mydataEverySeconds: int(env, 'MYDATA_EVERY_SECONDS', 30, 1),
+    aadeUrl: (text(env, 'MYDATA_URL') ?? 'https://mydataapidev.aade.gr').replace(/\/+$/, ''),
+    aadeEverySeconds: int(env, 'MYDATA_EVERY_SECONDS', 30, 1),
     notificationsEverySeconds: int(env, 'NOTIFICATIONS_EVERY_SECONDS', 600, 1),
     backupHour: hourOf(env, 'BACKUP_HOUR', 3),
     metricsToken: text(env, 'METRICS_TOKEN'),

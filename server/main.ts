@@ -19,7 +19,7 @@ import { isDatabaseUnavailable } from './db/unavailable';
 import { removePartialBackups, scheduleBackups } from './jobs/backup';
 import { checkFilesFolder, FilesFolderNotSharedError, removePartialUploads } from './modules/files/shared-folder';
 import { scheduleCleanup } from './jobs/cleanup';
-import { scheduleMydata } from './jobs/mydata';
+import { scheduleAade } from './jobs/aade';
 import { scheduleNotifications } from './jobs/notifications';
 import { scheduleReminders } from './jobs/reminders';
 
@@ -73,7 +73,7 @@ async function main() {
     scheduleBackups(database, config.dataDir, config.backupHour, app.log),
     scheduleCleanup(database, config, app.log),
     scheduleNotifications(database, app.log, config.notificationsEverySeconds * 1000),
-    scheduleMydata(database, config, app.log),
+    scheduleAade(database, config, app.log),
     scheduleReminders(database, app.log),
   ];
 

@@ -41,7 +41,7 @@ export interface Standby {
   lagBytes: number | null;
 }
 
-/** Receipts still to be registered with myDATA: the job's own conditions (server/modules/mydata-send/job.ts). */
+/** Receipts still to be registered with myDATA: the job's own conditions (server/modules/aade/job.ts). */
 const WAITING_RECEIPTS = sql`r.mark is null and r.status in ('ISSUED', 'CANCELLED') and s.mydata_enabled
   and r.created_at >= coalesce(s.mydata_since, '-infinity')`;
 

@@ -14,7 +14,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
-export const XSD_DIR = fileURLToPath(new URL('../../server/modules/mydata-send/xsd/', import.meta.url));
+export const XSD_DIR = fileURLToPath(new URL('../../server/modules/aade/xsd/', import.meta.url));
 export const INVOICES_XSD = `${XSD_DIR}InvoicesDoc-v2.0.1.xsd`;
 export const RESPONSE_XSD = `${XSD_DIR}response-v2.0.1.xsd`;
 

@@ -5,7 +5,7 @@
 // to its lines.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buildInvoicesDoc, type ReceiptForAade } from '../../server/modules/mydata-send/document';
+import { buildInvoicesDoc, type ReceiptForAade } from '../../server/modules/aade/document';
 import { RESPONSE_XSD, startAadeStandIn, validateXml } from './aade-stand-in';
 
 const day = fc

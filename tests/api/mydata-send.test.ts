@@ -9,8 +9,8 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Database, openDatabase, platform, queryRows, withTenant } from '../../server/db/client';
-import { subscriptionKeyOpener } from '../../server/modules/mydata-send/credentials';
-import { runMydataJob } from '../../server/modules/mydata-send/job';
+import { subscriptionKeyOpener } from '../../server/modules/aade/credentials';
+import { runAadeJob } from '../../server/modules/aade/job';
 import { expectError, json } from './api-helpers';
 import { type AadeStandIn, startAadeStandIn, validateXml } from './aade-stand-in';
 import { DATABASE_KINDS, startApp, type TestApp } from './harness';
@@ -41,7 +41,7 @@ describe.each(DATABASE_KINDS)('sending receipts to myDATA on %s', (kind) => {
   let tenantId: number;
   let series = 0;
 
-  const run = (database: Database = t.database) => runMydataJob(database, aade.url, plain);
+  const run = (database: Database = t.database) => runAadeJob(database, aade.url, plain);
   const tx = <T>(fn: (q: Parameters<Parameters<typeof withTenant>[2]>[0]) => Promise<T>) => withTenant(t.database, tenantId, fn);
 
   async function settings(values: { enabled: boolean; user?: string; key?: string }) {
@@ -85,7 +85,7 @@ describe.each(DATABASE_KINDS)('sending receipts to myDATA on %s', (kind) => {
 
   beforeAll(async () => {
     aade = await startAadeStandIn({ [USER]: KEY });
-    t = await startApp(kind, { mydataUrl: aade.url });
+    t = await startApp(kind, { aadeUrl: aade.url });
     w = await makeMoneyWorld(t, 1);
     const [demo] = await queryRows<{ id: number }>(platform(t.database), sql`select id from tenants where slug = 'demo'`);
     tenantId = Number(demo!.id);
@@ -237,7 +237,7 @@ describe.each(DATABASE_KINDS)('sending receipts to myDATA on %s', (kind) => {
   it('turning myDATA on with receipts already issued asks whether to send them; "from now on" sends only the later ones', async () => {
     const admin = (method: 'GET' | 'PATCH', body?: unknown) => t.request({ method, url: '/api/settings', token: w.token.ADMIN, body });
     // As the server runs it: the key stored sealed by the settings, opened by the job.
-    const sealedRun = () => runMydataJob(t.database, aade.url, subscriptionKeyOpener(t.database));
+    const sealedRun = () => runAadeJob(t.database, aade.url, subscriptionKeyOpener(t.database));
     try {
       await settings({ enabled: false });
       const earlier = [await issue({ number: 1 }), await issue({ number: 2 })];

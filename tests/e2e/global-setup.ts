@@ -18,7 +18,7 @@ declare module 'vitest' {
     servers: E2eServer[];
     root: { username: string; password: string };
     /** The AADE stand-in the servers send receipts to (MYDATA_URL), and the credentials it accepts. */
-    mydata: { url: string; userId: string; key: string };
+    aade: { url: string; userId: string; key: string };
   }
 }
 
@@ -113,15 +113,15 @@ export default async function setup(project: TestProject) {
     if (!existsSync(built)) throw new Error(`${built} is missing: run \`npm run build\` first (npm test does).`);
   }
   // Receipts go to a local stand-in for AADE's myDATA once a centre turns it on, checked every second.
-  const MYDATA = { userId: 'frontis-e2e', key: 'e2e-subscription-key-1' };
-  const aade = await startAadeStandIn({ [MYDATA.userId]: MYDATA.key });
+  const AADE_ACCOUNT = { userId: 'frontis-e2e', key: 'e2e-subscription-key-1' };
+  const aade = await startAadeStandIn({ [AADE_ACCOUNT.userId]: AADE_ACCOUNT.key });
   const stacks = await Promise.all(Array.from({ length: SERVERS }, () => startStack(aade.url)));
   project.provide(
     'servers',
     stacks.map((s) => s.server),
   );
   project.provide('root', ROOT);
-  project.provide('mydata', { url: aade.url, ...MYDATA });
+  project.provide('aade', { url: aade.url, ...AADE_ACCOUNT });
 
   return async () => {
     await Promise.all(stacks.map((s) => s.stop()));

@@ -10,7 +10,7 @@ import { e2eServer } from './server';
 // the centre's series, the month in the genitive and the state in myDATA. The receipts screen
 // finds it by the payer's name.
 const baseUrl = e2eServer().baseUrl;
-const mydata = inject('mydata');
+const aadeAccount = inject('aade');
 
 const tab = useBrowserTab({ width: 1400, height: 900 });
 let page: Page;
@@ -155,8 +155,8 @@ describe('receipts', () => {
       await expect.poll(() => page.getByLabel('Επωνυμία').inputValue()).toBe('Φροντιστήριο Αλφάβητο Ο.Ε.');
       const toggle = page.getByRole('switch', { name: 'Αποστολή στο myDATA' });
       if ((await toggle.getAttribute('aria-checked')) !== 'true') await toggle.click();
-      await userId.fill(mydata.userId);
-      await page.getByLabel('Κλειδί συνδρομής (subscription key)').fill(mydata.key);
+      await userId.fill(aadeAccount.userId);
+      await page.getByLabel('Κλειδί συνδρομής (subscription key)').fill(aadeAccount.key);
       // Saved without saying what becomes of the earlier receipts: the form asks first.
       await page.getByRole('button', { name: 'Αποθήκευση' }).click();
       const earlierReceipts = page.getByRole('radiogroup', { name: `${unsent} αποδείξεις που εκδόθηκαν νωρίτερα δεν έχουν διαβιβαστεί στο myDATA` });
@@ -207,7 +207,7 @@ describe('receipts', () => {
         )
         .toMatch(/^\d{15}$/);
       // AADE's address of the document, which ends in its MARK
-      expect(registered.qr_url!.startsWith(`${new URL(mydata.url).origin}/TimologioQR/QRInfo?q=`), String(registered.qr_url)).toBe(true);
+      expect(registered.qr_url!.startsWith(`${new URL(aadeAccount.url).origin}/TimologioQR/QRInfo?q=`), String(registered.qr_url)).toBe(true);
       expect(registered.qr_url!.endsWith(registered.mark!), String(registered.qr_url)).toBe(true);
       // The receipt issued before myDATA was turned on "from now on" was never sent.
       const earlierPayment = ((await (await call(token, 'GET', `/api/payments/${earlier.id}`)).json()) as { data: { receipt_id: number } }).data;

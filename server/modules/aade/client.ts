@@ -7,7 +7,7 @@
  * A document AADE already holds (a retry after an answer that was lost on the way) is
  * answered with error 228 naming the MARK it was registered under ("… has already been sent
  * … (MARK:400001… , …)"); that answer counts as registered under that MARK
- * (docs/rules.md, myDATA); its QR URL is then looked up with `RequestTransmittedDocs`, which
+ * (docs/rules.md, AADE's myDATA); its QR URL is then looked up with `RequestTransmittedDocs`, which
  * answers the documents registered between two MARKs as they were sent (with `qrCodeUrl`).
  */
 

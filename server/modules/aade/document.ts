@@ -2,7 +2,7 @@
  * The myDATA document of one receipt: AADE's InvoicesDoc (v2.0.1) with one invoice, as
  * `SendInvoices` takes it. Pure: the receipt and the centre's tax number in, XML out.
  *
- * What a tutoring centre issues (docs/rules.md, myDATA):
+ * What a tutoring centre issues (docs/rules.md, AADE's myDATA):
  *  - a RECEIPT is a retail service receipt, invoiceType 11.2, without a counterpart block;
  *  - a CREDIT receipt is a retail credit document, 11.4, naming the MARK of the receipt it
  *    cancels in `correlatedInvoices` (when that one was registered);

@@ -9,7 +9,7 @@ import { IdParams } from '../../engine/params';
 import { ctxOf } from '../../engine/routes';
 import { receiptDocument } from './job';
 
-export const mydataDocumentRoutes: FastifyPluginAsyncZod<{ database: Database }> = async (app, { database }) => {
+export const aadeDocumentRoutes: FastifyPluginAsyncZod<{ database: Database }> = async (app, { database }) => {
   app.get(
     '/:id/mydata.xml',
     {

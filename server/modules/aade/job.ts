@@ -1,5 +1,5 @@
 /**
- * Sending receipts to AADE's myDATA (docs/rules.md, myDATA). For each centre whose settings
+ * Sending receipts to AADE's myDATA (docs/rules.md, AADE's myDATA). For each centre whose settings
  * turn myDATA on, receipts without a MARK are claimed a few at a time with FOR UPDATE SKIP
  * LOCKED: the claim moves `next_attempt_at` a lease ahead and commits, so another process
  * (or this one's next run) passes them by while the call is under way. Each is sent with the
@@ -15,7 +15,7 @@
  * issued before the centre turned myDATA on "from now on" (its `mydata_since`) are never sent.
  */
 import { createHash } from 'node:crypto';
-import { paymentLineText } from '../../../domain/receipt-words';
+import { creditLineText, FEES_LINE_TEXT, paymentLineText } from '../../../domain/receipt-words';
 import { sql } from 'drizzle-orm';
 import { platform, queryRows, withTenant, type Database, type Tx } from '../../db/client';
 import { tenants } from '../../db/schema/index';
@@ -61,7 +61,7 @@ interface Centre {
 
 /**
  * The stored subscription key as AADE wants it. The settings keep it encrypted at rest; the
- * process hands the job the function that opens it (server/jobs/mydata.ts).
+ * process hands the job the function that opens it (server/jobs/aade.ts).
  */
 export type OpenSecret = (stored: string) => string | Promise<string>;
 
@@ -137,8 +137,8 @@ export function documentOf(receipt: Claimed): ReceiptForAade {
           {
             description:
               receipt.kind === 'CREDIT'
-                ? `Ακυρωτικό της απόδειξης ${receipt.cancels_series ?? ''}-${receipt.cancels_number ?? ''}`
-                : (given[0]?.description ?? 'Δίδακτρα'),
+                ? creditLineText(`${receipt.cancels_series ?? ''}-${receipt.cancels_number ?? ''}`)
+                : (given[0]?.description ?? FEES_LINE_TEXT),
             amount,
           },
         ];
@@ -194,15 +194,15 @@ async function record(database: Database, tenantId: number, receipt: Claimed, ou
   });
 }
 
-export interface MydataRunResult {
+export interface AadeRunResult {
   sent: number;
   refused: number;
   retried: number;
 }
 
 /** Sends what is due for one centre. */
-export async function sendDueReceipts(database: Database, tenantId: number, mydataUrl: string, open: OpenSecret): Promise<MydataRunResult> {
-  const result: MydataRunResult = { sent: 0, refused: 0, retried: 0 };
+export async function sendDueReceipts(database: Database, tenantId: number, aadeUrl: string, open: OpenSecret): Promise<AadeRunResult> {
+  const result: AadeRunResult = { sent: 0, refused: 0, retried: 0 };
   for (;;) {
     const stored = await withTenant(database, tenantId, async (tx) => {
       const centre = await centreOf(tx, tenantId);
@@ -223,9 +223,9 @@ export async function sendDueReceipts(database: Database, tenantId: number, myda
       // The ΑΦΜ the receipt was issued under (the settings' when it was issued without one).
       const taxId = receipt.issuer_tax_id || batch.centre.taxId;
       const xml = buildInvoicesDoc(doc, { taxId });
-      const outcome = await sendInvoices(mydataUrl, batch.centre.credentials, xml);
+      const outcome = await sendInvoices(aadeUrl, batch.centre.credentials, xml);
       const uid = aadeUid(taxId, doc.issuedOn, 0, INVOICE_TYPE[doc.kind], doc.series, String(doc.number));
-      const qrUrl = outcome.kind === 'duplicate' ? await lookupQrUrl(mydataUrl, batch.centre.credentials, outcome.mark) : null;
+      const qrUrl = outcome.kind === 'duplicate' ? await lookupQrUrl(aadeUrl, batch.centre.credentials, outcome.mark) : null;
       await record(database, tenantId, receipt, outcome, uid, qrUrl);
       if (outcome.kind === 'registered' || outcome.kind === 'duplicate') result.sent++;
       else if (outcome.kind === 'refused') result.refused++;
@@ -237,17 +237,17 @@ export async function sendDueReceipts(database: Database, tenantId: number, myda
 }
 
 /** One run over every active centre; a centre that fails (its key cannot be opened, the database went away) does not stop the others. */
-export async function runMydataJob(
+export async function runAadeJob(
   database: Database,
-  mydataUrl: string,
+  aadeUrl: string,
   open: OpenSecret,
   log?: { error(obj: unknown, msg?: string): void },
-): Promise<MydataRunResult> {
-  const total: MydataRunResult = { sent: 0, refused: 0, retried: 0 };
+): Promise<AadeRunResult> {
+  const total: AadeRunResult = { sent: 0, refused: 0, retried: 0 };
   const centres = await platform(database).select({ id: tenants.id }).from(tenants).where(sql`${tenants.status} = 'ACTIVE'`);
   for (const { id } of centres) {
     try {
-      const r = await sendDueReceipts(database, id, mydataUrl, open);
+      const r = await sendDueReceipts(database, id, aadeUrl, open);
       total.sent += r.sent;
       total.refused += r.refused;
       total.retried += r.retried;
