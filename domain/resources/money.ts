@@ -67,7 +67,7 @@ export const PAYMENTS = defineResource({
     { name: 'month', type: 'TEXT', min: 7, max: 7, sortable: true, filterable: true },
     money('amount', { required: true, min: 1 }),
     method,
-    // A receipt is issued in the same transaction (rule 13); absent: the contract's with_receipt.
+    // A receipt is issued in the same transaction (docs/rules.md, Receipts); absent: the contract's with_receipt.
     { name: 'with_receipt', type: 'BOOLEAN', sortable: true, filterable: true },
     // The issued receipt's "<series>-<number>", never typed.
     { ...billNumber, readOnly: true },

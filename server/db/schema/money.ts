@@ -89,7 +89,7 @@ export const payments = pgTable(
     amount: integer('amount').notNull(),
     method: text('method').notNull().default('CASH'),
     billNumber: text('bill_number'),
-    /** A receipt is issued for it (rule 13); null until written, then the contract's unless given. */
+    /** A receipt is issued for it (docs/rules.md, Receipts); null until written, then the contract's unless given. */
     withReceipt: boolean('with_receipt'),
     paidOn: day('paid_on').notNull(),
     /**
