@@ -10,7 +10,7 @@ import PDFDocument from 'pdfkit';
 import QRCode from 'qrcode';
 import { formatMoney } from '../../../domain/money-format';
 import { amountInWords, VAT_EXEMPTION_LINE } from '../../../domain/receipt-words';
-import type { ReceiptAnswer } from './routes';
+import type { ReceiptAnswer } from '../../../domain/answers/receipts';
 
 const require = createRequire(import.meta.url);
 const FONT = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf');

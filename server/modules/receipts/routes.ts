@@ -35,8 +35,6 @@ const LIST_QUERY = pagedQuery({
 const ID = z.strictObject({ id: z.coerce.number().int().min(1).max(2147483647) });
 const CANCEL_BODY = z.strictObject({ reason: z.string().trim().min(3).max(500) });
 
-export type { ReceiptAnswer };
-
 const SELECT = {
   r: receipts,
   // The outer row is named by its table (drizzle may leave its own columns unqualified).
