@@ -6,10 +6,8 @@ export type Role = (typeof ROLES)[number];
 export const STAFF_ROLES = ['ROOT', 'ADMIN', 'SECRETARY', 'TEACHER'] as const satisfies readonly Role[];
 
 export const ACTIVE_STATES = ['ACTIVE', 'INACTIVE'] as const;
-export type ActiveState = (typeof ACTIVE_STATES)[number];
 
 export const GENDERS = ['MALE', 'FEMALE'] as const;
-export type Gender = (typeof GENDERS)[number];
 
 export const PAYMENT_KINDS = ['REGISTER', 'MONTHLY', 'EXTRA'] as const;
 export type PaymentKind = (typeof PAYMENT_KINDS)[number];
@@ -19,10 +17,6 @@ export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
 
 export const LESSON_STATUSES = ['NORMAL', 'TO_BE_REPLACED', 'REPLACED', 'CANCELED'] as const;
 export type LessonStatus = (typeof LESSON_STATUSES)[number];
-
-/** Numeric lesson kind: 1 Normal, 2 Replacement, 3 Replaced. */
-export const LESSON_KINDS = { 1: 'NORMAL', 2: 'REPLACEMENT', 3: 'REPLACED' } as const;
-export type LessonKind = keyof typeof LESSON_KINDS;
 
 export const LESSON_TYPE_VALUES = ['NORMAL', 'REPLACEMENT'] as const;
 
@@ -43,7 +37,6 @@ export const DEFAULT_TIME_ZONE = 'Europe/Athens';
 
 /** Who a guardian is to the student. */
 export const GUARDIAN_RELATIONS = ['MOTHER', 'FATHER', 'GUARDIAN', 'OTHER'] as const;
-export type GuardianRelation = (typeof GUARDIAN_RELATIONS)[number];
 
 /** A student's mark for one lesson. */
 export const ATTENDANCE_STATUSES = ['PRESENT', 'ABSENT', 'LATE', 'EXCUSED'] as const;
@@ -57,12 +50,9 @@ export function attendanceRate(counts: Record<AttendanceStatus, number>): number
 
 /** A contract runs (ACTIVE) until its end (COMPLETED) or until the student leaves (WITHDRAWN). */
 export const CONTRACT_STATUSES = ['ACTIVE', 'WITHDRAWN', 'COMPLETED'] as const;
-export type ContractStatus = (typeof CONTRACT_STATUSES)[number];
 
 /** A receipt (ΑΠΥ, myDATA 11.2) or the credit receipt that cancels one (11.4). */
 export const RECEIPT_KINDS = ['RECEIPT', 'CREDIT'] as const;
-export type ReceiptKind = (typeof RECEIPT_KINDS)[number];
 
 /** Issued; registered with myDATA (SENT) or refused by it (FAILED); cancelled by a credit receipt. */
 export const RECEIPT_STATUSES = ['ISSUED', 'SENT', 'FAILED', 'CANCELLED'] as const;
-export type ReceiptStatus = (typeof RECEIPT_STATUSES)[number];

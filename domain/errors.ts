@@ -257,8 +257,6 @@ export class DomainError extends Error {
   }
 }
 
-export const validationError = (fields: FieldErrors, message?: string) => new DomainError('validation', message, fields);
-
 /** Maps zod issues to one code per field (the first issue of a field wins). */
 export function zodIssuesToFields(issues: readonly z.core.$ZodIssue[]): FieldErrors {
   // No prototype and own properties only: a field named `constructor` or `__proto__` is just a name.

@@ -469,8 +469,6 @@ export const SYSTEM_FIELDS: readonly FieldDef[] = [
   { name: 'updated_at', type: 'INSTANT', readOnly: true, sortable: true, filterable: true },
 ];
 
-export const fieldLabel = (resource: ResourceDef, field: FieldDef) => field.label ?? `${resource.name}.fields.${field.name}`;
-
 export const fieldSchema = (def: FieldDef): z.ZodType => FIELD_REGISTRY[def.type].value(def);
 
 const writable = (res: ResourceDef) => res.fields.filter((f) => !f.readOnly);

@@ -28,9 +28,6 @@ export const canBeReplaced = (status: LessonStatus) => status === 'TO_BE_REPLACE
 /** Numeric lesson kinds: 1 Normal, 2 Replacement, 3 Replaced. */
 export const KIND = { NORMAL: 1, REPLACEMENT: 2, REPLACED: 3 } as const;
 
-/** Only NORMAL lessons hold their room, teacher and class (docs/rules.md, Conflicts). */
-export const HOLDS_SLOT: LessonStatus = 'NORMAL';
-
 /** What two overlapping lessons may share: each is one exclusion constraint. */
 export const CONFLICT_RESOURCES = ['room', 'teacher', 'class'] as const;
 export type ConflictResource = (typeof CONFLICT_RESOURCES)[number];

@@ -43,7 +43,6 @@ export type NotificationParams = Record<string, string | number>;
 export const lessonLink = (lessonId: number) => `/?mode=view&lesson=${lessonId}`;
 /** Where a notification about lessons that no longer exist leads: the calendar. */
 export const calendarLink = '/';
-export const contractLink = (contractId: number) => `/contracts/?mode=status&contract=${contractId}`;
 /** Where a guardian's notifications lead in the portal: her child's attendance, contracts, or her receipts. */
 export const portalAttendanceLink = (childId: number) => `/portal/attendance?child=${childId}`;
 export const portalContractsLink = (childId: number) => `/portal/contracts?child=${childId}`;

@@ -4,7 +4,7 @@ import { RESOURCES, routePath, SCREENS } from './resources/index';
 
 // What follows from the matrix and the declarations together: each API resource's area and
 // the client's route guards. The matrix itself lives in access.ts, below the declarations.
-export { can, isOwnOnly, PERMISSIONS, type Action, type Area, type Grant } from './access';
+export { can, isOwnOnly, PERMISSIONS, type Action, type Area } from './access';
 
 /** API resources not declared in domain/resources yet; their routes check these areas. */
 const UNDECLARED_AREAS: Record<string, Area> = {

@@ -88,8 +88,3 @@ export function hasDeceptiveCharacter(value: string, multiLine = false): boolean
   }
   return false;
 }
-
-/** Removes what hasDeceptiveCharacter refuses in one-line text (a file name taken as sent). */
-export const withoutDeceptiveCharacters = (value: string) =>
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters removed
-  value.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/g, '');

@@ -1,5 +1,5 @@
 // The answers of non-CRUD routes, declared once (see shape.ts).
-export { dataOf, RecordRow } from './shape';
+export { RecordRow } from './shape';
 export * from './money';
 export * from './lessons';
 export * from './imports';

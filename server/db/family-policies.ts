@@ -93,8 +93,6 @@ const tableStatements = (t: FamilyTable) => `
     EXECUTE ${quote(`CREATE POLICY family_isolation ON ${t.table} AS RESTRICTIVE TO frontis_guardian USING (${t.using}) WITH CHECK (${t.check ?? 'false'})`)};
   END IF;`;
 
-export const FAMILY_TABLES = TABLES.map((t) => t.table);
-
 export const FAMILY_POLICIES = sql.raw(`
 DO $$
 BEGIN

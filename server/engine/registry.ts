@@ -7,7 +7,7 @@ import { sortKey } from '../db/schema/columns';
 import type { Registry, ResourceSpec } from './spec';
 import { tableColumns } from './table';
 
-export type { Incoming, Registry, Target } from './spec';
+export type { Registry } from './spec';
 
 export function buildRegistry(specs: readonly ResourceSpec[]): Registry {
   const registry: Registry = { specs: new Map(), targets: new Map(), blockers: new Map(), links: new Map() };

@@ -16,7 +16,6 @@ import {
   normalizeSearch,
   type ReferenceLabel,
   type ResourceDef,
-  recordsResourceName,
   runtimeDeclaration,
   sortKey,
   zodIssuesToFields,
@@ -108,8 +107,6 @@ export async function entityStamp(tx: Tx, tenantId: number, slug: string): Promi
 
 /** The entity as a ResourceDef (what the list query and the answers are checked against). */
 export const resourceOf = (entity: CustomEntity): ResourceDef => runtimeDeclaration(entity);
-
-const isChoice = (f: CustomEntityField) => f.type === 'SINGLE_CHOICE' || f.type === 'MULTIPLE_CHOICE';
 
 /** One field's value schema (as the registry validates it), nullable unless required. */
 function valueSchema(f: CustomEntityField, required: boolean): z.ZodType {
@@ -457,6 +454,5 @@ export const recordColumns = {
   data: customRecords.data,
 };
 
-export { isChoice, titleKey };
-export const resourceNameOf = (slug: string) => recordsResourceName(slug);
+export { titleKey };
 export type { SQL };

@@ -6,17 +6,7 @@
  */
 import { lessonsChanged, seriesCreated, type LessonChange } from '../notifications/lesson-events';
 import { and, eq, gte, inArray, sql, type SQL } from 'drizzle-orm';
-import {
-  addDays,
-  canChangeStatus,
-  DomainError,
-  expandRecurrence,
-  KIND,
-  SCHEDULE_FIELDS,
-  type FieldErrors,
-  type LessonStatus,
-  type RecurrenceRule,
-} from '../../../domain/index';
+import { addDays, canChangeStatus, DomainError, expandRecurrence, KIND, SCHEDULE_FIELDS, type LessonStatus, type RecurrenceRule } from '../../../domain/index';
 import type { Tx } from '../../db/client';
 import { lessons, lessonTagLinks, recurringLessons, recurringLessonTagLinks } from '../../db/schema/index';
 import { loadRows, findRow } from '../../engine/read';
@@ -389,5 +379,3 @@ export async function deleteSeries(tx: Tx, registry: Registry, ctx: Ctx, id: num
   }
   await recordHistoryMany(tx, ctx.tenantId, ctx.actor, entries);
 }
-
-export type { FieldErrors };

@@ -19,7 +19,7 @@ import {
   type LessonStatus,
 } from '../../../domain/index';
 import { classStudents, lessons, lessonTagLinks, recurringLessons, recurringLessonTagLinks, teachers } from '../../db/schema/index';
-import type { Ctx, Data, ResourceSpec } from '../../engine/spec';
+import type { Ctx, ResourceSpec } from '../../engine/spec';
 import { historyView } from '../../engine/write';
 import { recordHistoryMany, type HistoryEntry } from '../../engine/history';
 import { lessonDeleted, lessonWaitingAgain, lessonWritten } from '../notifications/lesson-events';
@@ -272,5 +272,3 @@ export const recurringLessonsSpec: ResourceSpec = {
     };
   },
 };
-
-export type { Data };

@@ -35,15 +35,3 @@ export async function enqueueMessage(tx: Tx, message: OutboxMessage): Promise<bo
   );
   return rows.length > 0;
 }
-
-/** Cancels a message not yet sent (a mark undone within its grace period); answers whether one was. */
-export async function cancelMessage(tx: Tx, tenantId: number, dedupeKey: string): Promise<boolean> {
-  const rows = await queryRows<{ id: number }>(
-    tx,
-    sql`
-    update outbox set cancelled_at = now()
-    where tenant_id = ${tenantId} and dedupe_key = ${dedupeKey} and sent_at is null and cancelled_at is null
-    returning id`,
-  );
-  return rows.length > 0;
-}
