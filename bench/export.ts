@@ -4,7 +4,7 @@
  * bench's process): the archive is made as it is sent, so the rise stays far below its size.
  */
 import { performance } from 'node:perf_hooks';
-import type { SeededServer } from './server';
+import type { SeededServer } from './targets';
 
 const mb = (n: number) => (n / 1024 / 1024).toFixed(1);
 

@@ -6,7 +6,7 @@ import type { Role } from '../../domain/enums';
 import { canOpenRoute } from '../../domain/permissions';
 import { SCREENS } from '../../domain/resources/index';
 import { post, rootToken } from './api';
-import { contextOptions, launchChromium } from './chromium';
+import { contextOptions, launchChromium } from '../../bench/chromium';
 import { stoppedMoving, submitSignIn } from './browser';
 import { acceptInvitation, invitationPath, portalFamily } from './portal-steps';
 import { e2eServer } from './server';
