@@ -3,7 +3,7 @@
 // expenses by date, expected from the contracts, each with and without receipt; the year) and
 // the contract analytics. Expected figures come both by hand and from domain/money.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectedForMonth, monthsFromTo, splitByReceipt } from '../../../domain/index';
+import { type ContractTerms, expectedForMonth, monthsFromTo, splitByReceipt } from '../../../domain/index';
 import { DATABASE_KINDS, startApp, type TestApp } from '../support/harness';
 import { expectError, expectStatus, json } from '../support/api-helpers';
 import { created, makeMoneyWorld, type MoneyWorld, type Row } from '../support/money-helpers';
@@ -153,14 +153,14 @@ describe.each(DATABASE_KINDS)('account, lists and analytics on %s', (kind) => {
       expected: { with_receipt: 27000, without_receipt: 8000, total: 35000 },
       net: { with_receipt: -34500, without_receipt: 4000, total: -30500 },
     });
-    expect(data.expected).toEqual(expectedForMonth(c as never, '2026-11'));
+    expect(data.expected).toEqual(expectedForMonth(c as ContractTerms[], '2026-11'));
   });
 
   it('the account year: twelve months that agree with each month and with the domain, and their totals', async () => {
     const { data } = await get('/api/account/year?year=2026');
     expect(data.months.map((m: Row) => m.month)).toEqual(monthsFromTo('2026-01', '2026-12'));
     for (const m of data.months) {
-      expect(m.expected, m.month).toEqual(expectedForMonth(c as never, m.month));
+      expect(m.expected, m.month).toEqual(expectedForMonth(c as ContractTerms[], m.month));
       expect(m.income, m.month).toEqual(splitByReceipt(<Money[]>paymentsMade.filter((p) => p.paid_on.startsWith(m.month))));
       expect(m.expenses, m.month).toEqual(splitByReceipt(<Money[]>expensesMade.filter((e) => e.date.startsWith(m.month))));
     }

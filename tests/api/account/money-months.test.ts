@@ -5,7 +5,7 @@
 import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contractMonths, monthOf, monthRange, monthsFromTo } from '../../../domain/index';
+import { type ContractTerms, contractMonths, monthOf, monthRange, monthsFromTo } from '../../../domain/index';
 import { queryRows } from '../../../server/db/client';
 import '../support/fast-check-seed';
 import { json, show } from '../support/api-helpers';
@@ -124,7 +124,7 @@ describe.each(DATABASE_KINDS)('money kept by contract and month on %s', (kind) =
     return {
       contract_id: contractId,
       kind: d.kind,
-      ...(d.kind === 'MONTHLY' ? { month: pick(contractMonths(c as never), d.month) } : {}),
+      ...(d.kind === 'MONTHLY' ? { month: pick(contractMonths(c as ContractTerms), d.month) } : {}),
       amount: d.amount,
       method: 'CASH',
       paid_on: day(shiftMonth(FIRST_MONTH, d.paidIn), d.paidDay),
@@ -163,7 +163,7 @@ describe.each(DATABASE_KINDS)('money kept by contract and month on %s', (kind) =
     if ('kind' in ch) patch.kind = ch.kind;
     if ('month' in ch || ch.kind === 'MONTHLY') {
       const c = json(await send('GET', `/api/contracts/${p.contract_id}`)).data as Row;
-      patch.month = pick(contractMonths(c as never), (ch.month as number | undefined) ?? 0);
+      patch.month = pick(contractMonths(c as ContractTerms), (ch.month as number | undefined) ?? 0);
     }
     if ((await sent('PATCH', `/api/payments/${id}`, patch)).statusCode === 200) done.edit++;
   }

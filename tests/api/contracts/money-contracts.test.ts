@@ -3,7 +3,7 @@
 // payments sent at once), corrections and deletions moving every figure in one go and recorded
 // in the history; the contract's month-by-month status; receipts unique per centre.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contractFigures, type PaymentKind } from '../../../domain/index';
+import { type ContractTerms, contractFigures, type PaymentKind } from '../../../domain/index';
 import { DATABASE_KINDS, startApp, type TestApp } from '../support/harness';
 import { expectError, expectStatus, json } from '../support/api-helpers';
 import { contractBody, created, makeMoneyWorld, paymentBody, type MoneyWorld, type Row } from '../support/money-helpers';
@@ -24,7 +24,7 @@ describe.each(DATABASE_KINDS)('contracts and payments on %s', (kind) => {
   async function expectFiguresAsDomain(contractId: number) {
     const c = await getContract(contractId);
     const paid = (await paymentsOf(contractId)).map((p) => ({ kind: p.kind as PaymentKind, month: p.month, amount: p.amount }));
-    const f = contractFigures(c as never, paid, TODAY);
+    const f = contractFigures(c as ContractTerms, paid, TODAY);
     expect({ total_cost: c.total_cost, total_paid: c.total_paid, rest: c.rest, is_register_paid: c.is_register_paid, unpaid_months: c.unpaid_months }).toEqual({
       total_cost: f.total_cost,
       total_paid: f.total_paid,

@@ -12,7 +12,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../../server/db/client';
+import { openDatabase, queryRows } from '../../../server/db/client';
 import { MIGRATIONS_FOLDER, migrate } from '../../../server/db/migrate';
 import { DATABASE_KINDS, TEST_DATABASE_URL } from '../support/harness';
 
@@ -66,10 +66,7 @@ describe.each(DATABASE_KINDS)('guardians migrated from the old student fields on
   let dropScratch: (() => Promise<void>) | undefined;
   const tenants: number[] = [];
 
-  const rowsOf = async <T>(query: ReturnType<typeof sql>): Promise<T[]> => {
-    const result = (await database.db.execute(query)) as unknown as { rows?: T[] } | T[];
-    return Array.isArray(result) ? result : (result.rows ?? []);
-  };
+  const rowsOf = <T>(query: ReturnType<typeof sql>): Promise<T[]> => queryRows<T>(database.db, query);
 
   beforeAll(async () => {
     let url: string | undefined;

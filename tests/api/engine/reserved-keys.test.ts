@@ -24,7 +24,7 @@ describe.each(DATABASE_KINDS)('reserved object keys in queries on %s', (kind) =>
   beforeAll(async () => {
     t = await startApp(kind);
     root = (await t.signIn(t.root.username, t.root.password)).token;
-    const doc = (t.app as unknown as { swagger(): OpenApi }).swagger();
+    const doc = t.app.swagger() as OpenApi;
     gets = Object.entries(doc.paths)
       .filter(([path, ops]) => path.startsWith('/api/') && !path.includes('{') && ops.get && !path.endsWith('/stream') && !path.startsWith('/api/docs'))
       .map(([path, ops]) => ({ path, names: (ops.get!.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name) }));

@@ -13,7 +13,7 @@ import { created, makeMoneyWorld, type MoneyWorld, type Row } from '../support/m
 
 async function readSheet(body: Buffer) {
   const workbook = new ExcelJS.Workbook();
-  await workbook.xlsx.load(body as unknown as ArrayBuffer);
+  await workbook.xlsx.load(new Uint8Array(body).buffer);
   const sheet = workbook.worksheets[0]!;
   const rows: ExcelJS.Row[] = [];
   sheet.eachRow((row) => rows.push(row));

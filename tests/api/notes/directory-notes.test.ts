@@ -12,7 +12,7 @@ describe.each(DATABASE_KINDS)('/api/notes on %s', (kind) => {
   let t: TestApp;
   let rootToken: string;
   let admin: Awaited<ReturnType<TestApp['createUser']>>;
-  const teachers: Record<'one' | 'two', { record: Row; token: string }> = {} as never;
+  const teachers = {} as Record<'one' | 'two', { record: Row; token: string }>;
   const notes: Record<string, Row> = {};
 
   const call = (token: string, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, body?: unknown) =>

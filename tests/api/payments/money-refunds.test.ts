@@ -107,7 +107,7 @@ describe.each(DATABASE_KINDS)('refunds on %s', (kind) => {
     const res = await send('GET', '/api/exports/receipts.xlsx?from=2026-12-01&to=2026-12-31');
     expectStatus(res, 200);
     const workbook = new ExcelJS.Workbook();
-    await workbook.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+    await workbook.xlsx.load(new Uint8Array(res.rawPayload).buffer);
     const rows: unknown[][] = [];
     workbook.worksheets[0]!.eachRow((row) => rows.push((row.values as unknown[]).slice(1)));
     const body = rows.slice(1, -1);

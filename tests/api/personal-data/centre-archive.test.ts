@@ -210,7 +210,7 @@ describe.each(DATABASE_KINDS)('the whole-centre archive on %s', (kind) => {
     const res = await w.admin('GET', '/api/exports/payments.xlsx?from=2026-09-01&to=2026-09-30');
     expect(res.statusCode, show(res)).toBe(200);
     const workbook = new ExcelJS.Workbook();
-    await workbook.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+    await workbook.xlsx.load(new Uint8Array(res.rawPayload).buffer);
     const values: unknown[] = [];
     workbook.worksheets[0]!.eachRow((row) =>
       row.eachCell((cell) => {

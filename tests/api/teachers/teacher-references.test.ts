@@ -9,7 +9,7 @@ import { created, dateCursor, lessonBody, makeLesson, makeWorld, ok, type Row, t
 describe.each(DATABASE_KINDS)('a TEACHER’s references and reads on %s', (kind) => {
   let t: TestApp;
   let w: World;
-  const students: Record<'mine' | 'theirs' | 'nowhere', Row> = {} as never;
+  const students = {} as Record<'mine' | 'theirs' | 'nowhere', Row>;
   const nextDate = dateCursor('2027-05-03');
 
   beforeAll(async () => {
