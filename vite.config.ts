@@ -89,7 +89,7 @@ export default defineConfig({
     chunkSizeWarningLimit: 2000,
     // dist/.vite/manifest.json: which chunks each entry and screen imports (the size test reads it).
     manifest: true,
-    // Sizes are checked by tests/api/client-size.test.ts instead.
+    // Sizes are checked by tests/api/plugins/client-size.test.ts instead.
     reportCompressedSize: false,
     rollupOptions: {
       treeshake: {

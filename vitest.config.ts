@@ -20,7 +20,7 @@ export default defineConfig({
           // keyed so that two apps in one process (as both engines in one file already are) keep apart.
           isolate: false,
           sequence: { groupOrder: 1 },
-          setupFiles: ['tests/api/fast-check-seed.ts'],
+          setupFiles: ['tests/api/support/fast-check-seed.ts'],
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 120_000,

@@ -1,6 +1,6 @@
-import { launchChromium } from '../tests/e2e/chromium';
+import { launchChromium } from './chromium';
 
-export interface RenderTimes {
+interface RenderTimes {
   runs: number;
   events: number;
   p50: number;

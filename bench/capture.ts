@@ -1,7 +1,6 @@
 /**
  * Records the SQL statements the server sends while one request runs (tests look at their
- * plans), and replays them. Statements inside a transaction are replayed inside one, as the
- * server ran them.
+ * plans).
  */
 import type { PGlite, Transaction } from '@electric-sql/pglite';
 import pg from 'pg';
@@ -10,7 +9,7 @@ import type { Database } from '../server/db/client';
 /**
  * A statement, or a transaction boundary. A boundary keeps its own text when the server sent
  * more with it (BEGIN and the tenant settings as one message); `script` marks several
- * statements sent as one simple-protocol message (PGlite's exec), replayed the same way.
+ * statements sent as one simple-protocol message (PGlite's exec).
  */
 export type Statement = { text: string; params: unknown[]; script?: boolean } | { boundary: 'begin' | 'commit'; text?: string };
 
@@ -83,49 +82,4 @@ async function capture(database: Database, run: () => Promise<void>): Promise<St
     proto.query = query;
   }
   return seen;
-}
-
-/** Groups statements into transactions (arrays) and single statements. */
-function groups(statements: Statement[]) {
-  const out: Array<{ tx: boolean; begin?: string; items: Array<{ text: string; params: unknown[]; script?: boolean }> }> = [];
-  let current: (typeof out)[number] | undefined;
-  for (const s of statements) {
-    if ('boundary' in s) {
-      if (s.boundary === 'begin') out.push((current = { tx: true, begin: s.text, items: [] }));
-      else current = undefined;
-    } else if (current) current.items.push(s);
-    else out.push({ tx: false, items: [s] });
-  }
-  return out;
-}
-
-export async function replay(database: Database, statements: Statement[]): Promise<unknown> {
-  let last: unknown;
-  for (const group of groups(statements)) {
-    if (database.pglite) {
-      const lite = database.pglite;
-      if (group.tx) {
-        last = await lite.transaction(async (tx) => {
-          let r: unknown;
-          for (const s of group.items) r = (await tx.query(s.text, s.params)).rows;
-          return r;
-        });
-      } else if (group.items[0].script) last = (await lite.exec(group.items[0].text)).at(-1)?.rows;
-      else last = (await lite.query(group.items[0].text, group.items[0].params)).rows;
-      continue;
-    }
-    const client = await database.pool!.connect();
-    try {
-      if (group.tx) await client.query(group.begin ?? 'begin');
-      for (const s of group.items) {
-        // Without parameters, as the server sent it: the simple protocol, which also takes several statements.
-        const result = s.params.length ? await client.query(s.text, s.params) : await client.query(s.text);
-        last = Array.isArray(result) ? (result.at(-1) as pg.QueryResult).rows : result.rows;
-      }
-      if (group.tx) await client.query('commit');
-    } finally {
-      client.release();
-    }
-  }
-  return last;
 }

@@ -9,11 +9,11 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { freePort } from '../tests/free-port';
+import { freePort } from './free-port';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { launchChromium } from '../tests/e2e/chromium';
+import { launchChromium } from './chromium';
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 
@@ -49,7 +49,7 @@ async function startToHealthy(nodeArgs: string[], dataDir: string): Promise<numb
   }
 }
 
-export interface StartTimes {
+interface StartTimes {
   compiledFresh: number;
   compiledRestart: number;
   tsxRestart: number;
@@ -90,7 +90,7 @@ const SIGN_IN_TO_PAINTED_WEEK = `new Promise((resolve, reject) => {
   requestAnimationFrame(frame);
 })`;
 
-export interface SignInTimes {
+interface SignInTimes {
   runs: number;
   lessons: number;
   p50: number;

@@ -6,18 +6,12 @@
  */
 import autocannon from 'autocannon';
 import { sql } from 'drizzle-orm';
-import { entityField, examEntity } from '../tests/api/exam-entity';
-import type { SeededServer } from './server';
+import { entityField, examEntity } from './exam-entity';
+import { RECORDS_SLUG, RECORDS_URL, STUDENTS_URL, type SeededServer } from './targets';
 
 const SUBJECTS = ['Μαθηματικά', 'Φυσική', 'Χημεία', 'Βιολογία', 'Ιστορία'];
 const TAGS = ['γραπτά', 'προφορικά', 'επανάληψη'];
-export const RECORDS_SLUG = 'bench-exams';
 const SLUG = RECORDS_SLUG;
-
-/** The subject the measured page is filtered to. */
-export const RECORDS_SUBJECT = 'Φυσική';
-export const RECORDS_URL = `/api/custom-entities/${SLUG}/records?_start=0&_end=25&_sort=title&_order=asc&subject=${encodeURIComponent(RECORDS_SUBJECT)}`;
-export const STUDENTS_URL = '/api/students?_start=0&_end=25&_sort=last_name,first_name&_order=asc,asc&status=ACTIVE';
 
 async function post(address: string, headers: Record<string, string>, path: string, body: unknown) {
   const res = await fetch(address + path, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -26,7 +20,7 @@ async function post(address: string, headers: Record<string, string>, path: stri
 }
 
 /** A server to seed through its API, and how to refresh its database's statistics afterwards. */
-export interface EntityTarget {
+interface EntityTarget {
   address: string;
   headers: Record<string, string>;
   vacuum(): Promise<void>;

@@ -4,7 +4,7 @@
  * bench's process): the archive is made as it is sent, so the rise stays far below its size.
  */
 import { performance } from 'node:perf_hooks';
-import type { SeededServer } from './server';
+import type { SeededServer } from './targets';
 
 const mb = (n: number) => (n / 1024 / 1024).toFixed(1);
 
@@ -20,7 +20,8 @@ export async function benchExport(kind: string, server: SeededServer): Promise<v
   try {
     const res = await fetch(`${server.address}/api/export`, { headers: server.headers });
     if (res.status !== 200 || !res.body) throw new Error(`export answered ${res.status}`);
-    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) bytes += chunk.length;
+    const reader = res.body.getReader();
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) bytes += chunk.value.length;
   } finally {
     clearInterval(sample);
   }

@@ -15,12 +15,12 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { freePort } from '../tests/free-port';
+import { freePort } from './free-port';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from '../tests/e2e/chromium';
+import { launchChromium } from './chromium';
 
 const { values: args } = parseArgs({
   options: {

@@ -12,7 +12,7 @@ export const WEEK_ANSWER_LIMIT_KB = 150;
 import { performance } from 'node:perf_hooks';
 import { gzipSync } from 'node:zlib';
 
-export const SCHOOL_YEAR = { from: '2026-09-14', to: '2027-06-19' };
+const SCHOOL_YEAR = { from: '2026-09-14', to: '2027-06-19' };
 /** A week in the middle of the term: Monday to Sunday. */
 export const BENCH_WEEK = { from: '2026-11-16', to: '2026-11-22' };
 const TRIPLES = 26;
@@ -29,7 +29,7 @@ async function call(address: string, headers: Record<string, string>, path: stri
 const pad = (n: number) => String(n).padStart(2, '0');
 const time = (minutes: number) => `${pad(Math.floor(minutes / 60))}:${pad(minutes % 60)}`;
 
-export interface Timetable {
+interface Timetable {
   rooms: number[];
   teachers: number[];
   classes: number[];

@@ -15,7 +15,7 @@ import type { FastifyInstance } from 'fastify';
 import { performance } from 'node:perf_hooks';
 import { queryRows, type Database } from '../server/db/client';
 import { amountInWords, VAT_EXEMPTION_LINE } from '../domain/receipt-words';
-import { RECORDS_SLUG, RECORDS_SUBJECT, RECORDS_URL } from './entities';
+import { RECORDS_SLUG, RECORDS_SUBJECT, RECORDS_URL } from './targets';
 import { MONEY_MONTH, MONEY_URLS, seedMoney } from './money';
 
 export const LIST_URLS = {

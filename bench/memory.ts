@@ -9,7 +9,8 @@ import { sql } from 'drizzle-orm';
 import { parseArgs } from 'node:util';
 import { queryRows } from '../server/db/client';
 import { BENCH_WEEK, seedLessons } from './lessons';
-import { startSeededServer, type SeededServer } from './server';
+import { startSeededServer } from './server';
+import type { SeededServer } from './targets';
 
 const { values: args } = parseArgs({ options: { students: { type: 'string', default: '10000' } } });
 

@@ -30,7 +30,7 @@ export const MONEY_URLS = {
   analytics: `/api/analytics/contracts?from=${YEAR.from}&to=${YEAR.to}`,
 };
 
-export interface MoneySeed {
+interface MoneySeed {
   contracts: number;
   payments: number;
   expenses: number;

@@ -12,7 +12,7 @@ import { performance, PerformanceObserver } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import type { ServerStalls } from './server';
 
-export interface OpenLoop {
+interface OpenLoop {
   sent: number;
   p50: number;
   p99: number;

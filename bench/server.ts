@@ -1,7 +1,7 @@
 // First, as in the server's entry (server/main.ts): the server measured runs with V8 set as production sets it.
 import '../server/garbage-collector';
 import { sql } from 'drizzle-orm';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify from 'fastify';
 import { fork } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,16 +18,7 @@ import { LISTEN_BACKLOG, listen } from '../server/plugins/connections';
 import { bareListRoutes, seedLists, type ListsSeed } from './lists';
 import { seedStudents } from './seed';
 import { scratchDatabase } from './scratch';
-
-export interface SeededServer {
-  database: Database;
-  app: FastifyInstance;
-  address: string;
-  /** Headers of a signed-in ROOT on the demo tenant (api client). */
-  headers: Record<string, string>;
-  seedSeconds: number;
-  close(): Promise<void>;
-}
+import type { SeededServer } from './targets';
 
 /**
  * A real Frontis server on loopback over a fresh database (PGlite in a new data directory, as
@@ -110,7 +101,7 @@ const LINKED = (alias: string, link: string, key: string, table: string, label: 
  * for each (their contracts' count, first and last start in one pass over their contracts;
  * their guardians', classes' and subjects' ids and names), and the count, as JSON.
  */
-export const BARE_STUDENTS = `select case when ${LIVE_SESSION} then json_build_object(
+const BARE_STUDENTS = `select case when ${LIVE_SESSION} then json_build_object(
   'data', coalesce((select json_agg(p) from (
     select s.id, s.version, ${INSTANT('s.created_at')} as created_at, ${INSTANT('s.updated_at')} as updated_at, s.first_name, s.last_name, s.email,
       s.phone, to_char(s.birth_date, 'YYYY-MM-DD') as birth_date, s.gender, s.status, s.inactive_reason, s.information, s.custom_fields,
@@ -137,7 +128,7 @@ const BARE_REVISION = `select ${LIVE_SESSION} as live, coalesce((select revision
  * same database: /students answers the students page; /week answers the week Frontis answered
  * (kept, as Frontis keeps it) while the calendar's revision stays the same.
  */
-export async function startBareRoutes(database: Database, headers: Record<string, string>) {
+async function startBareRoutes(database: Database, headers: Record<string, string>) {
   const { tid, sid } = claimsOf(headers);
   const run = async <T>(text: string): Promise<T[]> =>
     database.pglite ? ((await database.pglite.query(text, [tid, sid])).rows as T[]) : ((await database.pool!.query(text, [tid, sid])).rows as T[]);

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { addDays } from '../domain/lessons';
-import { type Answer, call, type FrontisProcess, ROOT, signIn, startFrontis } from '../tests/api/reliability/frontis-process';
+import { type Answer, call, type FrontisProcess, ROOT, signIn, startFrontis } from './frontis-process';
 import { scratchDatabase } from './scratch';
 
 const { values: args } = parseArgs({

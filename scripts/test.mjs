@@ -4,7 +4,7 @@
 // file spends much of its time waiting on Chromium and on its one server, leaving a core idle
 // that the API files fill; the API run has the lower priority (nice), so what a page draws is
 // not slowed by it. Each line of a run's output starts with its name. Extra arguments
-// (`npm test -- tests/api/users.test.ts`) go to a single `vitest run` instead.
+// (`npm test -- tests/api/users/users.test.ts`) go to a single `vitest run` instead.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';

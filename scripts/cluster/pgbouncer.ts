@@ -2,7 +2,7 @@
  * A PgBouncer of our own (Debian's binary) in transaction mode on a loopback port: its
  * configuration, pid and log in a directory of its own; trust authentication towards the test
  * server (it accepts loopback connections without a password), scram-sha-256 with the
- * `postgres` role's password towards the cluster's nodes. Used by tests/api/pgbouncer.test.ts and by `npm run cluster`.
+ * `postgres` role's password towards the cluster's nodes. Used by tests/api/db/pgbouncer.test.ts and by `npm run cluster`.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { chownSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';

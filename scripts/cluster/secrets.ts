@@ -25,7 +25,8 @@ export const secretsFile = (dir: string) => join(dir, 'secrets.json');
 export function loadSecrets(dir: string): Secrets {
   const file = secretsFile(dir);
   if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as Secrets;
-  const secrets = Object.fromEntries(NAMES.map((name) => [name, randomBytes(16).toString('hex')])) as unknown as Secrets;
+  const secrets = {} as Secrets;
+  for (const name of NAMES) secrets[name] = randomBytes(16).toString('hex');
   writeFileSync(file, `${JSON.stringify(secrets, null, 2)}\n`, { mode: 0o600 });
   chmodSync(file, 0o600);
   return secrets;

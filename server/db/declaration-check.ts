@@ -4,7 +4,7 @@
  * when the field is required or has a default, and behind a REFERENCE a foreign key that
  * includes tenant_id; a REFERENCES field needs its join table, a PASSWORD its secret column.
  * Fields a spec fills from elsewhere (computed, joined, shown) are named as such and only
- * need to exist there. tests/api/declaration-tables.test.ts runs this over every declaration.
+ * need to exist there. tests/unit/declaration-tables.test.ts runs this over every declaration.
  */
 import { getTableConfig, type PgColumn, type PgTable } from 'drizzle-orm/pg-core';
 import type { FieldDef, ResourceDef } from '../../domain/index';

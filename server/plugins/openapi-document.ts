@@ -4,7 +4,7 @@
  * only what they validate: stable operationIds, the two client headers as shared parameters,
  * the 4xx answers with the one error body, `servers`, the list routes' query names derived
  * from the resource declarations, and one shared schema per resource row.
- * tests/api/openapi.test.ts runs a real validator (Redocly) over the result.
+ * tests/api/plugins/openapi.test.ts runs a real validator (Redocly) over the result.
  */
 import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';

@@ -6,7 +6,7 @@ import type { Role } from '../../domain/enums';
 import { canOpenRoute } from '../../domain/permissions';
 import { SCREENS } from '../../domain/resources/index';
 import { post, rootToken } from './api';
-import { contextOptions, launchChromium } from './chromium';
+import { contextOptions, launchChromium } from '../../bench/chromium';
 import { stoppedMoving, submitSignIn } from './browser';
 import { acceptInvitation, invitationPath, portalFamily } from './portal-steps';
 import { e2eServer } from './server';
@@ -22,6 +22,13 @@ import { e2eServer } from './server';
 // level, an empty heading, an ARIA attribute an element may not carry. The calendar is audited
 // in its month view too.
 const baseUrl = e2eServer().baseUrl;
+declare global {
+  /** axe-core, once its source has run on the page. */
+  interface Window {
+    axe: { run(context: unknown, options: unknown): Promise<{ violations: unknown[] }> };
+  }
+}
+
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 interface AxeNode {
@@ -164,8 +171,7 @@ async function settle(page: Page) {
 async function audit(page: Page, onlyColours = false): Promise<string[]> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
   const violations = await page.evaluate(async (only) => {
-    const axe = (window as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: unknown[] }> } }).axe;
-    const result = await axe.run(document, { resultTypes: ['violations'], ...(only ? { runOnly: ['color-contrast'] } : {}) });
+    const result = await window.axe.run(document, { resultTypes: ['violations'], ...(only ? { runOnly: ['color-contrast'] } : {}) });
     return result.violations;
   }, onlyColours);
   return (violations as AxeViolation[])

@@ -2,7 +2,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, inject } from 'vitest';
-import { parse, type Mail } from '../api/mailbox';
+import { parse, type Mail } from '../api/support/mailbox';
 import { e2eServer } from './server';
 
 export const JSON_HEADERS = { 'content-type': 'application/json', 'x-client-type': 'api', 'x-tenant-id': 'demo' };

@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
-import { contextOptions, launchChromium } from './chromium';
+import { contextOptions, launchChromium } from '../../bench/chromium';
 
 /**
  * One browser per test file, a fresh context and page per test: `tab.page` is the current page.
@@ -80,7 +80,7 @@ export async function submitSignIn(page: Page, baseUrl: string, username: string
  * own paging and sorting to the address as soon as it draws, and a slow machine may look only
  * after that.
  */
-export function isAt(url: URL, path: string) {
+function isAt(url: URL, path: string) {
   const wanted = new URL(path, url);
   return url.pathname === wanted.pathname && [...wanted.searchParams].every(([name, value]) => url.searchParams.getAll(name).includes(value));
 }

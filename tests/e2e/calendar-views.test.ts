@@ -2,7 +2,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { call, post, rootToken } from './api';
 import { fillSignIn, openInApp, signInAt, useBrowserTab, whollyOnScreen } from './browser';
-import { contextOptions } from './chromium';
+import { contextOptions } from '../../bench/chromium';
 import { e2eServer } from './server';
 
 // The calendar day to day, in Greek, in a real Chromium against the real server: a month's

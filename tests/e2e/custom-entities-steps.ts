@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { chooseOption, signInAt } from './browser';
 import { e2eServer } from './server';
 
-export interface BuilderField {
+interface BuilderField {
   key: string;
   el: string;
   en: string;

@@ -56,7 +56,7 @@ describe('the accountant’s spreadsheets', () => {
       }, reject);
     });
     const workbook = new ExcelJS.Workbook();
-    await workbook.xlsx.load(bytes as unknown as ArrayBuffer);
+    await workbook.xlsx.load(new Uint8Array(bytes).buffer);
     const sheet = workbook.worksheets[0]!;
     expect(sheet.name).toBe('Πληρωμές');
     expect(sheet.getRow(1).getCell(6).value).toBe('Ποσό');
@@ -109,7 +109,7 @@ describe('the accountant’s spreadsheets', () => {
       }, reject);
     });
     const workbook = new ExcelJS.Workbook();
-    await workbook.xlsx.load(bytes as unknown as ArrayBuffer);
+    await workbook.xlsx.load(new Uint8Array(bytes).buffer);
     const sheet = workbook.worksheets[0]!;
     expect(sheet.name).toBe('Αποδείξεις');
     const headers = (sheet.getRow(1).values as unknown[]).slice(1);

@@ -3,12 +3,12 @@
 // tests in this folder.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { freePort } from '../free-port';
+import { freePort } from '../../bench/free-port';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import type { TestProject } from 'vitest/node';
-import { startAadeStandIn } from '../api/aade-stand-in';
+import { startAadeStandIn } from '../api/support/aade-stand-in';
 
 const ROOT = { username: 'root', password: 'root-password-1' };
 
@@ -84,7 +84,7 @@ async function startStack(aadeUrl: string) {
       LOG_LEVEL: 'warn',
       // Every browser test signs in from 127.0.0.1 with a fresh browser (no device cookie): the
       // whole suite is one client address, far past a real address's budget. The limits
-      // themselves are tested by tests/api/sign-in-limits.test.ts.
+      // themselves are tested by tests/api/auth/sign-in-limits.test.ts.
       LOGIN_RATE_PER_ADDRESS: '100000',
       SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
       ABSENCE_GRACE_SECONDS: '1',

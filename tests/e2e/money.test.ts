@@ -5,6 +5,13 @@ import { call, post, rootToken } from './api';
 import { openInApp, signInAt, useBrowserTab, whollyOnScreen } from './browser';
 import { e2eServer } from './server';
 
+declare global {
+  /** How many times the page asked to print (counted instead of opening the print dialog). */
+  interface Window {
+    printed: number;
+  }
+}
+
 // The centre's money in a real Chromium, in Greek, against the real server: a secretary makes
 // a contract, takes the registration and this month's fee with receipt numbers, sees the month
 // turn paid, finds the student gone from "unpaid this month" and opens the printable receipt;
@@ -139,14 +146,13 @@ describe('the centre’s money', () => {
     await receipt.getByText(student).waitFor();
     await receipt.getByText('Απαλλάσσεται από ΦΠΑ (άρθρο 22 Κώδικα ΦΠΑ)').waitFor();
     await page.evaluate(() => {
-      const w = window as unknown as { printed: number; print(): void };
-      w.printed = 0;
-      w.print = () => {
-        w.printed += 1;
+      window.printed = 0;
+      window.print = () => {
+        window.printed += 1;
       };
     });
     await receipt.getByRole('button', { name: 'Εκτύπωση' }).click();
-    expect(await page.evaluate(() => (window as unknown as { printed: number }).printed)).toBe(1);
+    expect(await page.evaluate(() => window.printed)).toBe(1);
     await receipt.locator('.ant-modal-footer').getByRole('button', { name: 'Κλείσιμο' }).click();
 
     // back on the list, still filtered by "unpaid this month": the student is gone

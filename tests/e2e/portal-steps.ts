@@ -10,7 +10,7 @@ import { e2eServer } from './server';
 export const today = () =>
   new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Athens', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
 
-export interface PortalFamily {
+interface PortalFamily {
   email: string;
   children: { id: number; first_name: string; last_name: string }[];
   /** The subject of the first child's lesson, where she was absent. */

@@ -1,5 +1,5 @@
 // The admission's rules (server/plugins/admission.ts) on a clock of the test's: a bound learned
-// from latency, and a queue that refuses only when it stands. tests/api/overload*.test.ts has
+// from latency, and a queue that refuses only when it stands. tests/api/plugins/overload*.test.ts has
 // the same on real servers.
 import { describe, expect, it } from 'vitest';
 import { Admission, type AdmissionSettings, type Refusal } from '../../server/plugins/admission';

@@ -17,7 +17,7 @@ import * as schema from '../../server/db/schema/index';
 import { id, search, tenantId } from '../../server/db/schema/tenant-columns';
 import { buildServerRegistry } from '../../server/registry';
 import { tenantsSpec } from '../../server/modules/tenants/spec';
-import { validBody } from '../api/declared-bodies';
+import { validBody } from '../api/support/declared-bodies';
 
 const registry = buildServerRegistry();
 
@@ -92,7 +92,7 @@ describe('declarationProblems', () => {
   });
 });
 
-// The bodies tests derive from declarations (tests/api/declared-bodies.ts) are valid ones.
+// The bodies tests derive from declarations (tests/api/support/declared-bodies.ts) are valid ones.
 describe.each(Object.values(RESOURCES).map((d) => [d.name, d] as const))('validBody of %s', (_name, def) => {
   const refs = Object.fromEntries(Object.keys(RESOURCES).map((name) => [name, 7]));
   it.each([false, true])('passes its create schema (every writable field: %s)', (full) => {

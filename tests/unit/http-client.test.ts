@@ -26,57 +26,64 @@ interface Echo {
 }
 
 async function startFake(): Promise<Fake> {
-  const fake = { refreshCalls: 0, apiCalls: 0, refreshed: false, refreshAnswer: 200, seenHeaders: [] } as unknown as Fake;
-  fake.server = createServer((req, res) => {
-    fake.seenHeaders.push(req.headers);
-    const send = (status: number, body?: unknown) => {
-      res.writeHead(status, { 'content-type': 'application/json' });
-      res.end(body === undefined ? '' : JSON.stringify(body));
-    };
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      if (req.url?.startsWith('/echo')) {
-        const echo: Echo = {
-          method: req.method!,
-          url: req.url,
-          contentType: req.headers['content-type'] ?? null,
-          body: Buffer.concat(chunks).toString('utf8'),
-        };
-        return send(200, echo);
-      }
-      if (req.url === '/bytes') {
-        res.writeHead(200, { 'content-type': 'application/octet-stream' });
-        return res.end(Buffer.from([1, 2, 3]));
-      }
-      if (req.url === '/limited') {
-        res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '42' });
-        return res.end(JSON.stringify({ error: { code: 'rate-limited', message: 'slow down' } }));
-      }
-      if (req.url === '/empty') {
-        res.writeHead(204);
-        return res.end();
-      }
-      if (req.url === '/never') return; // no answer: the caller gives up
-      if (req.method === 'POST' && req.url === '/refresh-token') {
-        fake.refreshCalls++;
-        // answer late, so every concurrent 401 arrives while the refresh is in flight
-        setTimeout(() => {
-          if (fake.refreshAnswer === 401) return send(401, { error: { code: 'session-expired', message: 'expired' } });
-          fake.refreshed = true;
-          send(200, { user: { id: 1, username: 'maria', role: 'ADMIN', firstName: 'Maria', lastName: 'P' }, token: 'sess-2', exp: 2_000_000_000 });
-        }, 50);
-        return;
-      }
-      if (req.url?.startsWith('/api/forbidden')) return send(403, { error: { code: fake.forbiddenCode ?? 'forbidden', message: 'no' } });
-      if (req.url?.startsWith('/api/')) {
-        fake.apiCalls++;
-        if (!fake.refreshed) return send(401, { error: { code: 'unauthorized', message: 'sign in' } });
-        return send(200, { data: { path: req.url } });
-      }
-      send(404, { error: { code: 'not-found', message: 'nope' } });
-    });
-  });
+  const fake: Fake = {
+    url: '',
+    refreshCalls: 0,
+    apiCalls: 0,
+    refreshed: false,
+    refreshAnswer: 200,
+    seenHeaders: [],
+    server: createServer((req, res) => {
+      fake.seenHeaders.push(req.headers);
+      const send = (status: number, body?: unknown) => {
+        res.writeHead(status, { 'content-type': 'application/json' });
+        res.end(body === undefined ? '' : JSON.stringify(body));
+      };
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        if (req.url?.startsWith('/echo')) {
+          const echo: Echo = {
+            method: req.method!,
+            url: req.url,
+            contentType: req.headers['content-type'] ?? null,
+            body: Buffer.concat(chunks).toString('utf8'),
+          };
+          return send(200, echo);
+        }
+        if (req.url === '/bytes') {
+          res.writeHead(200, { 'content-type': 'application/octet-stream' });
+          return res.end(Buffer.from([1, 2, 3]));
+        }
+        if (req.url === '/limited') {
+          res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '42' });
+          return res.end(JSON.stringify({ error: { code: 'rate-limited', message: 'slow down' } }));
+        }
+        if (req.url === '/empty') {
+          res.writeHead(204);
+          return res.end();
+        }
+        if (req.url === '/never') return; // no answer: the caller gives up
+        if (req.method === 'POST' && req.url === '/refresh-token') {
+          fake.refreshCalls++;
+          // answer late, so every concurrent 401 arrives while the refresh is in flight
+          setTimeout(() => {
+            if (fake.refreshAnswer === 401) return send(401, { error: { code: 'session-expired', message: 'expired' } });
+            fake.refreshed = true;
+            send(200, { user: { id: 1, username: 'maria', role: 'ADMIN', firstName: 'Maria', lastName: 'P' }, token: 'sess-2', exp: 2_000_000_000 });
+          }, 50);
+          return;
+        }
+        if (req.url?.startsWith('/api/forbidden')) return send(403, { error: { code: fake.forbiddenCode ?? 'forbidden', message: 'no' } });
+        if (req.url?.startsWith('/api/')) {
+          fake.apiCalls++;
+          if (!fake.refreshed) return send(401, { error: { code: 'unauthorized', message: 'sign in' } });
+          return send(200, { data: { path: req.url } });
+        }
+        send(404, { error: { code: 'not-found', message: 'nope' } });
+      });
+    }),
+  };
   await new Promise<void>((resolve) => fake.server.listen(0, '127.0.0.1', resolve));
   fake.url = `http://127.0.0.1:${(fake.server.address() as AddressInfo).port}`;
   return fake;

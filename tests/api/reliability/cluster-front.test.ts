@@ -24,7 +24,8 @@ import {
   STANZA,
 } from '../../../scripts/cluster/pitr';
 import { loadSecrets } from '../../../scripts/cluster/secrets';
-import { endFrontis, type FrontisProcess, freePort, ROOT, sleep, startFrontis } from './frontis-process';
+import { endFrontis, type FrontisProcess, ROOT, sleep, startFrontis } from '../../../bench/frontis-process';
+import { freePort } from '../../../bench/free-port';
 
 const asPostgres = (command: string, args: string[]) =>
   execFileSync('runuser', ['-u', 'postgres', '--', command, ...args], { encoding: 'utf8', stdio: 'pipe' });

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, compiled, type FrontisProcess, REPO, ROOT, startFrontis } from './frontis-process';
+import { call, compiled, type FrontisProcess, REPO, ROOT, startFrontis } from '../../../bench/frontis-process';
 
 describe('the compiled server on the embedded database', () => {
   let dataDir: string;

@@ -10,7 +10,7 @@
 import http from 'node:http';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allNames, endFrontis, type FrontisProcess, ROOT, scratchDatabase, signIn, sleep, startFrontis } from './frontis-process';
+import { allNames, endFrontis, type FrontisProcess, ROOT, scratchDatabase, signIn, sleep, startFrontis } from '../../../bench/frontis-process';
 
 const CLIENTS = 4;
 

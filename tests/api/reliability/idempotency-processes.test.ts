@@ -4,7 +4,7 @@
 // key on the other process records it once and answers it again after.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Answer, call, type FrontisProcess, ROOT, scratchDatabase, signIn, sleep, startFrontis, within } from './frontis-process';
+import { type Answer, call, type FrontisProcess, ROOT, scratchDatabase, signIn, sleep, startFrontis, within } from '../../../bench/frontis-process';
 
 type Row = Record<string, any>;
 

@@ -7,9 +7,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type AadeStandIn, startAadeStandIn } from '../aade-stand-in';
-import { type Mailbox, startMailbox } from '../mailbox';
-import { type Answer, call, endFrontis, type FrontisProcess, ROOT, signIn, sleep, startFrontis, within } from './frontis-process';
+import { type AadeStandIn, startAadeStandIn } from '../support/aade-stand-in';
+import { type Mailbox, startMailbox } from '../support/mailbox';
+import { type Answer, call, endFrontis, type FrontisProcess, ROOT, signIn, sleep, startFrontis, within } from '../../../bench/frontis-process';
 
 const AADE_USER = 'restart-centre';
 const AADE_KEY = 'restart-key';

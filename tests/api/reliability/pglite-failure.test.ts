@@ -2,7 +2,7 @@
 // server or answer 500: every request that needs it gets 503 `unavailable` with Retry-After,
 // and /healthz says so.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApp, type TestApp } from '../harness';
+import { startApp, type TestApp } from '../support/harness';
 
 describe('a failed PGlite', () => {
   let t: TestApp;

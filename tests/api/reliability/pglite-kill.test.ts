@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { allNames, call, ROOT, signIn, sleep, startFrontis } from './frontis-process';
+import { allNames, call, ROOT, signIn, sleep, startFrontis } from '../../../bench/frontis-process';
 
 const TRIALS = 3;
 

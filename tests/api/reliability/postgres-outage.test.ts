@@ -3,7 +3,7 @@
 // must survive, answer 503 `unavailable` with Retry-After meanwhile (never 500), come back on
 // its own, and keep every write it acknowledged.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allNames, call, type FrontisProcess, ROOT, scratchDatabase, signIn, sleep, startFrontis } from './frontis-process';
+import { allNames, call, type FrontisProcess, ROOT, scratchDatabase, signIn, sleep, startFrontis } from '../../../bench/frontis-process';
 
 describe('PostgreSQL outage under load', () => {
   let db: Awaited<ReturnType<typeof scratchDatabase>>;

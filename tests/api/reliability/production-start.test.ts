@@ -15,7 +15,8 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symli
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, freePort, REPO, ROOT, sleep } from './frontis-process';
+import { call, REPO, ROOT, sleep } from '../../../bench/frontis-process';
+import { freePort } from '../../../bench/free-port';
 
 /** What a checkout holds that the build reads, plus the scripts that build and start it. */
 const SOURCES = ['src', 'domain', 'server', 'public', 'scripts', 'index.html', 'vite.config.ts', 'tsconfig.json', 'package.json', 'package-lock.json'];

@@ -10,8 +10,8 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, PGLITE_EXTENSIONS, pgliteDir } from '../../../server/db/client';
 import { backupNow } from '../../../server/jobs/backup';
-import { migratedDataDir } from '../harness';
-import { allNames, call, compiled, REPO, ROOT, signIn, startFrontis } from './frontis-process';
+import { migratedDataDir } from '../support/harness';
+import { allNames, call, compiled, REPO, ROOT, signIn, startFrontis } from '../../../bench/frontis-process';
 
 const BACKED_UP = 'Μάθημα στο αντίγραφο';
 const LIVE = 'Μάθημα μετά το αντίγραφο';

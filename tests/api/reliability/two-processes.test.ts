@@ -3,7 +3,7 @@
 // calendar cache and history must agree whichever process answers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeCalendar, type CalendarAnswer } from '../../../domain/calendar';
-import { type Answer, call, type FrontisProcess, ROOT, scratchDatabase, signIn, startFrontis } from './frontis-process';
+import { type Answer, call, type FrontisProcess, ROOT, scratchDatabase, signIn, startFrontis } from '../../../bench/frontis-process';
 
 const PER_USER = 5;
 const PASSWORD = 'staff-password-1';

@@ -1,4 +1,0 @@
-// Files and folders on the default store: a folder under DATA_DIR (the harness gives each app its own).
-import { filesSuite } from './files-suite';
-
-filesSuite('disk', () => ({}));
