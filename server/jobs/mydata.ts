@@ -5,7 +5,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config';
-import type { Database } from '../db/client';
+import type { Database } from '../db/types';
 import { subscriptionKeyOpener } from '../modules/mydata-send/credentials';
 import { runMydataJob } from '../modules/mydata-send/job';
 

@@ -5,7 +5,8 @@
 // two server processes on one PostgreSQL database never send one notice twice.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queryRows, withTenant } from '../../server/db/client';
+import { withTenant } from '../../server/db/doors';
+import { queryRows } from '../../server/db/statements';
 import { createDeliverer, type Deliverer } from '../../server/modules/outbox/deliver';
 import { json, show } from './api-helpers';
 import { DATABASE_KINDS, startApp, type TestApp } from './harness';

@@ -4,7 +4,8 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootstrap } from '../../server/bootstrap';
-import { queryRows, withTenant } from '../../server/db/client';
+import { withTenant } from '../../server/db/doors';
+import { queryRows } from '../../server/db/statements';
 import { json } from './api-helpers';
 import { DATABASE_KINDS, startApp, type TestApp } from './harness';
 

@@ -13,7 +13,7 @@ import { getTableConfig, PgTable } from 'drizzle-orm/pg-core';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_PAGE_ROWS, PortalMeAnswer } from '../../domain/index';
-import { queryRows } from '../../server/db/client';
+import { queryRows } from '../../server/db/statements';
 import * as schema from '../../server/db/schema/index';
 import { SECRET_COLUMNS } from '../../server/modules/personal-data/tables';
 import { buildCsv, parseCsv } from '../../src/engine/list/csv';

@@ -2,7 +2,8 @@
 // (the one `npm run db:generate` runs), so a test's table is what a migration would make.
 import { sql } from 'drizzle-orm';
 import { generateDrizzleJson, generateMigration } from 'drizzle-kit/api';
-import { platform, type Database } from '../../server/db/client';
+import type { Database } from '../../server/db/types';
+import { platform } from '../../server/db/doors';
 import * as schema from '../../server/db/schema/index';
 import { TENANT_POLICIES } from '../../server/db/tenant-policies';
 

@@ -6,7 +6,7 @@
 // process taking over, is tests/api/reliability/drain.test.ts.
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { platform } from '../../server/db/client';
+import { platform } from '../../server/db/doors';
 import { folders } from '../../server/db/schema/files';
 import { rawRequest } from './api-helpers';
 import { DATABASE_KINDS, startApp, type TestApp } from './harness';

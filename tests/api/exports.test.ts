@@ -5,7 +5,8 @@
 import { sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { platform, queryRows, withTenant } from '../../server/db/client';
+import { platform, withTenant } from '../../server/db/doors';
+import { queryRows } from '../../server/db/statements';
 import { EURO_FORMAT } from '../../server/modules/exports/xlsx';
 import { expectError, show } from './api-helpers';
 import { DATABASE_KINDS, startApp, type TestApp } from './harness';

@@ -13,7 +13,7 @@ import { buildApp } from '../../server/app';
 import { bootstrap } from '../../server/bootstrap';
 import { loadConfig, type Config } from '../../server/config';
 import type { ResourceDef } from '../../domain/fields';
-import { openDatabase, PGLITE_EXTENSIONS, pgliteDir } from '../../server/db/client';
+import { openDatabase, PGLITE_EXTENSIONS, pgliteDir } from '../../server/db/open';
 import { migrate } from '../../server/db/migrate';
 
 const ENGINES = ['pglite', 'postgres'] as const;

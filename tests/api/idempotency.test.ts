@@ -4,7 +4,8 @@
 // that failed remembers nothing.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queryRows, withTenant } from '../../server/db/client';
+import { withTenant } from '../../server/db/doors';
+import { queryRows } from '../../server/db/statements';
 import { cleanupNow } from '../../server/jobs/cleanup';
 import { DATABASE_KINDS, startApp, type TestApp } from './harness';
 import { addSignIn, GUARDIAN_PASSWORD } from './portal-helpers';

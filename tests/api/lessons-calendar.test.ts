@@ -8,7 +8,7 @@ import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Response } from 'light-my-request';
 import { sql, type SQL } from 'drizzle-orm';
-import { withTenant } from '../../server/db/client';
+import { withTenant } from '../../server/db/doors';
 import { DATABASE_KINDS, ROOT, startApp, type TestApp } from './harness';
 import { expectError, expectStatus, json, show } from './api-helpers';
 import { CALENDAR_COLUMNS, CALENDAR_LABELS, decodeCalendar, type CalendarAnswer } from '../../domain/calendar';

@@ -6,7 +6,7 @@ import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contractMonths, monthOf, monthRange, monthsFromTo } from '../../domain/index';
-import { queryRows } from '../../server/db/client';
+import { queryRows } from '../../server/db/statements';
 import './fast-check-seed';
 import { json, show } from './api-helpers';
 import { DATABASE_KINDS, startApp, type TestApp } from './harness';

@@ -4,7 +4,7 @@
 import { sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queryRows } from '../../server/db/client';
+import { queryRows } from '../../server/db/statements';
 import { expectError, expectStatus, json, show } from './api-helpers';
 import { DATABASE_KINDS, startApp, type TestApp } from './harness';
 import { contractBody, created, makeMoneyWorld, paymentBody, type MoneyWorld, type Row } from './money-helpers';

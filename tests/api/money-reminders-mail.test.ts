@@ -4,7 +4,7 @@
 // payer gets none; the job run again the same day sends nothing more.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queryRows } from '../../server/db/client';
+import { queryRows } from '../../server/db/statements';
 import { runReminderJob } from '../../server/jobs/reminders';
 import { createDeliverer, type Deliverer } from '../../server/modules/outbox/deliver';
 import { expectStatus } from './api-helpers';

@@ -4,7 +4,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app';
-import { openDatabase } from '../../server/db/client';
+import { openDatabase } from '../../server/db/open';
 import { parseHosts } from '../../server/db/hosts';
 import { migrate } from '../../server/db/migrate';
 import { isDatabaseUnavailable } from '../../server/db/unavailable';

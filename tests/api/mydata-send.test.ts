@@ -8,7 +8,10 @@
 // Receipts are written as the issuing transaction leaves them (rows in receipts).
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Database, openDatabase, platform, queryRows, withTenant } from '../../server/db/client';
+import type { Database } from '../../server/db/types';
+import { openDatabase } from '../../server/db/open';
+import { platform, withTenant } from '../../server/db/doors';
+import { queryRows } from '../../server/db/statements';
 import { subscriptionKeyOpener } from '../../server/modules/mydata-send/credentials';
 import { runMydataJob } from '../../server/modules/mydata-send/job';
 import { expectError, json } from './api-helpers';

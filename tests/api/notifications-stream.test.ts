@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { unpaidListLink } from '../../domain/index';
-import { openDatabase } from '../../server/db/client';
+import { openDatabase } from '../../server/db/open';
 import { runNotificationJob } from '../../server/jobs/notifications';
 import { expectStatus, json, show } from './api-helpers';
 import { DATABASE_KINDS, startApp, type TestApp } from './harness';

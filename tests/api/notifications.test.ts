@@ -7,7 +7,7 @@ import { expectError, json, show } from './api-helpers';
 import { DATABASE_KINDS, startApp, type TestApp } from './harness';
 import { eq, sql } from 'drizzle-orm';
 import { addDays, displayDate, unpaidListLink } from '../../domain/index';
-import { platform, withTenant } from '../../server/db/client';
+import { platform, withTenant } from '../../server/db/doors';
 import { tenants } from '../../server/db/schema/index';
 import {
   created,

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/config';
-import { openDatabase } from '../../server/db/client';
+import { openDatabase } from '../../server/db/open';
 import { acquireDataLock, DataDirLockedError, lockFile, processStart } from '../../server/db/data-lock';
 import { checkFilesFolder, FilesFolderNotSharedError } from '../../server/modules/files/shared-folder';
 import { DATABASE_KINDS } from './harness';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queryRows } from '../../server/db/client';
+import { queryRows } from '../../server/db/statements';
 import { RESOURCES } from '../../domain/index';
 import { show } from './api-helpers';
 import { examEntity } from './exam-entity';

@@ -7,7 +7,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineResource } from '../../domain/fields';
-import { queryRows } from '../../server/db/client';
+import { queryRows } from '../../server/db/statements';
 import { students } from '../../server/db/schema/index';
 import { declaredTable } from '../../server/db/schema/declared';
 import { show } from './api-helpers';

@@ -4,7 +4,8 @@
 // answers 403 `forbidden`, except the few that are hers or public, listed below with why.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queryRows, withTenant } from '../../server/db/client';
+import { withTenant } from '../../server/db/doors';
+import { queryRows } from '../../server/db/statements';
 import { json, routeTable, show } from './api-helpers';
 import { DATABASE_KINDS, startApp, type TestApp } from './harness';
 import { created, fresh, makeWorld, ok, type Row, type World } from './lessons-helpers';

@@ -5,7 +5,8 @@
 // and her sign-in; portal on again invites her again and brings her sign-in back.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queryRows, withTenant } from '../../server/db/client';
+import { withTenant } from '../../server/db/doors';
+import { queryRows } from '../../server/db/statements';
 import { hashToken } from '../../server/modules/portal-auth/invitations';
 import { expectError, json, show } from './api-helpers';
 import { DATABASE_KINDS, startApp, type TestApp } from './harness';

@@ -8,7 +8,8 @@
 import { sql, type SQL } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { withTenantReads, writeStatement, writtenRows } from '../../server/db/client';
+import { withTenantReads } from '../../server/db/read-batch';
+import { writeStatement, writtenRows } from '../../server/db/statements';
 import { examEntity } from './exam-entity';
 import { json, outcome, show } from './api-helpers';
 import './fast-check-seed';

@@ -4,7 +4,8 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RESOURCES } from '../../domain/resources/index';
-import { platform, queryRows } from '../../server/db/client';
+import { platform } from '../../server/db/doors';
+import { queryRows } from '../../server/db/statements';
 import { DATABASE_KINDS, startApp, type TestApp } from './harness';
 
 const DECLARED = Object.values(RESOURCES);

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Response } from 'light-my-request';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app';
-import { openDatabase } from '../../server/db/client';
+import { openDatabase } from '../../server/db/open';
 import { expectError, expectStatus, isClearing, json, setCookies, show } from './api-helpers';
 import { DATABASE_KINDS, startApp, type TestApp } from './harness';
 

@@ -7,7 +7,7 @@
 // come and gives the report, or the same refusal, nothing written.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { platform } from '../../server/db/client';
+import { platform } from '../../server/db/doors';
 import { DATABASE_KINDS, startApp, type TestApp } from './harness';
 import { expectError, expectStatus, json, show } from './api-helpers';
 

@@ -3,7 +3,7 @@
 // left in old data breaks nothing; a student import row is taken exactly when a create would be.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { withTenant } from '../../server/db/client';
+import { withTenant } from '../../server/db/doors';
 import { studentCustomFields } from '../../server/db/schema/index';
 import { expectError, expectStatus, json, show } from './api-helpers';
 import './fast-check-seed';

@@ -17,7 +17,7 @@ import {
   type LessonStatus,
   type RecurrenceRule,
 } from '../../../domain/index';
-import type { Tx } from '../../db/client';
+import type { Tx } from '../../db/types';
 import { lessons, lessonTagLinks, recurringLessons, recurringLessonTagLinks } from '../../db/schema/index';
 import { loadRows, findRow } from '../../engine/read';
 import type { Registry } from '../../engine/registry';
