@@ -50,7 +50,7 @@ const addToTotals = (result?: unknown) => {
 };
 
 /** Statements in one answer: node-postgres and PGlite give an array of results for a script. */
-export const statementsIn = (result: unknown) => (Array.isArray(result) ? Math.max(result.length, 1) : 1);
+const statementsIn = (result: unknown) => (Array.isArray(result) ? Math.max(result.length, 1) : 1);
 
 const thenable = (value: unknown): value is PromiseLike<unknown> =>
   typeof value === 'object' && value !== null && 'then' in value && typeof value.then === 'function';

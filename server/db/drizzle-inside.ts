@@ -17,7 +17,7 @@ import type pg from 'pg';
 import type { Db, Schema, SchemaTables, Tx } from './types';
 
 /** drizzle changed what this file relies on (see tests/unit/drizzle-inside.test.ts). */
-export class DrizzleInsideChanged extends Error {
+class DrizzleInsideChanged extends Error {
   constructor(what: string) {
     super(`drizzle-orm no longer keeps ${what}: server/db/drizzle-inside.ts must follow it`);
     this.name = 'DrizzleInsideChanged';

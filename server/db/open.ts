@@ -17,7 +17,7 @@ import { refuseWaitingOnItself } from './own-connection';
 import { takeTurns } from './pglite-turns';
 import type { Database, Db } from './types';
 
-export interface OpenOptions {
+interface OpenOptions {
   /** postgres://… : use a PostgreSQL server. */
   url?: string;
   /** A direct URL for session-level work when `url` goes through PgBouncer in transaction mode; defaults to `url`. */

@@ -45,7 +45,7 @@ let preparedNames = 0;
  * message as the statement's first `EXECUTE`, so no round trip is added. Nothing else on these
  * connections prepares named statements, so letting them all go (`deallocate all`) is safe.
  */
-export class PreparedOnConnection {
+class PreparedOnConnection {
   private names = new Map<string, string>();
   private forgetAll = false;
 

@@ -85,7 +85,7 @@ function pgliteChannel(pglite: PGlite, tenantId: number, keepsPrepared: boolean)
         fn(
           {
             kept: keepsPrepared ? preparedOf(pglite) : undefined,
-            send: async (script) => (await pglite.exec(script, { rowMode: 'array', parsers: first.parsers })) as Answer[],
+            send: async (script) => await pglite.exec(script, { rowMode: 'array', parsers: first.parsers }),
           },
           () => {},
         ),
@@ -93,7 +93,7 @@ function pgliteChannel(pglite: PGlite, tenantId: number, keepsPrepared: boolean)
     alone: (config, params) =>
       pglite.transaction(async (tx) => {
         await tx.exec(tenantSettings(tenantId));
-        return (await tx.query(config.text, params, { rowMode: 'array', parsers: config.parsers })) as Answer;
+        return await tx.query(config.text, params, { rowMode: 'array', parsers: config.parsers });
       }),
   };
 }

@@ -1,6 +1,13 @@
 /**
  * The database's types: what the rest of the server holds (Database) and what its queries run
- * on (Db, Tx). Opening is in open.ts, the doors to data in doors.ts and read-batch.ts.
+ * on (Db, Tx). The rest of server/db, by job:
+ *  - opening: open.ts (PGlite or PostgreSQL, options), pglite-turns.ts (PGlite's queue),
+ *    own-connection.ts (a PGlite transaction that would wait on itself), counting.ts, hosts.ts;
+ *  - the doors to data: doors.ts (withTenant, withFamily, withPlatform, enterTenant),
+ *    idempotency.ts (a keyed write's reservation inside its door);
+ *  - the read batch: read-batch.ts (withTenantReads), read-channels.ts, prepared.ts;
+ *  - statements: statements.ts (writeStatement, KeptStatements, writtenRows, queryRows, inlineParams);
+ *  - drizzle's private parts: drizzle-inside.ts, and nowhere else.
  */
 import type { PGlite } from '@electric-sql/pglite';
 import type { Assume, ExtractTablesWithRelations } from 'drizzle-orm';
@@ -14,7 +21,7 @@ export type SchemaTables = ExtractTablesWithRelations<Schema>;
 /** What a raw statement answers on either driver (node-postgres's QueryResult, PGlite's Results both have it): its rows. */
 type Answered<Row> = { rows: Row[] };
 /** Raw statements (`execute`) answer their rows, whichever driver runs them. */
-export interface RowsResult extends PgQueryResultHKT {
+interface RowsResult extends PgQueryResultHKT {
   type: Answered<Assume<this['row'], Record<string, unknown>>>;
 }
 

@@ -5,7 +5,7 @@
  */
 
 /** Calls the wrapped method on `self` with `args`. */
-export type CallThrough = (self: unknown, args: unknown[]) => unknown;
+type CallThrough = (self: unknown, args: unknown[]) => unknown;
 
 /**
  * Makes `target[name]` an own method that runs `wrapper`, which calls the method it replaces
