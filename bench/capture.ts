@@ -4,7 +4,7 @@
  */
 import type { PGlite, Transaction } from '@electric-sql/pglite';
 import pg from 'pg';
-import type { Database } from '../server/db/client';
+import type { Database } from '../server/db/types';
 
 /**
  * A statement, or a transaction boundary. A boundary keeps its own text when the server sent

@@ -13,7 +13,8 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { performance } from 'node:perf_hooks';
-import { queryRows, type Database } from '../server/db/client';
+import type { Database } from '../server/db/types';
+import { queryRows } from '../server/db/statements';
 import { amountInWords, VAT_EXEMPTION_LINE } from '../domain/receipt-words';
 import { RECORDS_SLUG, RECORDS_SUBJECT, RECORDS_URL } from './targets';
 import { MONEY_MONTH, MONEY_URLS, seedMoney } from './money';

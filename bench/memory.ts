@@ -7,7 +7,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { parseArgs } from 'node:util';
-import { queryRows } from '../server/db/client';
+import { queryRows } from '../server/db/statements';
 import { BENCH_WEEK, seedLessons } from './lessons';
 import { startSeededServer } from './server';
 import type { SeededServer } from './targets';

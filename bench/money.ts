@@ -15,7 +15,8 @@
 import autocannon from 'autocannon';
 import { sql } from 'drizzle-orm';
 import { performance } from 'node:perf_hooks';
-import { queryRows, type Database } from '../server/db/client';
+import type { Database } from '../server/db/types';
+import { queryRows } from '../server/db/statements';
 import { captureStatements, type Statement } from './capture';
 
 /** The month a secretary would check ("this month") and the school year of the contracts. */

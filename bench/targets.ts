@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Database } from '../server/db/client';
+import type { Database } from '../server/db/types';
 
 /** The custom entity the bench defines, and the filtered, sorted page of its records it measures. */
 export const RECORDS_SLUG = 'bench-exams';

@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import type { ResourceDef } from '../domain/index';
 import type { Config } from './config';
 import './context';
-import type { Database } from './db/client';
+import type { Database } from './db/types';
 import { countDatabaseWork, type DbCounts } from './db/counting';
 import { RETRY_AFTER_SECONDS } from './db/unavailable';
 import { accountRoutes } from './modules/account/routes';

@@ -6,7 +6,8 @@
 import { count, eq, sql } from 'drizzle-orm';
 import { normalizeSearch, type Role } from '../domain/index';
 import type { Config } from './config';
-import { platform, withTenant, type Database } from './db/client';
+import type { Database } from './db/types';
+import { platform, withTenant } from './db/doors';
 import { ensureDemoDirectory } from './demo/directory';
 import { ensureDemoFiles } from './demo/files';
 import { ensureDemoLessons } from './demo/lessons';

@@ -4,7 +4,7 @@
  */
 import type { Action, Area, Role } from '../domain/index';
 import type { Config } from './config';
-import type { Database } from './db/client';
+import type { Database } from './db/types';
 
 export interface TenantRef {
   id: number;

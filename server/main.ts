@@ -12,7 +12,7 @@ import { bootstrap } from './bootstrap';
 import { loadConfig } from './config';
 import { startWarnings } from './start-notes';
 import { listen } from './plugins/connections';
-import { openDatabase } from './db/client';
+import { openDatabase } from './db/open';
 import { migrate } from './db/migrate';
 import { acquireDataLock, DataDirLockedError, type DataLock } from './db/data-lock';
 import { isDatabaseUnavailable } from './db/unavailable';

@@ -14,7 +14,7 @@ import { readFile, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { loadConfig } from './config';
-import { PGLITE_EXTENSIONS, pgliteDir } from './db/client';
+import { PGLITE_EXTENSIONS, pgliteDir } from './db/open';
 import { acquireDataLock, DataDirLockedError } from './db/data-lock';
 
 /** Tables without which a backup cannot bring a centre back (schema, tenants, people, secrets). */

@@ -12,6 +12,8 @@
  * `processTotals` around a request it sends alone (the bench does).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { PGlite } from '@electric-sql/pglite';
+import { wrapMethod } from './wrap-method';
 
 export interface DbCounts {
   roundTrips: number;
@@ -48,4 +50,66 @@ const addToTotals = (result?: unknown) => {
 };
 
 /** Statements in one answer: node-postgres and PGlite give an array of results for a script. */
-export const statementsIn = (result: unknown) => (Array.isArray(result) ? Math.max(result.length, 1) : 1);
+const statementsIn = (result: unknown) => (Array.isArray(result) ? Math.max(result.length, 1) : 1);
+
+const thenable = (value: unknown): value is PromiseLike<unknown> =>
+  typeof value === 'object' && value !== null && 'then' in value && typeof value.then === 'function';
+
+/**
+ * Makes every query of a node-postgres client (one round trip each) count towards the
+ * request's counter. Counted when answered, with the statements the answer holds (a
+ * simple-protocol script answers one result per statement).
+ */
+export function countQueries(client: object): void {
+  wrapMethod(client, 'query', (call, self, args) => {
+    // pool.query() passes a callback rather than waiting on the promise.
+    const last = args.length - 1;
+    const callback = args[last];
+    const answered = countRoundTrip();
+    if (typeof callback === 'function') {
+      args[last] = (error: unknown, result: unknown) => {
+        answered(result);
+        return callback(error, result);
+      };
+      return call(self, args);
+    }
+    const out = call(self, args);
+    if (thenable(out)) {
+      return out.then((result) => {
+        answered(result);
+        return result;
+      });
+    }
+    answered();
+    return out;
+  });
+}
+
+/** exec (PGlite's, or one of its transactions'), on `self`: one round trip, counting the statements of its script. */
+const countExec = (target: object, self?: object) =>
+  wrapMethod(target, 'exec', (call, caller, args) => {
+    const answered = countRoundTrip();
+    return Promise.resolve(call(self ?? caller, args)).then((result) => {
+      answered(result);
+      return result;
+    });
+  });
+
+/**
+ * The same for PGlite: query and exec are one round trip each (exec counts the statements
+ * of its script); a transaction adds its BEGIN and its COMMIT (or ROLLBACK) to what runs in it.
+ */
+export function countPgliteQueries(pglite: PGlite): void {
+  countQueries(pglite);
+  countExec(pglite);
+  wrapMethod(pglite, 'transaction', (call, self, [fn]) => {
+    countRoundTrip()();
+    const ended = countRoundTrip();
+    const counted = (tx: object) => {
+      countQueries(tx);
+      countExec(tx, tx);
+      return typeof fn === 'function' ? fn(tx) : undefined;
+    };
+    return Promise.resolve(call(self, [counted])).finally(() => ended());
+  });
+}

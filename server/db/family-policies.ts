@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 
 /**
  * The wall between families, below the tenant wall: a guardian's portal requests run as role
- * frontis_guardian with app.tenant_id and app.guardian_id set (withFamily() in client.ts). The
+ * frontis_guardian with app.tenant_id and app.guardian_id set (withFamily() in doors.ts). The
  * role is granted SELECT only on what the portal reads (and UPDATE on the guardian's own
  * contact details, INSERT of her own history), and every one of those tables gets a RESTRICTIVE
  * policy for frontis_guardian on top of tenant_isolation: only the rows of her own children and

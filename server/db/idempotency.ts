@@ -1,13 +1,14 @@
 /**
  * Exactly once (docs/rules.md, "Exactly once"): a write sent with an Idempotency-Key reserves
  * the key inside its own transaction, through the door it opens (withTenant, withFamily in
- * client.ts), so a write that committed has its key and one that rolled back has none. The request's key travels to the door in an AsyncLocalStorage set around the
+ * doors.ts), so a write that committed has its key and one that rolled back has none. The request's key travels to the door in an AsyncLocalStorage set around the
  * handler (plugins/idempotency.ts), which fills in the answer when it is known.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { sql } from 'drizzle-orm';
 import { DomainError } from '../../domain/index';
-import type { Tx } from './client';
+import { queryRows } from './statements';
+import type { Tx } from './types';
 
 /** The key of one request, as the doors see it. */
 export interface KeyedRequest {
@@ -79,31 +80,30 @@ export function keyedDoor<T>(tenantId: number, fn: (tx: Tx) => Promise<T>): { fn
       // One request under this key at a time, whichever process: a second waits here for the
       // first's transaction to end (the lock is the transaction's), then sees what it left.
       await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`idempotency ${keyed.tenantId} ${keyed.actor} ${keyed.key}`}, 0))`);
-      const [before] = (
-        (await tx.execute(
-          sql`select ${answerColumns} from idempotency_keys where tenant_id = ${keyed.tenantId} and actor = ${keyed.actor} and key = ${keyed.key}`,
-        )) as unknown as { rows: RememberedAnswer[] }
-      ).rows;
+      const [before] = await queryRows<RememberedAnswer>(
+        tx,
+        sql`select ${answerColumns} from idempotency_keys where tenant_id = ${keyed.tenantId} and actor = ${keyed.actor} and key = ${keyed.key}`,
+      );
       if (before) throw takenBy(keyed, before);
       const result = await fn(tx);
-      const [outcome] = (
-        (await tx.execute(
-          sql`with w as (select txid_current_if_assigned() is not null as wrote),
+      const [outcome] = await queryRows<{ wrote: boolean; reserved: number }>(
+        tx,
+        sql`with w as (select txid_current_if_assigned() is not null as wrote),
                    ins as (insert into idempotency_keys (tenant_id, actor, key, request_hash)
                            select ${keyed.tenantId}, ${keyed.actor}, ${keyed.key}, ${keyed.requestHash} from w where w.wrote
                            on conflict do nothing returning 1)
               select (select wrote from w) as wrote, (select count(*) from ins)::int as reserved`,
-        )) as unknown as { rows: { wrote: boolean; reserved: number }[] }
-      ).rows;
+      );
       if (!outcome?.wrote) return result;
       if (Number(outcome.reserved) === 1) {
         reserved = true;
         return result;
       }
-      const found = (await tx.execute(
+      const [found] = await queryRows<RememberedAnswer>(
+        tx,
         sql`select ${answerColumns} from idempotency_keys where tenant_id = ${keyed.tenantId} and actor = ${keyed.actor} and key = ${keyed.key}`,
-      )) as unknown as { rows: RememberedAnswer[] };
-      throw takenBy(keyed, found.rows[0] ?? { requestHash: keyed.requestHash, status: null, contentType: null, body: null });
+      );
+      throw takenBy(keyed, found ?? { requestHash: keyed.requestHash, status: null, contentType: null, body: null });
     },
     ended: (committed) => {
       keyed.reserving = false;

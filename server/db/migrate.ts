@@ -4,7 +4,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import type { Database } from './client';
+import type { Database } from './types';
 import { FAMILY_POLICIES } from './family-policies';
 import { TENANT_POLICIES } from './tenant-policies';
 

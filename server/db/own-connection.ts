@@ -12,6 +12,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { PGlite } from '@electric-sql/pglite';
+import { wrapMethod } from './wrap-method';
 
 interface OpenTransaction {
   pglite: PGlite;
@@ -31,29 +32,24 @@ export class WaitsOnItselfError extends Error {
 
 /** Makes a call on `pglite` from inside one of its own open transactions fail at once. */
 export function refuseWaitingOnItself(pglite: PGlite): void {
-  const lite = pglite as unknown as Record<'query' | 'exec' | 'transaction', (...args: unknown[]) => Promise<unknown>>;
   const held = (): boolean => {
     const store = current.getStore();
     return store?.pglite === pglite && store.open;
   };
-  for (const name of ['query', 'exec'] as const) {
-    const call = lite[name];
-    lite[name] = function (this: unknown, ...args: unknown[]) {
+  for (const name of ['query', 'exec']) {
+    wrapMethod(pglite, name, (call, self, args) => {
       if (held()) return Promise.reject(new WaitsOnItselfError(name));
-      return call.apply(this, args);
-    };
+      return call(self, args);
+    });
   }
-  const transaction = lite.transaction;
-  lite.transaction = function (this: unknown, ...args: unknown[]) {
+  wrapMethod(pglite, 'transaction', (call, self, [fn, ...rest]) => {
     if (held()) return Promise.reject(new WaitsOnItselfError('transaction'));
-    const [fn, ...rest] = args as [(tx: unknown) => Promise<unknown>, ...unknown[]];
+    if (typeof fn !== 'function') return call(self, [fn, ...rest]);
     const mark: OpenTransaction = { pglite, open: true };
     // Work the transaction's callback started and left running (not awaited) may use the
     // database once the transaction has ended: only while it is open is a call refused.
-    return transaction
-      .call(this, (tx: unknown) => current.run(mark, () => fn(tx)), ...rest)
-      .finally(() => {
-        mark.open = false;
-      });
-  };
+    return Promise.resolve(call(self, [(tx: unknown) => current.run(mark, () => fn(tx)), ...rest])).finally(() => {
+      mark.open = false;
+    });
+  });
 }

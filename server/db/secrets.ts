@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
-import { platform, type Database } from './client';
+import type { Database } from './types';
+import { platform } from './doors';
 import { serverSecrets } from './schema/index';
 
 /**

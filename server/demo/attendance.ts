@@ -9,7 +9,8 @@
 import { sql } from 'drizzle-orm';
 import { displayDate, interpolate } from '../../domain/index';
 import el from '../../src/locales/el/attendance.json' with { type: 'json' };
-import { queryRows, type Database } from '../db/client';
+import type { Database } from '../db/types';
+import { queryRows } from '../db/statements';
 import { attendance } from '../db/schema/index';
 import type { Registry } from '../engine/registry';
 import { fillOnce } from './fill';

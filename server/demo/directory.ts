@@ -7,7 +7,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { Role } from '../../domain/index';
-import type { Database, Tx } from '../db/client';
+import type { Database, Tx } from '../db/types';
 import { subjects, users } from '../db/schema/index';
 import { hashPassword } from '../modules/auth/passwords';
 import type { ResourceSpec } from '../engine/spec';

@@ -4,7 +4,8 @@
  */
 import { count, eq, sql } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
-import { withTenant, type Database, type Tx } from '../db/client';
+import type { Database, Tx } from '../db/types';
+import { withTenant } from '../db/doors';
 import type { Ctx, Data, ResourceSpec } from '../engine/spec';
 import { createRow } from '../engine/write';
 import type { Registry } from '../engine/registry';

@@ -6,7 +6,7 @@
  */
 import { and, asc, eq, gte, sql } from 'drizzle-orm';
 import { addDays, isoWeekday } from '../../domain/index';
-import type { Database, Tx } from '../db/client';
+import type { Database, Tx } from '../db/types';
 import { classes, classSubjects, lessons, lessonTypes, rooms, teachers, teacherSubjects } from '../db/schema/index';
 import { createRow, updateRow } from '../engine/write';
 import { createSeries } from '../modules/lessons/series';

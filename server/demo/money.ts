@@ -7,7 +7,8 @@
  */
 import { and, asc, eq, gte, lte, sql } from 'drizzle-orm';
 import { contractMonths, monthFee, monthsFromTo, nextMonth, type ContractTerms } from '../../domain/index';
-import { queryRows, type Database, type Tx } from '../db/client';
+import type { Database, Tx } from '../db/types';
+import { queryRows } from '../db/statements';
 import { centreSettings, contractCategories, contracts, receiptPayments, students } from '../db/schema/index';
 import { updateRow } from '../engine/write';
 import { notify } from '../modules/notifications/create';

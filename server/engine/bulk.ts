@@ -5,7 +5,7 @@
  * than several per row. No hook runs per row: the import's check stands in for beforeWrite.
  */
 import { and, eq, inArray } from 'drizzle-orm';
-import type { Tx } from '../db/client';
+import type { Tx } from '../db/types';
 import { history } from '../db/schema/index';
 import { recordHistoryMany } from './history';
 import type { Ctx, ResourceSpec } from './spec';

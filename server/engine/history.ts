@@ -3,7 +3,7 @@
  * transaction of the change itself, so a change without its history cannot be committed.
  */
 import type { Actor } from '../context';
-import type { Tx } from '../db/client';
+import type { Tx } from '../db/types';
 import { history, type FieldChange } from '../db/schema/index';
 
 export const REDACTED = '[redacted]';

@@ -20,7 +20,7 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, lt, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { DomainError, type ImportJobAnswer } from '../../domain/index';
-import type { Tx } from '../db/client';
+import type { Tx } from '../db/types';
 import { importJobs } from '../db/schema/index';
 import { translate } from '../plugins/errors';
 import type { Ctx } from './spec';

@@ -16,7 +16,7 @@ import {
   type ListQuery,
   type ResourceDef,
 } from '../../domain/index';
-import type { Queryable } from '../db/client';
+import type { Queryable } from '../db/types';
 
 export type ColumnMap = Record<string, AnyPgColumn>;
 

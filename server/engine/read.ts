@@ -10,7 +10,8 @@ import { and, asc, Column, eq, getTableName, inArray, is, sql, type SQL } from '
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { readableFields } from '../../domain/fields';
 import { labelKey, type ReferenceLabel } from '../../domain/references';
-import { sendsTogether, type Tx } from '../db/client';
+import type { Tx } from '../db/types';
+import { sendsTogether } from '../db/read-batch';
 import { iso } from './params';
 import type { Registry } from './registry';
 import type { Ctx, Data, ResourceSpec } from './spec';

@@ -26,7 +26,9 @@ import {
 } from '../../domain/index';
 import { actorOf, tenantOf } from '../context';
 import { getTableName, sql } from 'drizzle-orm';
-import { platform, withPlatform, withTenant, withTenantReads, type Database, type FirstStatement, type Tx } from '../db/client';
+import type { Database, Tx } from '../db/types';
+import { platform, withPlatform, withTenant } from '../db/doors';
+import { withTenantReads, type FirstStatement } from '../db/read-batch';
 import { readsConfirmingSession } from '../plugins/auth';
 import { answerSchema } from './answers';
 import { formBody } from './body';

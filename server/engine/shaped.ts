@@ -14,7 +14,8 @@
 import { Column, is, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { labelKey } from '../../domain/references';
-import { rowCount, writeStatement, writtenRows, type Tx, type WrittenStatement } from '../db/client';
+import type { Tx } from '../db/types';
+import { rowCount, writeStatement, writtenRows, type WrittenStatement } from '../db/statements';
 import { qualified, selectShape } from './read';
 import type { Registry } from './registry';
 import type { ResourceSpec } from './spec';

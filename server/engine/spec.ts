@@ -9,7 +9,7 @@ import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import type { FieldDef, FieldErrors, ListQuery, ResourceDef } from '../../domain/index';
 import type { Actor } from '../context';
-import type { Tx } from '../db/client';
+import type { Tx } from '../db/types';
 
 /** The caller of one request: every query is scoped to tenantId. */
 export interface Ctx {

@@ -7,7 +7,7 @@
  */
 import type { z } from 'zod';
 import { DomainError, type ErrorDetails, type ImportReportAnswer, type JsonSchema } from '../../domain/index';
-import type { Tx } from '../db/client';
+import type { Tx } from '../db/types';
 import type { Ctx, Data } from './spec';
 
 export type RawQuery = Record<string, string | string[] | undefined>;

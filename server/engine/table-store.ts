@@ -3,7 +3,7 @@
  * through read.ts, list.ts and write.ts with the spec's hooks.
  */
 import { createSchema, narrowRow, readableFields, type FieldErrors, type JsonSchema, zodIssuesToFields } from '../../domain/index';
-import type { Tx } from '../db/client';
+import type { Tx } from '../db/types';
 import { formBody } from './body';
 import { createMany, removeCreated } from './bulk';
 import { withDefaults } from './input';

@@ -5,7 +5,8 @@
  */
 import { and, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { can, DomainError, normalizeSearch, RESOURCE_AREA, type FieldErrors } from '../../domain/index';
-import { enterTenant, type Tx } from '../db/client';
+import type { Tx } from '../db/types';
+import { enterTenant } from '../db/doors';
 import { pgCode, pgConstraint } from '../plugins/errors';
 import { customRecordsPointingAt } from './values/references';
 import { recordHistory, recordHistoryMany, type HistoryEntry } from './history';

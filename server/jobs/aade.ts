@@ -5,7 +5,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config';
-import type { Database } from '../db/client';
+import type { Database } from '../db/types';
 import { subscriptionKeyOpener } from '../modules/aade/credentials';
 import { runAadeJob } from '../modules/aade/job';
 

@@ -12,7 +12,7 @@
 import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Database } from '../db/client';
+import type { Database } from '../db/types';
 
 export const KEEP_BACKUPS = 14;
 const DAY_MS = 24 * 3600 * 1000;

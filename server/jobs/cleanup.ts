@@ -9,7 +9,8 @@
 import { eq, lt, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config';
-import { platform, withTenant, type Database } from '../db/client';
+import type { Database } from '../db/types';
+import { platform, withTenant } from '../db/doors';
 import { fileDeletions, files, idempotencyKeys, importJobs, refreshTokens, tenants } from '../db/schema/index';
 import { openFileStore, type FileStore } from '../modules/files/storage';
 import { KEEP_BACKUPS } from './backup';

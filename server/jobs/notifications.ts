@@ -13,7 +13,9 @@ import { eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { CATCH_UP_MONTHS, displayDate, STILL_WAITING_DAYS, UNPAID_AFTER_DAY, unpaidListLink } from '../../domain/index';
 import { formatMoney } from '../../domain/money-format';
-import { platform, queryRows, withTenant, type Database, type Tx } from '../db/client';
+import type { Database, Tx } from '../db/types';
+import { platform, withTenant } from '../db/doors';
+import { queryRows } from '../db/statements';
 import { tenants } from '../db/schema/index';
 import { notify, officeStaff, wake } from '../modules/notifications/create';
 

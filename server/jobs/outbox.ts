@@ -5,7 +5,7 @@
  * process runs its own, and the claims keep them from sending one message twice.
  */
 import type { Config } from '../config';
-import type { Database } from '../db/client';
+import type { Database } from '../db/types';
 import type { NotificationBus } from '../modules/notifications/bus';
 import { createDeliverer, type Deliverer } from '../modules/outbox/deliver';
 

@@ -7,7 +7,9 @@
  * as the cluster and docs/deploy.md set it up).
  */
 import { sql } from 'drizzle-orm';
-import { platform, queryRows, type Database } from '../db/client';
+import type { Database } from '../db/types';
+import { platform } from '../db/doors';
+import { queryRows } from '../db/statements';
 
 /** Seconds, or null when the queue holds nothing due. */
 export interface Figures {

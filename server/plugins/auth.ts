@@ -8,7 +8,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { can, DomainError } from '../../domain/index';
 import type { Actor } from '../context';
-import type { Database, FirstStatement } from '../db/client';
+import type { Database } from '../db/types';
+import type { FirstStatement } from '../db/read-batch';
 import { checkSession, sessionCheckOf, sessionCheckStatement, type SessionRow } from '../modules/auth/sessions';
 import { verifyAccessToken } from '../modules/auth/tokens';
 

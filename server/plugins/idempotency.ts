@@ -12,7 +12,9 @@ import { sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { DomainError } from '../../domain/index';
-import { queryRows, withTenant, type Database } from '../db/client';
+import type { Database } from '../db/types';
+import { withTenant } from '../db/doors';
+import { queryRows } from '../db/statements';
 import { answerColumns, judgeTaken, runKeyed, type KeyedRequest, type RememberedAnswer } from '../db/idempotency';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';

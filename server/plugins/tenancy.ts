@@ -8,7 +8,8 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { isIP } from 'node:net';
 import { DomainError } from '../../domain/index';
-import { platform, type Database } from '../db/client';
+import type { Database } from '../db/types';
+import { platform } from '../db/doors';
 import { tenants } from '../db/schema/index';
 import { isApiPath, pathOf, type TenantRef } from '../context';
 

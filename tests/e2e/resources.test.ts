@@ -9,7 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'v
 import { buildApp } from '../../server/app';
 import { bootstrap } from '../../server/bootstrap';
 import { loadConfig } from '../../server/config';
-import { openDatabase } from '../../server/db/client';
+import { openDatabase } from '../../server/db/open';
 import { migrate } from '../../server/db/migrate';
 import { signInAt, useBrowserTab } from './browser';
 import { e2eServer } from './server';

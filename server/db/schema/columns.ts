@@ -68,13 +68,10 @@ export function linkTable<O extends string, X extends string>(name: string, owne
     'tenantId' | O | X,
     ReturnType<typeof linkColumn>
   >;
-  return pgTable(name, columns, (t) => {
-    const cols = t as unknown as Record<string, AnyPgColumn>;
-    return [
-      primaryKey({ columns: [cols.tenantId!, cols[ownerKey]!, cols[otherKey]!] }),
-      index(`${name}_${otherColumn.replace(/_id$/, '')}_idx`).on(cols.tenantId!, cols[otherKey]!),
-      foreignKey({ columns: [cols.tenantId!, cols[ownerKey]!], foreignColumns: [ownerTable().tenantId, ownerTable().id] }).onDelete('cascade'),
-      foreignKey({ columns: [cols.tenantId!, cols[otherKey]!], foreignColumns: [otherTable().tenantId, otherTable().id] }).onDelete('cascade'),
-    ];
-  });
+  return pgTable(name, columns, (t) => [
+    primaryKey({ columns: [t.tenantId, t[ownerKey], t[otherKey]] }),
+    index(`${name}_${otherColumn.replace(/_id$/, '')}_idx`).on(t.tenantId, t[otherKey]),
+    foreignKey({ columns: [t.tenantId, t[ownerKey]], foreignColumns: [ownerTable().tenantId, ownerTable().id] }).onDelete('cascade'),
+    foreignKey({ columns: [t.tenantId, t[otherKey]], foreignColumns: [otherTable().tenantId, otherTable().id] }).onDelete('cascade'),
+  ]);
 }

@@ -1,6 +1,6 @@
 /**
  * Platform tables: not owned by any tenant, so no row-level security. They are reached only
- * through `platform()` in ../client.ts, never through withTenant().
+ * through `platform()` in ../doors.ts, never through withTenant().
  */
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';

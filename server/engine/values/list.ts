@@ -26,7 +26,8 @@ import {
   type REFERENCE_TARGETS,
   sortKey,
 } from '../../../domain/index';
-import { rowCount, writeStatement, type Tx, type WrittenStatement } from '../../db/client';
+import type { Tx } from '../../db/types';
+import { rowCount, writeStatement, type WrittenStatement } from '../../db/statements';
 import { byCodePoint, sortKey as foldedKey } from '../../db/schema/columns';
 import { classCategories, classes, lessonTags, lessonTypes, rooms, students, subjects, teachers } from '../../db/schema/index';
 import { likePattern } from '../list-query';

@@ -5,7 +5,8 @@
  */
 import { and, eq, sql } from 'drizzle-orm';
 import { type CustomEntity, DomainError, type FieldErrors, recordsHistoryEntity, rowJsonSchema } from '../../../domain/index';
-import { KeptStatements, type Tx, writtenRows } from '../../db/client';
+import type { Tx } from '../../db/types';
+import { KeptStatements, writtenRows } from '../../db/statements';
 import { customRecords } from '../../db/schema/index';
 import { recordHistory, recordHistoryMany } from '../history';
 import { actorKey, type Ctx, type Data, type Registry } from '../spec';

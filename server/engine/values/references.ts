@@ -4,7 +4,8 @@
  */
 import { eq, sql } from 'drizzle-orm';
 import { recordsResourceName } from '../../../domain/index';
-import { queryRows, type Tx } from '../../db/client';
+import type { Tx } from '../../db/types';
+import { queryRows } from '../../db/statements';
 import { customEntities } from '../../db/schema/index';
 
 /**

@@ -20,7 +20,9 @@ import {
   sortKey,
   zodIssuesToFields,
 } from '../../../domain/index';
-import { KeptStatements, sendsTogether, type Tx, writeStatement, writtenRows } from '../../db/client';
+import type { Tx } from '../../db/types';
+import { sendsTogether } from '../../db/read-batch';
+import { KeptStatements, writeStatement, writtenRows } from '../../db/statements';
 import { sortKey as foldedKey } from '../../db/schema/columns';
 import { customEntities, customRecords, customValues } from '../../db/schema/index';
 import type { Registry } from '../registry';

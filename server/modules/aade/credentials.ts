@@ -2,7 +2,7 @@
  * How the job opens a centre's stored AADE subscription key: the settings module seals it
  * (server/modules/settings/secret-box.ts); this is the one place the job opens it.
  */
-import type { Database } from '../../db/client';
+import type { Database } from '../../db/types';
 import { open, settingsKey } from '../settings/secret-box';
 import type { OpenSecret } from './job';
 

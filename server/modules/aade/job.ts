@@ -17,7 +17,9 @@
 import { createHash } from 'node:crypto';
 import { creditLineText, FEES_LINE_TEXT, paymentLineText } from '../../../domain/receipt-words';
 import { sql } from 'drizzle-orm';
-import { platform, queryRows, withTenant, type Database, type Tx } from '../../db/client';
+import type { Database, Tx } from '../../db/types';
+import { platform, withTenant } from '../../db/doors';
+import { queryRows } from '../../db/statements';
 import { tenants } from '../../db/schema/index';
 import { notify } from '../notifications/create';
 import { type AadeCredentials, lookupQrUrl, sendInvoices, type SendOutcome } from './client';

@@ -4,7 +4,8 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { DomainError } from '../../../domain/index';
-import { withTenant, type Database } from '../../db/client';
+import type { Database } from '../../db/types';
+import { withTenant } from '../../db/doors';
 import { IdParams } from '../../engine/params';
 import { ctxOf } from '../../engine/routes';
 import { receiptDocument } from './job';

@@ -7,7 +7,8 @@
  */
 import { sql } from 'drizzle-orm';
 import { monthRange, split, type MonthFigures, type ReceiptSplit } from '../../../domain/index';
-import { queryRows, type Tx } from '../../db/client';
+import type { Tx } from '../../db/types';
+import { queryRows } from '../../db/statements';
 
 interface Row {
   month: string;

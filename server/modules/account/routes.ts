@@ -4,7 +4,8 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AccountMonthAnswer, AccountYearAnswer, RESOURCE_AREA } from '../../../domain/index';
-import { withTenantReads, type Database } from '../../db/client';
+import type { Database } from '../../db/types';
+import { withTenantReads } from '../../db/read-batch';
 import { ctxOf } from '../../engine/routes';
 import { answerSchema } from '../../engine/answers';
 import { monthFigures, totalOf } from './figures';

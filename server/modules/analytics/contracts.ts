@@ -10,7 +10,8 @@
  */
 import { sql } from 'drizzle-orm';
 import { monthRange } from '../../../domain/index';
-import { queryRows, type Tx } from '../../db/client';
+import type { Tx } from '../../db/types';
+import { queryRows } from '../../db/statements';
 import { monthsSql } from '../account/figures';
 
 export interface AnalyticsMonth {

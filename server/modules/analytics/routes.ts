@@ -1,7 +1,8 @@
 /** Analytics, registered under /api/analytics: the contracts over a range of months (contracts.ts). */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ContractAnalyticsAnswer, RESOURCE_AREA } from '../../../domain/index';
-import { withTenantReads, type Database } from '../../db/client';
+import type { Database } from '../../db/types';
+import { withTenantReads } from '../../db/read-batch';
 import { KeptReports, reportStampStatement, stampOf } from '../account/kept';
 import { RANGE_QUERY, readRange } from '../account/query';
 import { answerSchema } from '../../engine/answers';

@@ -9,7 +9,8 @@ import { sql } from 'drizzle-orm';
 import { interpolate, lessonLink, portalAttendanceLink, type NotificationParams } from '../../../domain/index';
 import el from '../../../src/locales/el/attendance.json' with { type: 'json' };
 import en from '../../../src/locales/en/attendance.json' with { type: 'json' };
-import { queryRows, type Tx } from '../../db/client';
+import type { Tx } from '../../db/types';
+import { queryRows } from '../../db/statements';
 import { guardianAccounts, notify, officeStaff, wake } from '../notifications/create';
 
 const NOTICE = { el: el.attendance.notice, en: en.attendance.notice };

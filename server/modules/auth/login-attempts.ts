@@ -13,7 +13,8 @@
 import { and, count, eq, gt, inArray, isNull, lt, min, ne, or, sql } from 'drizzle-orm';
 import { DomainError, ERASED_VALUE } from '../../../domain/index';
 import type { Config } from '../../config';
-import { platform, withPlatform, type Database, type Tx } from '../../db/client';
+import type { Database, Tx } from '../../db/types';
+import { platform, withPlatform } from '../../db/doors';
 import { loginAttempts, rootUsers } from '../../db/schema/index';
 import { deviceCookieName, deviceOf, nameKey } from './device-cookies';
 

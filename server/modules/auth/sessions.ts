@@ -4,7 +4,10 @@
  */
 import { and, eq, isNull, ne, sql, type SQL } from 'drizzle-orm';
 import type { Role } from '../../../domain/index';
-import { platform, tenantStatements, withTenant, type Database, type ScriptStatement, type Tx } from '../../db/client';
+import type { Database, Tx } from '../../db/types';
+import { platform, withTenant } from '../../db/doors';
+import { tenantStatements } from '../../db/read-channels';
+import type { ScriptStatement } from '../../db/prepared';
 import { refreshTokens, rootUsers, sessions, tenants, users } from '../../db/schema/index';
 import type { Actor } from '../../context';
 import { hashToken, newPublicId, newRefreshToken } from './tokens';

@@ -5,7 +5,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { errors, jwtVerify, SignJWT, compactVerify } from 'jose';
-import type { Database } from '../../db/client';
+import type { Database } from '../../db/types';
 import { sharedSecret } from '../../db/secrets';
 
 const ISSUER = 'frontis';

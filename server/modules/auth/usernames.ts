@@ -8,7 +8,7 @@
 import { and, eq, ne, type SQL } from 'drizzle-orm';
 import unhomoglyph from 'unhomoglyph';
 import { DomainError } from '../../../domain/index';
-import type { Tx } from '../../db/client';
+import type { Tx } from '../../db/types';
 import { users } from '../../db/schema/index';
 
 /** TR39's skeleton of one string. */

@@ -7,7 +7,7 @@ import { and, eq, gte, lte, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { MANAGERS } from '../../../domain/access';
 import { checkMoneyDate, DomainError, isRealDate, type FieldErrors } from '../../../domain/index';
-import type { Tx } from '../../db/client';
+import type { Tx } from '../../db/types';
 import { contracts } from '../../db/schema/index';
 import { recordHistory } from '../../engine/history';
 import { findRow } from '../../engine/read';

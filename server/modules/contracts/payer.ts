@@ -5,7 +5,8 @@
  */
 import { sql } from 'drizzle-orm';
 import { DomainError } from '../../../domain/index';
-import { queryRows, type Tx } from '../../db/client';
+import type { Tx } from '../../db/types';
+import { queryRows } from '../../db/statements';
 
 const idOf = (value: unknown) => (typeof value === 'number' && Number.isInteger(value) ? value : null);
 

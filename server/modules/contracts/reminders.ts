@@ -2,7 +2,8 @@
 import { sql } from 'drizzle-orm';
 import { MANAGERS } from '../../../domain/access';
 import { DomainError } from '../../../domain/index';
-import { queryRows, type Tx } from '../../db/client';
+import type { Tx } from '../../db/types';
+import { queryRows } from '../../db/statements';
 import { findRow } from '../../engine/read';
 import type { Registry } from '../../engine/registry';
 import type { Ctx } from '../../engine/spec';

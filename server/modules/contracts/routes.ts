@@ -19,7 +19,8 @@ import {
 
 const RecordAnswer = z.object({ data: RecordRow });
 const RecordListAnswer = z.object({ data: z.array(RecordRow) });
-import { withTenant, type Database } from '../../db/client';
+import type { Database } from '../../db/types';
+import { withTenant } from '../../db/doors';
 import { findRow } from '../../engine/read';
 import { crudRoutes, ctxOf, rowSchemaOf } from '../../engine/routes';
 import { answerSchema } from '../../engine/answers';

@@ -19,7 +19,7 @@ import {
   type PaymentKind,
 } from '../../../domain/index';
 import { MANAGERS } from '../../../domain/access';
-import type { Tx } from '../../db/client';
+import type { Tx } from '../../db/types';
 import { classStudents, contractUnpaidMonths, contracts, payments } from '../../db/schema/index';
 import type { Ctx, ListExtras, ResourceSpec } from '../../engine/spec';
 import { refuseForeignPayer } from './payer';

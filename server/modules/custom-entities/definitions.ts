@@ -23,7 +23,9 @@ import {
   type ResourceDef,
   recordsHistoryEntity,
 } from '../../../domain/index';
-import { queryRows, type Tx, withTenant, type Database } from '../../db/client';
+import type { Tx, Database } from '../../db/types';
+import { withTenant } from '../../db/doors';
+import { queryRows } from '../../db/statements';
 import { customEntities, customRecords } from '../../db/schema/index';
 import { pgCode, pgConstraint } from '../../plugins/errors';
 import { ctxOf } from '../../engine/routes';

@@ -1,7 +1,7 @@
 /** Expenses and their categories: plain CRUD routes (spec.ts) under /api/expenses and /api/expense-categories. */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Registry } from '../../engine/registry';
-import type { Database } from '../../db/client';
+import type { Database } from '../../db/types';
 import { crudRoutes } from '../../engine/routes';
 import { expenseCategoriesSpec, expensesSpec } from './spec';
 

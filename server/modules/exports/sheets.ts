@@ -10,7 +10,8 @@ import elExports from '../../../src/locales/el/exports.json' with { type: 'json'
 import enExports from '../../../src/locales/en/exports.json' with { type: 'json' };
 import elMoney from '../../../src/locales/el/money.json' with { type: 'json' };
 import enMoney from '../../../src/locales/en/money.json' with { type: 'json' };
-import { queryRows, type Tx } from '../../db/client';
+import type { Tx } from '../../db/types';
+import { queryRows } from '../../db/statements';
 
 export const EXPORT_KINDS = ['receipts', 'payments', 'expenses', 'contracts'] as const;
 export type ExportKind = (typeof EXPORT_KINDS)[number];

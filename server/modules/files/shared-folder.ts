@@ -14,7 +14,8 @@ import { access, mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import type { Config } from '../../config';
-import { platform, type Database } from '../../db/client';
+import type { Database } from '../../db/types';
+import { platform } from '../../db/doors';
 import { serverSecrets } from '../../db/schema/index';
 
 const NAME = 'files-folder-token';

@@ -6,7 +6,8 @@
  */
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { DomainError, FILES, FOLDERS, type FieldErrors } from '../../../domain/index';
-import { queryRows, type Tx } from '../../db/client';
+import type { Tx } from '../../db/types';
+import { queryRows } from '../../db/statements';
 import { fileDeletions, files, folders } from '../../db/schema/index';
 import { recordHistory, recordHistoryMany } from '../../engine/history';
 import type { Ctx, Data, ResourceSpec, WriteArgs } from '../../engine/spec';

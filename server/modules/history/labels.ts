@@ -8,7 +8,7 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { type FieldDef, RESOURCES } from '../../../domain/index';
 import type { ReferenceLabel } from '../../../domain/references';
-import type { Tx } from '../../db/client';
+import type { Tx } from '../../db/types';
 import type { FieldChange } from '../../db/schema/index';
 import type { Registry } from '../../engine/registry';
 import { labelScope, scopedName } from '../../engine/read';

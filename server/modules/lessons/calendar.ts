@@ -18,7 +18,8 @@ import {
   type CalendarLabelName,
   type FieldErrors,
 } from '../../../domain/index';
-import { queryRows, type Tx } from '../../db/client';
+import type { Tx } from '../../db/types';
+import { queryRows } from '../../db/statements';
 import { handReadQuery } from '../../plugins/openapi-document';
 import { calendarRevisions, classes, lessons, lessonTypes, rooms, subjects, teachers } from '../../db/schema/index';
 import { baseWhere } from '../../engine/read';

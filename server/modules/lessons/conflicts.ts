@@ -6,7 +6,8 @@
  */
 import { sql } from 'drizzle-orm';
 import { DomainError, type LessonConflict, type LessonStatus, type ReferenceLabel } from '../../../domain/index';
-import { queryRows, type Tx } from '../../db/client';
+import type { Tx } from '../../db/types';
+import { queryRows } from '../../db/statements';
 
 /** A lesson as it would be booked. */
 export interface Slot {

@@ -18,7 +18,8 @@ import {
   type FieldErrors,
   type LessonStatus,
 } from '../../../domain/index';
-import { withTenant, type Database } from '../../db/client';
+import type { Database } from '../../db/types';
+import { withTenant } from '../../db/doors';
 import { answerSchema } from '../../engine/answers';
 import { formBody } from '../../engine/body';
 import { listRows } from '../../engine/list';

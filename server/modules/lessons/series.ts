@@ -7,7 +7,7 @@
 import { lessonsChanged, seriesCreated, type LessonChange } from '../notifications/lesson-events';
 import { and, eq, gte, inArray, sql, type SQL } from 'drizzle-orm';
 import { addDays, canChangeStatus, DomainError, expandRecurrence, KIND, SCHEDULE_FIELDS, type LessonStatus, type RecurrenceRule } from '../../../domain/index';
-import type { Tx } from '../../db/client';
+import type { Tx } from '../../db/types';
 import { lessons, lessonTagLinks, recurringLessons, recurringLessonTagLinks } from '../../db/schema/index';
 import { loadRows, findRow } from '../../engine/read';
 import type { Registry } from '../../engine/registry';

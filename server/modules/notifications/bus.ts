@@ -6,7 +6,7 @@
  * listen(), the same NOTIFY in the one process that holds the database.
  */
 import pg from 'pg';
-import type { Database } from '../../db/client';
+import type { Database } from '../../db/types';
 import { NOTIFY_CHANNEL, type Wake } from './create';
 
 type Listener = () => void;

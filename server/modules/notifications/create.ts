@@ -7,7 +7,8 @@
  */
 import { sql, type SQL } from 'drizzle-orm';
 import type { NotificationKind, NotificationParams } from '../../../domain/index';
-import { queryRows, type Queryable } from '../../db/client';
+import type { Queryable } from '../../db/types';
+import { queryRows } from '../../db/statements';
 
 export const NOTIFY_CHANNEL = 'frontis_notifications';
 

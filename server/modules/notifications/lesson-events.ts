@@ -8,7 +8,8 @@
 import { calendarLink, displayDate, lessonLink, type NotificationKind as NewNotificationKind, type NotificationParams } from '../../../domain/index';
 import type { Ctx, Data } from '../../engine/spec';
 import { sql } from 'drizzle-orm';
-import { queryRows, type Queryable, type Tx } from '../../db/client';
+import type { Queryable, Tx } from '../../db/types';
+import { queryRows } from '../../db/statements';
 import { notify, officeStaff, teacherAccount, type NewNotification } from './create';
 
 type Row = Record<string, unknown>;

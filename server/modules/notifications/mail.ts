@@ -8,7 +8,9 @@
 import { eq, sql } from 'drizzle-orm';
 import nodemailer from 'nodemailer';
 import type { Config } from '../../config';
-import { platform, queryRows, withTenant, type Database } from '../../db/client';
+import type { Database } from '../../db/types';
+import { platform, withTenant } from '../../db/doors';
+import { queryRows } from '../../db/statements';
 import { tenants } from '../../db/schema/index';
 import type { NotificationParams } from '../../../domain/index';
 import type { NotificationBus } from './bus';

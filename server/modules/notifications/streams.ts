@@ -7,7 +7,8 @@
  * `maxPerUser` streams: a new one closes the oldest.
  */
 import { and, count, desc, eq, inArray, isNull } from 'drizzle-orm';
-import { withTenant, type Database } from '../../db/client';
+import type { Database } from '../../db/types';
+import { withTenant } from '../../db/doors';
 import { notifications } from '../../db/schema/index';
 import type { NotificationBus } from './bus';
 

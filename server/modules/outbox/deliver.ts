@@ -9,7 +9,9 @@
  */
 import { eq, sql } from 'drizzle-orm';
 import nodemailer, { type Transporter } from 'nodemailer';
-import { platform, queryRows, withTenant, type Database } from '../../db/client';
+import type { Database } from '../../db/types';
+import { platform, withTenant } from '../../db/doors';
+import { queryRows } from '../../db/statements';
 import { tenants } from '../../db/schema/index';
 import { notify } from '../notifications/create';
 

@@ -4,7 +4,8 @@
  * does. Delivery is a job's work (it claims due rows and sends them); here nothing is sent.
  */
 import { sql } from 'drizzle-orm';
-import { queryRows, type Tx } from '../../db/client';
+import type { Tx } from '../../db/types';
+import { queryRows } from '../../db/statements';
 
 export interface OutboxMessage {
   tenantId: number;

@@ -6,7 +6,7 @@
  */
 import { and, eq, isNull, ne, sql, type SQL } from 'drizzle-orm';
 import { checkPaymentShape, contractMonths, DomainError, PAYMENTS, stillOwed, type ListQuery, type PaymentKind } from '../../../domain/index';
-import type { Tx } from '../../db/client';
+import type { Tx } from '../../db/types';
 import { payments, receiptPayments } from '../../db/schema/index';
 import { recordHistory } from '../../engine/history';
 import { historyView } from '../../engine/write';

@@ -9,7 +9,8 @@
  */
 import { sql } from 'drizzle-orm';
 import { DomainError } from '../../../domain/index';
-import { queryRows, type Tx } from '../../db/client';
+import type { Tx } from '../../db/types';
+import { queryRows } from '../../db/statements';
 import type { Registry } from '../../engine/registry';
 import { holdersOf, pointsAt, rowsWhere } from './holders';
 

@@ -13,7 +13,8 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { DomainError, ERASED_NAME, personalFields } from '../../../domain/index';
 import type { Actor } from '../../context';
-import { queryRows, type Tx } from '../../db/client';
+import type { Tx } from '../../db/types';
+import { queryRows } from '../../db/statements';
 import { recordHistory } from '../../engine/history';
 import type { Registry } from '../../engine/registry';
 import { INVITATION_HISTORY, removeSignIn, signInOf } from '../portal-auth/invitations';

@@ -8,7 +8,8 @@
 import { getTableConfig } from 'drizzle-orm/pg-core';
 import { sql, type SQL } from 'drizzle-orm';
 import { erasedValue, ERASED_VALUE, type FieldDef, KEPT_RECORDS, personalFields } from '../../../domain/index';
-import { queryRows, type Tx } from '../../db/client';
+import type { Tx } from '../../db/types';
+import { queryRows } from '../../db/statements';
 import type { Registry } from '../../engine/registry';
 import type { ResourceSpec } from '../../engine/spec';
 import { searchText } from '../../engine/write';

@@ -5,7 +5,8 @@
  * while keeping what the law asks for (erase.ts).
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { withTenant, type Database } from '../../db/client';
+import type { Database } from '../../db/types';
+import { withTenant } from '../../db/doors';
 import { IdParams } from '../../engine/params';
 import type { Registry } from '../../engine/registry';
 import { ctxOf } from '../../engine/routes';

@@ -8,7 +8,9 @@
  */
 import { sql } from 'drizzle-orm';
 import { MAX_PAGE_ROWS } from '../../../domain/index';
-import { queryRows, withTenant, type Database, type Tx } from '../../db/client';
+import type { Database, Tx } from '../../db/types';
+import { withTenant } from '../../db/doors';
+import { queryRows } from '../../db/statements';
 
 type Row = Record<string, unknown>;
 

@@ -19,7 +19,8 @@ import {
   type PortalMarkSchema,
   type PortalReceiptSchema,
 } from '../../../domain/index';
-import { queryRows, type Tx } from '../../db/client';
+import type { Tx } from '../../db/types';
+import { queryRows } from '../../db/statements';
 import { leftBy } from '../contracts/enrolment';
 import { contractPayments, termsOf } from '../contracts/spec';
 

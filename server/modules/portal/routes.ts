@@ -22,7 +22,10 @@ import {
   PortalReceiptsAnswer,
   type FieldDef,
 } from '../../../domain/index';
-import { queryRows, withFamily, withTenantReads, type Database, type Tx } from '../../db/client';
+import type { Database, Tx } from '../../db/types';
+import { withFamily } from '../../db/doors';
+import { withTenantReads } from '../../db/read-batch';
+import { queryRows } from '../../db/statements';
 import { guardians, guardianUsers } from '../../db/schema/index';
 import { answerSchema } from '../../engine/answers';
 import { recordHistory } from '../../engine/history';

@@ -13,7 +13,8 @@ import { DomainError, normalizeSearch, portalReceiptsLink } from '../../../domai
 import { formatMoney } from '../../../domain/money-format';
 import { paymentLineText } from '../../../domain/receipt-words';
 import type { Actor } from '../../context';
-import { queryRows, type Tx } from '../../db/client';
+import type { Tx } from '../../db/types';
+import { queryRows } from '../../db/statements';
 import { contracts, guardians, payments, receiptPayments, receiptSeries, receipts, students } from '../../db/schema/index';
 import { recordHistory } from '../../engine/history';
 import { guardianAccounts, notify } from '../notifications/create';

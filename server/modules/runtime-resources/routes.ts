@@ -8,7 +8,8 @@ import { asc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { can, runtimeDeclaration } from '../../../domain/index';
 import { actorOf, tenantOf } from '../../context';
-import { withTenant, type Database } from '../../db/client';
+import type { Database } from '../../db/types';
+import { withTenant } from '../../db/doors';
 import { customEntities } from '../../db/schema/index';
 import { asEntity } from '../../engine/values/store';
 

@@ -5,7 +5,7 @@
  * value reads `v1:<iv>:<tag>:<ciphertext>` (base64 each); it is decrypted only to be sent to AADE.
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import type { Database } from '../../db/client';
+import type { Database } from '../../db/types';
 import { sharedSecret } from '../../db/secrets';
 
 const cache = new WeakMap<Database, Promise<Buffer>>();

@@ -4,7 +4,8 @@
  */
 import { eq, sql } from 'drizzle-orm';
 import type { SettingsAnswer } from '../../../domain/answers/settings';
-import { queryRows, type Tx } from '../../db/client';
+import type { Tx } from '../../db/types';
+import { queryRows } from '../../db/statements';
 import { centreSettings } from '../../db/schema/index';
 
 export type SettingsRow = typeof centreSettings.$inferSelect;

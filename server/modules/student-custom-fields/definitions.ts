@@ -1,7 +1,8 @@
 /** The tenant's student custom-field definitions, as domain/custom-fields.ts takes them. */
 import { sql } from 'drizzle-orm';
 import type { CustomFieldDefinition } from '../../../domain/index';
-import { writeStatement, writtenRows, type Tx } from '../../db/client';
+import type { Tx } from '../../db/types';
+import { writeStatement, writtenRows } from '../../db/statements';
 import { studentCustomFields } from '../../db/schema/index';
 
 const DEFINITIONS = sql`select ${studentCustomFields.key}, ${studentCustomFields.label}, ${studentCustomFields.type}, ${studentCustomFields.options}, ${studentCustomFields.required}

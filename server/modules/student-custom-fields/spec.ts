@@ -6,7 +6,7 @@
  */
 import { and, eq, sql } from 'drizzle-orm';
 import { DomainError, definitionProblem, storedValuesFit, STUDENT_CUSTOM_FIELDS, type CustomFieldDefinition, type FieldErrors } from '../../../domain/index';
-import type { Tx } from '../../db/client';
+import type { Tx } from '../../db/types';
 import { studentCustomFields, students } from '../../db/schema/index';
 import type { Ctx, Data, ResourceSpec } from '../../engine/spec';
 import { historyView } from '../../engine/write';

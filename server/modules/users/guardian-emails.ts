@@ -7,7 +7,8 @@
  */
 import { sql } from 'drizzle-orm';
 import { DomainError } from '../../../domain/index';
-import { queryRows, type Tx } from '../../db/client';
+import type { Tx } from '../../db/types';
+import { queryRows } from '../../db/statements';
 import { looksAlike } from '../auth/usernames';
 
 export async function refuseGuardianEmail(tx: Tx, tenantId: number, username: string): Promise<void> {

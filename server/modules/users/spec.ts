@@ -8,7 +8,7 @@
 import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import { DomainError, MANAGEABLE_ROLES_BY, USERS } from '../../../domain/index';
 import type { Actor } from '../../context';
-import type { Tx } from '../../db/client';
+import type { Tx } from '../../db/types';
 import { teachers, users } from '../../db/schema/index';
 import { hashPassword } from '../auth/passwords';
 import { revokeUserSessions } from '../auth/sessions';

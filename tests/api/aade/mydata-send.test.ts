@@ -8,13 +8,16 @@
 // Receipts are written as the issuing transaction leaves them (rows in receipts).
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Database, openDatabase, platform, queryRows, withTenant } from '../../../server/db/client';
 import { subscriptionKeyOpener } from '../../../server/modules/aade/credentials';
 import { runAadeJob } from '../../../server/modules/aade/job';
 import { expectError, json } from '../support/api-helpers';
 import { type AadeStandIn, startAadeStandIn, validateXml } from '../support/aade-stand-in';
 import { DATABASE_KINDS, startApp, type TestApp } from '../support/harness';
 import { makeMoneyWorld, type MoneyWorld, type Row } from '../support/money-helpers';
+import type { Database } from '../../../server/db/types';
+import { openDatabase } from '../../../server/db/open';
+import { platform, withTenant } from '../../../server/db/doors';
+import { queryRows } from '../../../server/db/statements';
 
 const USER = 'frontis-demo';
 const KEY = 'subscription-key-1';

@@ -6,11 +6,11 @@ import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ContractTerms, contractMonths, monthOf, monthRange, monthsFromTo } from '../../../domain/index';
-import { queryRows } from '../../../server/db/client';
 import '../support/fast-check-seed';
 import { json, show } from '../support/api-helpers';
 import { DATABASE_KINDS, startApp, type TestApp } from '../support/harness';
 import { created, makeMoneyWorld, type MoneyWorld, type Row } from '../support/money-helpers';
+import { queryRows } from '../../../server/db/statements';
 
 /** Months contracts may start in (2026-01 … 2027-01) and the analytics ranges checked. */
 const FIRST_MONTH = '2026-01';

@@ -5,13 +5,14 @@
 // two server processes on one PostgreSQL database never send one notice twice.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queryRows, withTenant } from '../../../server/db/client';
 import { createDeliverer, type Deliverer } from '../../../server/modules/outbox/deliver';
 import { json, show } from '../support/api-helpers';
 import { DATABASE_KINDS, startApp, type TestApp } from '../support/harness';
 import { created, dateCursor, lessonBody, makeLesson, makeWorld, ok, type Row, type World } from '../support/lessons-helpers';
 import { type Mailbox, startMailbox } from '../support/mailbox';
 import { call, type FrontisProcess, ROOT, scratchDatabase, signIn, sleep, startFrontis, endFrontis } from '../../../bench/frontis-process';
+import { withTenant } from '../../../server/db/doors';
+import { queryRows } from '../../../server/db/statements';
 
 // Long enough that no test step outlasts it on a busy machine; the tests let it pass (pastGrace).
 const GRACE_SECONDS = 120;

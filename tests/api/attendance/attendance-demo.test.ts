@@ -4,9 +4,10 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootstrap } from '../../../server/bootstrap';
-import { queryRows, withTenant } from '../../../server/db/client';
 import { json } from '../support/api-helpers';
 import { DATABASE_KINDS, startApp, type TestApp } from '../support/harness';
+import { withTenant } from '../../../server/db/doors';
+import { queryRows } from '../../../server/db/statements';
 
 describe.each(DATABASE_KINDS)('demo attendance on %s', (kind) => {
   let t: TestApp;

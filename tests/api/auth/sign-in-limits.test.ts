@@ -4,9 +4,9 @@ import type { FastifyInstance } from 'fastify';
 import type { Response } from 'light-my-request';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../server/app';
-import { openDatabase } from '../../../server/db/client';
 import { expectError, expectStatus, isClearing, json, setCookies, show } from '../support/api-helpers';
 import { DATABASE_KINDS, startApp, type TestApp } from '../support/harness';
+import { openDatabase } from '../../../server/db/open';
 
 const PER_USER = 10;
 const PER_ADDRESS = 50;

@@ -12,9 +12,10 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, queryRows } from '../../../server/db/client';
 import { MIGRATIONS_FOLDER, migrate } from '../../../server/db/migrate';
 import { DATABASE_KINDS, TEST_DATABASE_URL } from '../support/harness';
+import { openDatabase } from '../../../server/db/open';
+import { queryRows } from '../../../server/db/statements';
 
 type Database = Awaited<ReturnType<typeof openDatabase>>;
 

@@ -12,10 +12,12 @@ import fc from 'fast-check';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { normalizeSearch } from '../../../domain/index';
-import { inlineParams, queryRows, quoteLiteral, sendsTogether, withTenant, withTenantReads } from '../../../server/db/client';
 import { expectStatus, json, outcome, show, type Outcome as OutcomeOf } from '../support/api-helpers';
 import '../support/fast-check-seed';
 import { DATABASE_KINDS, startApp, type TestApp } from '../support/harness';
+import { withTenant } from '../../../server/db/doors';
+import { sendsTogether, withTenantReads } from '../../../server/db/read-batch';
+import { inlineParams, queryRows, quoteLiteral } from '../../../server/db/statements';
 
 type Row = Record<string, unknown>;
 /** What a query came to: its rows, or the SQLSTATE it failed with (a failure must be the database refusing a value, never anything else). */

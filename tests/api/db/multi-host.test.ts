@@ -4,13 +4,13 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../server/app';
-import { openDatabase } from '../../../server/db/client';
 import { parseHosts } from '../../../server/db/hosts';
 import { migrate } from '../../../server/db/migrate';
 import { isDatabaseUnavailable } from '../../../server/db/unavailable';
 import { freePort } from '../../../bench/free-port';
 import { expectStatus, json } from '../support/api-helpers';
 import { DATABASE_KINDS, startApp, type TestApp } from '../support/harness';
+import { openDatabase } from '../../../server/db/open';
 
 describe('reading a URL of several hosts', () => {
   it('gives each host its own URL, keeping the credentials, database and other parameters', () => {

@@ -4,8 +4,11 @@
 // started and left running may still use the database once the transaction has ended.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, platform, queryRows, withPlatform, type Database } from '../../../server/db/client';
 import { WaitsOnItselfError } from '../../../server/db/own-connection';
+import type { Database } from '../../../server/db/types';
+import { openDatabase } from '../../../server/db/open';
+import { platform, withPlatform } from '../../../server/db/doors';
+import { queryRows } from '../../../server/db/statements';
 
 describe('PGlite refuses a call that would wait on its own transaction', () => {
   let database: Database;

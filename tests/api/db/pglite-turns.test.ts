@@ -1,10 +1,11 @@
-// PGlite runs on the server's own event loop (server/db/client.ts, takeTurns): calls queued for
+// PGlite runs on the server's own event loop (server/db/pglite-turns.ts): calls queued for
 // it let the loop have a turn once they have held it for a few ms, so connections are accepted,
 // requests read and the excess refused at once in between, instead of after the whole queue
 // (offered more than it served, the server left new connections waiting seconds in the
 // kernel's queue).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../../../server/db/client';
+import type { Database } from '../../../server/db/types';
+import { openDatabase } from '../../../server/db/open';
 
 describe('PGlite and the event loop', () => {
   let database: Database;

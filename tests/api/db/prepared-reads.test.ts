@@ -8,12 +8,13 @@
 import { sql, type SQL } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { withTenantReads, writeStatement, writtenRows } from '../../../server/db/client';
 import { examEntity } from '../../../bench/exam-entity';
 import { json, outcome, show } from '../support/api-helpers';
 import '../support/fast-check-seed';
 import { DATABASE_KINDS, startApp, type TestApp } from '../support/harness';
 import { contractBody, created, makeMoneyWorld, paymentBody, type MoneyWorld } from '../support/money-helpers';
+import { withTenantReads } from '../../../server/db/read-batch';
+import { writeStatement, writtenRows } from '../../../server/db/statements';
 
 type Row = Record<string, unknown>;
 

@@ -5,10 +5,13 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, platform, queryRows, withPlatform, withTenant, type Database } from '../../../server/db/client';
 import { migrate } from '../../../server/db/migrate';
 import { history, sessions, tenants, users } from '../../../server/db/schema/index';
 import { DATABASE_KINDS, startApp, TEST_DATABASE_URL, type TestApp } from '../support/harness';
+import type { Database } from '../../../server/db/types';
+import { openDatabase } from '../../../server/db/open';
+import { platform, withPlatform, withTenant } from '../../../server/db/doors';
+import { queryRows } from '../../../server/db/statements';
 
 async function addTenant(database: Database, slug: string) {
   const [row] = await platform(database).insert(tenants).values({ slug, name: slug }).returning({ id: tenants.id });

@@ -4,8 +4,9 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RESOURCES } from '../../../domain/resources/index';
-import { platform, queryRows } from '../../../server/db/client';
 import { DATABASE_KINDS, startApp, type TestApp } from '../support/harness';
+import { platform } from '../../../server/db/doors';
+import { queryRows } from '../../../server/db/statements';
 
 const DECLARED = Object.values(RESOURCES);
 /** A resource's table: its API name in snake case. */

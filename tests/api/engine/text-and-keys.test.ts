@@ -3,11 +3,11 @@
 // left in old data breaks nothing; a student import row is taken exactly when a create would be.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { withTenant } from '../../../server/db/client';
 import { studentCustomFields } from '../../../server/db/schema/index';
 import { expectError, expectStatus, json, show } from '../support/api-helpers';
 import '../support/fast-check-seed';
 import { DATABASE_KINDS, startApp, type TestApp } from '../support/harness';
+import { withTenant } from '../../../server/db/doors';
 
 type Row = Record<string, any>;
 

@@ -6,12 +6,13 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineResource } from '../../../domain/fields';
-import { queryRows, withTenant } from '../../../server/db/client';
 import { declaredTable } from '../../../server/db/schema/declared';
 import { expectError, expectStatus, json } from '../support/api-helpers';
 import { createTables } from '../support/declared-ddl';
 import { validBody } from '../support/declared-bodies';
 import { DATABASE_KINDS, startApp, type TestApp } from '../support/harness';
+import { withTenant } from '../../../server/db/doors';
+import { queryRows } from '../../../server/db/statements';
 
 /** Holidays of a centre: ADMIN writes, every role reads (the `categories` area's grant). */
 const HOLIDAYS = defineResource({

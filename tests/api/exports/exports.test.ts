@@ -5,11 +5,12 @@
 import { sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { platform, queryRows, withTenant } from '../../../server/db/client';
 import { EURO_FORMAT } from '../../../server/modules/exports/xlsx';
 import { expectError, show } from '../support/api-helpers';
 import { DATABASE_KINDS, startApp, type TestApp } from '../support/harness';
 import { created, makeMoneyWorld, type MoneyWorld, type Row } from '../support/money-helpers';
+import { platform, withTenant } from '../../../server/db/doors';
+import { queryRows } from '../../../server/db/statements';
 
 async function readSheet(body: Buffer) {
   const workbook = new ExcelJS.Workbook();

@@ -5,11 +5,12 @@
 // staff username that is a guardian's e-mail address is refused.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queryRows, withTenant } from '../../../server/db/client';
 import { expectError, json, show } from '../support/api-helpers';
 import { DATABASE_KINDS, startApp, type TestApp } from '../support/harness';
 import { created, fresh, lessonBody, makeLesson, ok, type Row } from '../support/lessons-helpers';
 import { type Families, makeFamilies, mark } from '../support/portal-helpers';
+import { withTenant } from '../../../server/db/doors';
+import { queryRows } from '../../../server/db/statements';
 
 const PAST = '2026-11-02';
 const WITHDRAWN_ON = '2026-11-30';

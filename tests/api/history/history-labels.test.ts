@@ -2,10 +2,10 @@
 // of the records on both sides (deleted ones flagged), lists of references too; the system
 // author has no English name but a flag the client translates.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { withTenant } from '../../../server/db/client';
 import { recordHistory } from '../../../server/engine/history';
 import { expectError, json, show } from '../support/api-helpers';
 import { DATABASE_KINDS, startApp, type TestApp } from '../support/harness';
+import { withTenant } from '../../../server/db/doors';
 
 type Row = Record<string, any>;
 

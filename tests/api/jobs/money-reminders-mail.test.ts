@@ -4,13 +4,13 @@
 // payer gets none; the job run again the same day sends nothing more.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queryRows } from '../../../server/db/client';
 import { runReminderJob } from '../../../server/jobs/reminders';
 import { createDeliverer, type Deliverer } from '../../../server/modules/outbox/deliver';
 import { expectStatus } from '../support/api-helpers';
 import { DATABASE_KINDS, startApp, type TestApp } from '../support/harness';
 import { type Mailbox, startMailbox } from '../support/mailbox';
 import { created } from '../support/money-helpers';
+import { queryRows } from '../../../server/db/statements';
 
 /** The pretended date: December 2026, after the default reminder day (the 10th). */
 const TODAY = '2026-12-15';

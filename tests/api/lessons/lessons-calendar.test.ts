@@ -8,11 +8,11 @@ import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Response } from 'light-my-request';
 import { sql, type SQL } from 'drizzle-orm';
-import { withTenant } from '../../../server/db/client';
 import { DATABASE_KINDS, ROOT, startApp, type TestApp } from '../support/harness';
 import { expectError, expectStatus, json, show } from '../support/api-helpers';
 import { CALENDAR_COLUMNS, CALENDAR_LABELS, decodeCalendar, type CalendarAnswer } from '../../../domain/calendar';
 import { addDays } from '../../../domain/lessons';
+import { withTenant } from '../../../server/db/doors';
 import {
   callerOf,
   createLessonType,

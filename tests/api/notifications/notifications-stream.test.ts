@@ -5,12 +5,12 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { unpaidListLink } from '../../../domain/index';
-import { openDatabase } from '../../../server/db/client';
 import { runNotificationJob } from '../../../server/jobs/notifications';
 import { expectStatus, json, show } from '../support/api-helpers';
 import { DATABASE_KINDS, startApp, type TestApp } from '../support/harness';
 import { dateCursor, lessonBody, makeLesson, makeWorld, type World } from '../support/lessons-helpers';
 import { openStream } from '../support/notification-stream';
+import { openDatabase } from '../../../server/db/open';
 
 async function listen(app: FastifyInstance) {
   const address = await app.listen({ port: 0, host: '127.0.0.1' });

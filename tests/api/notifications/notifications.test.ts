@@ -7,8 +7,8 @@ import { expectError, json, show } from '../support/api-helpers';
 import { DATABASE_KINDS, startApp, type TestApp } from '../support/harness';
 import { eq, sql } from 'drizzle-orm';
 import { addDays, displayDate, unpaidListLink } from '../../../domain/index';
-import { platform, withTenant } from '../../../server/db/client';
 import { tenants } from '../../../server/db/schema/index';
+import { platform, withTenant } from '../../../server/db/doors';
 import {
   created,
   dateCursor,

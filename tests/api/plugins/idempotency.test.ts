@@ -4,12 +4,13 @@
 // that failed remembers nothing.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queryRows, withTenant } from '../../../server/db/client';
 import { cleanupNow } from '../../../server/jobs/cleanup';
 import { DATABASE_KINDS, startApp, type TestApp } from '../support/harness';
 import { addSignIn, GUARDIAN_PASSWORD } from '../support/portal-helpers';
 import { expectError, json, show } from '../support/api-helpers';
 import { contractBody, created, makeMoneyWorld, paymentBody, type MoneyWorld, type Row } from '../support/money-helpers';
+import { withTenant } from '../../../server/db/doors';
+import { queryRows } from '../../../server/db/statements';
 
 describe.each(DATABASE_KINDS)('Idempotency-Key on %s', (kind) => {
   let t: TestApp;

@@ -6,9 +6,10 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../server/app';
-import { openDatabase, withTenant } from '../../../server/db/client';
 import { expectError, expectStatus, json } from '../support/api-helpers';
 import { DATABASE_KINDS, startApp, type TestApp } from '../support/harness';
+import { openDatabase } from '../../../server/db/open';
+import { withTenant } from '../../../server/db/doors';
 import { has, parseExposition, valueOf } from './metrics-helpers';
 
 const TOKEN = 'scrape-token-1';

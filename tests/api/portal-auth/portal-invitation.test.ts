@@ -5,11 +5,12 @@
 // and her sign-in; portal on again invites her again and brings her sign-in back.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queryRows, withTenant } from '../../../server/db/client';
 import { hashToken } from '../../../server/modules/portal-auth/invitations';
 import { expectError, json, show } from '../support/api-helpers';
 import { DATABASE_KINDS, startApp, type TestApp } from '../support/harness';
 import { created, createTeacher, fresh, makeWorld, ok, type Row, type World } from '../support/lessons-helpers';
+import { withTenant } from '../../../server/db/doors';
+import { queryRows } from '../../../server/db/statements';
 
 const PASSWORD = 'mother-password-1';
 

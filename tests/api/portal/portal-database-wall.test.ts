@@ -4,9 +4,11 @@
 // outside the portal are refused, and without app.guardian_id nothing is returned. Both engines.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queryRows, withPlatform, type Tx } from '../../../server/db/client';
 import { DATABASE_KINDS, startApp, type TestApp } from '../support/harness';
 import { type Families, makeFamilies } from '../support/portal-helpers';
+import type { Tx } from '../../../server/db/types';
+import { withPlatform } from '../../../server/db/doors';
+import { queryRows } from '../../../server/db/statements';
 
 type Row = Record<string, unknown>;
 

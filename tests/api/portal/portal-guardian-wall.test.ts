@@ -4,10 +4,11 @@
 // answers 403 `forbidden`, except the few that are hers or public, listed below with why.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queryRows, withTenant } from '../../../server/db/client';
 import { json, routeTable, show } from '../support/api-helpers';
 import { DATABASE_KINDS, startApp, type TestApp } from '../support/harness';
 import { created, fresh, makeWorld, ok, type Row, type World } from '../support/lessons-helpers';
+import { withTenant } from '../../../server/db/doors';
+import { queryRows } from '../../../server/db/statements';
 
 const PASSWORD = 'mother-password-1';
 

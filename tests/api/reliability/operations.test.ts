@@ -7,11 +7,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../server/config';
-import { openDatabase } from '../../../server/db/client';
 import { acquireDataLock, DataDirLockedError, lockFile, processStart } from '../../../server/db/data-lock';
 import { checkFilesFolder, FilesFolderNotSharedError } from '../../../server/modules/files/shared-folder';
 import { DATABASE_KINDS } from '../support/harness';
 import { type FrontisProcess, scratchDatabase, startFrontis } from '../../../bench/frontis-process';
+import { openDatabase } from '../../../server/db/open';
 
 const temp = (prefix: string) => mkdtempSync(join(tmpdir(), prefix));
 

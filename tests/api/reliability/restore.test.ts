@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, PGLITE_EXTENSIONS, pgliteDir } from '../../../server/db/client';
+import { openDatabase, PGLITE_EXTENSIONS, pgliteDir } from '../../../server/db/open';
 import { backupNow } from '../../../server/jobs/backup';
 import { migratedDataDir } from '../support/harness';
 import { allNames, call, compiled, REPO, ROOT, signIn, startFrontis } from '../../../bench/frontis-process';

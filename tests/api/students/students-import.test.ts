@@ -7,9 +7,9 @@
 // come and gives the report, or the same refusal, nothing written.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { platform } from '../../../server/db/client';
 import { DATABASE_KINDS, startApp, type TestApp } from '../support/harness';
 import { expectError, expectStatus, json, show } from '../support/api-helpers';
+import { platform } from '../../../server/db/doors';
 
 type Row = Record<string, any>;
 

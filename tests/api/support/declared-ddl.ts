@@ -2,9 +2,10 @@
 // (the one `npm run db:generate` runs), so a test's table is what a migration would make.
 import { sql } from 'drizzle-orm';
 import { generateDrizzleJson, generateMigration } from 'drizzle-kit/api';
-import { platform, type Database } from '../../../server/db/client';
 import * as schema from '../../../server/db/schema/index';
 import { TENANT_POLICIES } from '../../../server/db/tenant-policies';
+import type { Database } from '../../../server/db/types';
+import { platform } from '../../../server/db/doors';
 
 /** The statements that add `tables` to the schema as it stands (foreign keys included). */
 async function createTableStatements(tables: Record<string, unknown>): Promise<string[]> {

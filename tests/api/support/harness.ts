@@ -13,8 +13,8 @@ import { buildApp } from '../../../server/app';
 import { bootstrap } from '../../../server/bootstrap';
 import { loadConfig, type Config } from '../../../server/config';
 import type { ResourceDef } from '../../../domain/fields';
-import { openDatabase, PGLITE_EXTENSIONS, pgliteDir } from '../../../server/db/client';
 import { migrate } from '../../../server/db/migrate';
+import { openDatabase, PGLITE_EXTENSIONS, pgliteDir } from '../../../server/db/open';
 
 const ENGINES = ['pglite', 'postgres'] as const;
 export type DatabaseKind = (typeof ENGINES)[number];

@@ -4,8 +4,9 @@
 // (a users row with role GUARDIAN and her e-mail address as username, hashed by the server's
 // own password code, and its guardian_users link): real rows, nothing mocked.
 import { sql } from 'drizzle-orm';
-import { queryRows, withTenant } from '../../../server/db/client';
 import { hashPassword } from '../../../server/modules/auth/passwords';
+import { withTenant } from '../../../server/db/doors';
+import { queryRows } from '../../../server/db/statements';
 import type { TestApp } from './harness';
 import { callerOf, created, fresh, lessonBody, makeLesson, makeWorld, ok, type Call, type Row, type World } from './lessons-helpers';
 
