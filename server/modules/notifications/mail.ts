@@ -12,6 +12,7 @@ import { platform, queryRows, withTenant, type Database } from '../../db/client'
 import { tenants } from '../../db/schema/index';
 import type { NotificationParams } from '../../../domain/index';
 import type { NotificationBus } from './bus';
+import { mailParts } from './letter';
 import { asLanguage, emailFooter, renderNotification } from './text';
 
 const SWEEP_MS = 60_000;
@@ -60,7 +61,7 @@ export function startMailer(database: Database, config: Config, bus: Notificatio
             from: config.mailFrom,
             to: item.email,
             subject: title,
-            text: url ? `${body}\n\n${emailFooter(language, url)}\n` : `${body}\n`,
+            ...mailParts(title, url ? `${body}\n\n${emailFooter(language, url)}\n` : `${body}\n`, language),
           });
           sent++;
         } catch (error) {

@@ -1,0 +1,78 @@
+/**
+ * A family's money, for the office (docs/rules.md, Messages to families; Reminders):
+ * GET /api/guardians/:id/statement (JSON, cents), GET /api/guardians/:id/statement.pdf
+ * (printable, Greek) and POST /api/guardians/:id/reminder (her reminder now). ADMIN and
+ * SECRETARY, through the payments' rights.
+ */
+import { sql } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ReminderSentAnswer, StatementAnswer } from '../../../domain/answers/statement';
+import { queryRows, withTenant, withTenantReads, type Database } from '../../db/client';
+import { answerSchema } from '../../engine/answers';
+import { IdParams } from '../../engine/params';
+import { ctxOf } from '../../engine/routes';
+import { remindNow } from '../../jobs/reminders';
+import { statementPdf } from './pdf';
+import { familyStatement } from './statement';
+
+const READ = { access: { area: 'payments', action: 'read' } } as const;
+const WRITE = { access: { area: 'payments', action: 'update' } } as const;
+
+export const statementRoutes: FastifyPluginAsyncZod<{ database: Database }> = async (app, { database }) => {
+  app.get(
+    '/api/guardians/:id/statement',
+    {
+      config: READ,
+      schema: {
+        tags: ['guardians'],
+        summary: "Her family's statement: every child's contracts with what is due, paid and left (cents), and the totals",
+        params: IdParams,
+        response: { 200: answerSchema(StatementAnswer) },
+      },
+    },
+    async (request) => {
+      const ctx = ctxOf(request);
+      return { data: await withTenantReads(database, ctx.tenantId, (tx) => familyStatement(tx, ctx.tenantId, request.params.id)) };
+    },
+  );
+
+  app.get(
+    '/api/guardians/:id/statement.pdf',
+    { config: READ, schema: { tags: ['guardians'], summary: "Her family's statement, printable (A4 PDF, Greek)", params: IdParams } },
+    async (request, reply) => {
+      const ctx = ctxOf(request);
+      const statement = await withTenantReads(database, ctx.tenantId, (tx) => familyStatement(tx, ctx.tenantId, request.params.id));
+      const pdf = await statementPdf(statement);
+      reply
+        .type('application/pdf')
+        .header('Content-Disposition', `inline; filename="statement-${statement.guardian.id}-${statement.as_of}.pdf"`)
+        .header('X-Content-Type-Options', 'nosniff')
+        .header('cache-control', 'no-store');
+      return reply.send(pdf);
+    },
+  );
+
+  app.post(
+    '/api/guardians/:id/reminder',
+    {
+      config: WRITE,
+      schema: {
+        tags: ['guardians'],
+        summary:
+          'Send her reminder of unpaid months now (once a day from the office, beside the scheduled one; a second send the same day answers the first one)',
+        params: IdParams,
+        response: { 200: answerSchema(ReminderSentAnswer) },
+      },
+    },
+    async (request) => {
+      const ctx = ctxOf(request);
+      const data = await withTenant(database, ctx.tenantId, async (tx) => {
+        const [{ today }] = (await queryRows<{ today: string }>(tx, sql`select to_char(centre_today(${ctx.tenantId}), 'YYYY-MM-DD') as today`)) as [
+          { today: string },
+        ];
+        return remindNow(tx, ctx.tenantId, request.params.id, today);
+      });
+      return { data };
+    },
+  );
+};
