@@ -4,12 +4,15 @@
 // runs at once; the office sends her one now (once more the same day, never a third), and
 // sees the payer, her phone and the family's total on the unpaid list. Then her statement:
 // every child's contracts with what is due, paid and left in cents, as JSON and as a PDF.
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StatementAnswer } from '../../../domain/answers/statement';
+import { queryRows } from '../../../server/db/client';
 import { runReminderJob } from '../../../server/jobs/reminders';
 import { expectError, expectStatus, json } from '../api-helpers';
 import { DATABASE_KINDS, startApp, type TestApp } from '../harness';
 import { created, type Row } from '../money-helpers';
+import { addSignIn, GUARDIAN_PASSWORD } from '../portal-helpers';
 
 /** The pretended date: December 2026, after the default reminder day (the 10th). */
 const TODAY = '2026-12-15';
@@ -186,6 +189,19 @@ describe.each(DATABASE_KINDS)('one reminder per family on %s', (kind) => {
     expect(pdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
     expect(pdfHolds(pdf.rawPayload, 'Καρτέλα οικογένειας · Σοφία Αντωνίου')).toBe(true);
     expect(pdfHolds(pdf.rawPayload, 'Καρτέλα οικογένειας · Νεφέλη Αντωνίου')).toBe(false);
+
+    // her own, in the portal: the same figures, read as her (another family's child is never in it)
+    const tenantId = (await queryRows<{ id: number }>(t.database.db, sql`select id from tenants where slug = ${x.slug}`))[0]!.id;
+    await addSignIn(t, tenantId, x.mother);
+    const herToken = (await t.signIn(String(x.mother.email), GUARDIAN_PASSWORD, x.slug)).token;
+    const mine = StatementAnswer.parse(json(await x.send('GET', '/api/portal/statement', undefined, herToken))).data;
+    expect(mine.totals).toEqual(s.totals);
+    expect(mine.children.map((c) => c.id)).toEqual(s.children.map((c) => c.id));
+    const herPdf = await x.send('GET', '/api/portal/statement.pdf', undefined, herToken);
+    expect(herPdf.headers['content-type']).toContain('application/pdf');
+    expect(pdfHolds(herPdf.rawPayload, 'Καρτέλα οικογένειας · Σοφία Αντωνίου')).toBe(true);
+    // and not the office's route
+    expectError(await x.send('GET', `/api/guardians/${x.mother.id}/statement`, undefined, herToken), 403, 'forbidden');
 
     // another centre's guardian is not found
     const other = await family();
