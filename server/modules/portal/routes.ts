@@ -35,7 +35,7 @@ import { statementPdf } from '../statements/pdf';
 import { familyStatement } from '../statements/statement';
 import { StatementAnswer } from '../../../domain/answers/statement';
 import { loadReceipt } from '../receipts/routes';
-import { childAttendance, childContracts, childHome, childLessons, childOf, childrenList, familyReceipts, guardianOf, type Family } from './reads';
+import { centreToday, childAttendance, childContracts, childHome, childLessons, childOf, childrenList, familyReceipts, guardianOf, type Family } from './reads';
 
 const READ = { access: { area: 'portal', action: 'read' } } as const;
 const WRITE = { access: { area: 'portal', action: 'update' } } as const;
@@ -291,14 +291,18 @@ export const portalRoutes: FastifyPluginAsyncZod<{ database: Database }> = async
         response: { 200: answerSchema(StatementAnswer) },
       },
     },
-    async (request) => ({ data: await asHer(request, (tx, f) => familyStatement(tx, f.tenantId, f.guardianId, request.tenant?.name)) }),
+    async (request) => ({
+      data: await asHer(request, (tx, f) => familyStatement(tx, f.tenantId, f.guardianId, { name: request.tenant?.name ?? '', today: centreToday(f) })),
+    }),
   );
 
   app.get(
     '/statement.pdf',
     { config: READ, schema: { tags: ['portal'], summary: "Her family's statement, printable (A4 PDF, Greek)" } },
     async (request, reply) => {
-      const statement = await asHer(request, (tx, f) => familyStatement(tx, f.tenantId, f.guardianId, request.tenant?.name));
+      const statement = await asHer(request, (tx, f) =>
+        familyStatement(tx, f.tenantId, f.guardianId, { name: request.tenant?.name ?? '', today: centreToday(f) }),
+      );
       reply
         .type('application/pdf')
         .header('Content-Disposition', `inline; filename="statement-${statement.as_of}.pdf"`)

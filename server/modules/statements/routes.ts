@@ -5,6 +5,7 @@
  * SECRETARY, through the payments' rights.
  */
 import { sql } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ReminderSentAnswer, StatementAnswer } from '../../../domain/answers/statement';
 import { queryRows, withTenant, withTenantReads, type Database } from '../../db/client';
@@ -14,6 +15,9 @@ import { ctxOf } from '../../engine/routes';
 import { remindNow } from '../../jobs/reminders';
 import { statementPdf } from './pdf';
 import { familyStatement } from './statement';
+
+/** The centre as the statement names it, and its today. */
+const centreOf = (request: FastifyRequest, tenantId: number) => ({ name: request.tenant?.name ?? '', today: sql`centre_today(${tenantId})` });
 
 const READ = { access: { area: 'payments', action: 'read' } } as const;
 const WRITE = { access: { area: 'payments', action: 'update' } } as const;
@@ -32,7 +36,9 @@ export const statementRoutes: FastifyPluginAsyncZod<{ database: Database }> = as
     },
     async (request) => {
       const ctx = ctxOf(request);
-      return { data: await withTenantReads(database, ctx.tenantId, (tx) => familyStatement(tx, ctx.tenantId, request.params.id)) };
+      return {
+        data: await withTenantReads(database, ctx.tenantId, (tx) => familyStatement(tx, ctx.tenantId, request.params.id, centreOf(request, ctx.tenantId))),
+      };
     },
   );
 
@@ -41,7 +47,9 @@ export const statementRoutes: FastifyPluginAsyncZod<{ database: Database }> = as
     { config: READ, schema: { tags: ['guardians'], summary: "Her family's statement, printable (A4 PDF, Greek)", params: IdParams } },
     async (request, reply) => {
       const ctx = ctxOf(request);
-      const statement = await withTenantReads(database, ctx.tenantId, (tx) => familyStatement(tx, ctx.tenantId, request.params.id));
+      const statement = await withTenantReads(database, ctx.tenantId, (tx) =>
+        familyStatement(tx, ctx.tenantId, request.params.id, centreOf(request, ctx.tenantId)),
+      );
       const pdf = await statementPdf(statement);
       reply
         .type('application/pdf')

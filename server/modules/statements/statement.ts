@@ -6,7 +6,7 @@
  * contract's status says. Read in the caller's transaction: the office's, or hers in the
  * portal (row-level security keeps her to her own children).
  */
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { Statement } from '../../../domain/answers/statement';
 import { contractFigures, contractLines, isDue } from '../../../domain/money';
 import { DomainError } from '../../../domain/index';
@@ -22,12 +22,14 @@ const add = (to: Figures, more: Figures) => {
   to.overdue += more.overdue;
 };
 
-export async function familyStatement(tx: Tx, tenantId: number, guardianId: number, centreName?: string): Promise<Statement> {
-  const [guardian] = await queryRows<Statement['guardian'] & { today: string; centre: string | null }>(
+/**
+ * `centre`: its name as families know it, and its today as SQL (the office's centre_today(); in
+ * the portal, her family's, which reads no centre row).
+ */
+export async function familyStatement(tx: Tx, tenantId: number, guardianId: number, centre: { name: string; today: SQL }): Promise<Statement> {
+  const [guardian] = await queryRows<Statement['guardian'] & { today: string }>(
     tx,
-    sql`select g.id, g.first_name, g.last_name, g.relation, g.phone, g.email,
-          to_char(centre_today(${tenantId}), 'YYYY-MM-DD') as today,
-          (select t.name from tenants t where t.id = ${tenantId}) as centre
+    sql`select g.id, g.first_name, g.last_name, g.relation, g.phone, g.email, to_char(${centre.today}, 'YYYY-MM-DD') as today
         from guardians g where g.tenant_id = ${tenantId} and g.id = ${guardianId}`,
   );
   if (!guardian) throw new DomainError('not-found');
@@ -92,7 +94,7 @@ export async function familyStatement(tx: Tx, tenantId: number, guardianId: numb
       phone: guardian.phone,
       email: guardian.email,
     },
-    centre: guardian.centre ?? centreName ?? '',
+    centre: centre.name,
     as_of: today,
     children: out,
     totals,

@@ -194,7 +194,9 @@ describe.each(DATABASE_KINDS)('one reminder per family on %s', (kind) => {
     const tenantId = (await queryRows<{ id: number }>(t.database.db, sql`select id from tenants where slug = ${x.slug}`))[0]!.id;
     await addSignIn(t, tenantId, x.mother);
     const herToken = (await t.signIn(String(x.mother.email), GUARDIAN_PASSWORD, x.slug)).token;
-    const mine = StatementAnswer.parse(json(await x.send('GET', '/api/portal/statement', undefined, herToken))).data;
+    const hers = await x.send('GET', '/api/portal/statement', undefined, herToken);
+    expectStatus(hers, 200);
+    const mine = StatementAnswer.parse(json(hers)).data;
     expect(mine.totals).toEqual(s.totals);
     expect(mine.children.map((c) => c.id)).toEqual(s.children.map((c) => c.id));
     const herPdf = await x.send('GET', '/api/portal/statement.pdf', undefined, herToken);
