@@ -69,4 +69,25 @@ describe('the unpaid list', () => {
     expect(reminders.data[0]!.body).toContain(`Στέλιος ${surname}:`);
     expect(reminders.data[0]!.body).toContain('Σύνολο: 120,00 €');
   });
+
+  it('the guardian’s screen copies a fresh invitation link (the older one stops working) and opens her family statement', async () => {
+    const token = await rootToken();
+    const n = Date.now() % 100_000;
+    const secretary = { username: `syndesmos.gram${n}`, password: 'secretary-password-1' };
+    await post(token, '/api/users', { ...secretary, role: 'SECRETARY', first_name: 'Άννα', last_name: 'Γραμματέας' });
+    const mother = await post(token, '/api/guardians', { first_name: 'Λένα', last_name: `Συνδέσμου${n}`, relation: 'MOTHER', email: `lena${n}@example.com`, portal: true });
+    await signInAsAnother(page, baseUrl, secretary, `/guardians/?mode=view&guardian=${mother.id}`);
+    await page.getByTestId('family-statement').waitFor();
+    const card = page.getByTestId('portal-access');
+    await card.getByRole('button', { name: 'Αντιγραφή συνδέσμου πρόσκλησης' }).click();
+    const handed = page.getByTestId('portal-handed-link');
+    const link = (await handed.getByText('/invitation?token=', { exact: false }).textContent())!.trim();
+    const fresh = new URL(link).searchParams.get('token')!;
+    const open = (tok: string) => fetch(`${baseUrl}/api/invitation?token=${tok}`, { headers: { 'x-client-type': 'api', 'x-tenant-id': 'demo' } });
+    expect((await open(fresh)).status).toBe(200);
+    // copying again makes another: the first stops working
+    await card.getByRole('button', { name: 'Αντιγραφή συνδέσμου πρόσκλησης' }).click();
+    await expect.poll(async () => (await handed.getByText('/invitation?token=', { exact: false }).textContent())!.trim()).not.toBe(link);
+    expect((await open(fresh)).status).toBe(404);
+  });
 });
