@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { call, post, rootToken } from './api';
+import { call, JSON_HEADERS, post, rootToken } from './api';
 import { signInAsAnother, useBrowserTab } from './browser';
 import { e2eServer } from './server';
 
@@ -75,7 +75,13 @@ describe('the unpaid list', () => {
     const n = Date.now() % 100_000;
     const secretary = { username: `syndesmos.gram${n}`, password: 'secretary-password-1' };
     await post(token, '/api/users', { ...secretary, role: 'SECRETARY', first_name: 'Άννα', last_name: 'Γραμματέας' });
-    const mother = await post(token, '/api/guardians', { first_name: 'Λένα', last_name: `Συνδέσμου${n}`, relation: 'MOTHER', email: `lena${n}@example.com`, portal: true });
+    const mother = await post(token, '/api/guardians', {
+      first_name: 'Λένα',
+      last_name: `Συνδέσμου${n}`,
+      relation: 'MOTHER',
+      email: `lena${n}@example.com`,
+      portal: true,
+    });
     await signInAsAnother(page, baseUrl, secretary, `/guardians/?mode=view&guardian=${mother.id}`);
     await page.getByTestId('family-statement').waitFor();
     const card = page.getByTestId('portal-access');
@@ -83,7 +89,7 @@ describe('the unpaid list', () => {
     const handed = page.getByTestId('portal-handed-link');
     const link = (await handed.getByText('/invitation?token=', { exact: false }).textContent())!.trim();
     const fresh = new URL(link).searchParams.get('token')!;
-    const open = (tok: string) => fetch(`${baseUrl}/api/invitation?token=${tok}`, { headers: { 'x-client-type': 'api', 'x-tenant-id': 'demo' } });
+    const open = (tok: string) => fetch(`${e2eServer().apiBase}/api/invitation?token=${tok}`, { headers: JSON_HEADERS });
     expect((await open(fresh)).status).toBe(200);
     // copying again makes another: the first stops working
     await card.getByRole('button', { name: 'Αντιγραφή συνδέσμου πρόσκλησης' }).click();
