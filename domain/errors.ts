@@ -124,6 +124,10 @@ export const ERROR_REASONS = [
   'email-taken',
   // validation: a contract's payer who is not a guardian of its student
   'payer-not-guardian',
+  // validation: a reminder sent now to a guardian without an address or with notices off
+  'reminder-unreachable',
+  // validation: a reminder sent now to a guardian who owes nothing due on her reminded contracts
+  'reminder-nothing-due',
   // conflict: a staff username that is a guardian's e-mail address
   'username-guardian-email',
   // conflict: a long import whose server stopped part-way (what it had made was taken back)

@@ -23,6 +23,7 @@ import { loadJwtKey } from './modules/auth/tokens';
 import { historyRoutes } from './modules/history/routes';
 import { personalDataRoutes } from './modules/personal-data/routes';
 import { portalAuthRoutes } from './modules/portal-auth/routes';
+import { statementRoutes } from './modules/statements/routes';
 import { archiveRoutes } from './modules/personal-data/archive';
 import { crudRoutes, customRecordRoutes } from './engine/routes';
 import { expenseRoutes } from './modules/expenses/routes';
@@ -168,6 +169,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(authRoutes, { database, config, jwtKey });
   // The families' portal: invitations (public, on the centre's host) and the office's view of each guardian's access.
   await app.register(portalAuthRoutes, { database, config });
+  await app.register(statementRoutes, { database });
   await app.register(crudRoutes, { prefix: '/api/users', database, registry, spec: usersSpec });
   await app.register(tenantRoutes, { prefix: '/api/tenants', database, registry });
   await app.register(mydataRoutes, { prefix: '/api/mydata', database, registry });

@@ -151,3 +151,6 @@ export const GuardianPortalStateAnswer = dataOf(
     invitation_link: z.string().nullable(),
   }),
 );
+
+/** A fresh one-time invitation link the office hands her (POST /api/guardians/<id>/invitation-link). */
+export const InvitationLinkAnswer = dataOf(z.object({ link: z.string(), expires_at: z.string() }));

@@ -1,11 +1,16 @@
 /**
- * Reminders of unpaid months to families (docs/rules.md, Reminders): after the centre's
- * reminder_day of the month, each ACTIVE contract (not withdrawn, not past its end) with
- * reminders on and a due month unpaid writes one e-mail to its payer guardian, when her notices
- * are on and an address is known, into the outbox (delivered by the outbox job); again every
- * reminder_repeat_days until paid. At most once a day: the message's dedupe_key holds the
- * contract and the day, and the outbox's unique index makes a second process's insert nothing.
+ * Reminders of unpaid months to families (docs/rules.md, Reminders): once a day per payer,
+ * not per contract. After the centre's reminder_day of the month, a payer guardian (notices
+ * on, an address known) with due months unpaid on any of her ACTIVE contracts (not withdrawn,
+ * not past their end, reminders on) gets ONE e-mail naming every child, month and amount and
+ * the total, written into the outbox (delivered by the outbox job); again every
+ * reminder_repeat_days until paid. At most once a day: the message's dedupe_key holds the payer
+ * and the day, and the outbox's unique index makes a second process's insert nothing.
  * Computed from the data each run, so a day missed is caught up at the next run.
+ *
+ * The office may send her reminder now (remindNow): once more on a day the job already wrote
+ * one, never a third time (its own key per payer and day: a second click answers the message
+ * the first one wrote).
  */
 import { eq, sql } from 'drizzle-orm';
 import { monthGenitive } from '../../domain/receipt-words';
@@ -18,6 +23,8 @@ import { tenants } from '../db/schema/index';
 import { enqueueMessage } from '../modules/outbox/enqueue';
 import { guardianAccounts, notify } from '../modules/notifications/create';
 import { displayDate, portalContractsLink } from '../../domain/notifications';
+import { DomainError } from '../../domain/index';
+import { greeting, signature } from '../modules/notifications/letter';
 
 const RUN_EVERY_MS = 60 * 60_000;
 const FIRST_RUN_MS = 20_000;
@@ -25,109 +32,214 @@ const FIRST_RUN_MS = 20_000;
 /** The outbox kind of a reminder. */
 export const REMINDER_KIND = 'reminder';
 
-/** "α", "α και β", "α, β και γ". */
-const listGreek = (items: string[]) => (items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} και ${items.at(-1)}`);
-
-interface Due {
+/** One due month of one contract, as the reminder names it. */
+interface OwedRow {
   contract_id: number;
   student_id: number;
+  student_name: string;
   guardian_id: number;
   email: string;
-  guardian_name: string;
-  student_name: string;
+  last_name: string;
+  relation: string;
   centre: string;
   months: string[];
-  amounts: number[];
+  amounts: (number | string)[];
 }
 
-/** The contracts to remind today: what each owes for its due unpaid months, and its payer. */
-async function dueReminders(tx: Tx, tenantId: number, today: string): Promise<Due[]> {
-  return queryRows<Due>(
+export interface FamilyDue {
+  guardian_id: number;
+  email: string;
+  last_name: string;
+  relation: string;
+  centre: string;
+  children: { student_id: number; name: string; lines: { contract_id: number; month: string; amount: number }[] }[];
+  /** In cents. */
+  total: number;
+}
+
+/**
+ * What each payer owes today (due months unpaid on her reminded contracts), a family per
+ * payer. `scheduled`: only after the reminder day, and only payers not reminded in the last
+ * reminder_repeat_days; else (sent now) one payer, whatever the day.
+ */
+async function familiesDue(tx: Tx, tenantId: number, today: string, which: { scheduled: true } | { guardianId: number }): Promise<FamilyDue[]> {
+  const scheduled = 'scheduled' in which;
+  const rows = await queryRows<OwedRow>(
     tx,
     sql`
 with settings as (
-  select coalesce(max(cs.reminder_day), 10) as day, coalesce(max(cs.reminder_repeat_days), 7) as repeat, max(cs.legal_name) as legal_name
+  select coalesce(max(cs.reminder_day), 10) as day, coalesce(max(cs.reminder_repeat_days), 7) as repeat
   from centre_settings cs where cs.tenant_id = ${tenantId}
 ),
-candidates as (
+owed as (
   select c.id, c.payer_guardian_id, c.student_id, contract_fee(c.month_cost, c.discount_percent) as fee,
     array(select m from unnest(c.unpaid_months) m where m <= to_char(${today}::date, 'YYYY-MM') order by m) as months
-  from contracts c, settings s
+  from contracts c
   where c.tenant_id = ${tenantId} and c.status = 'ACTIVE' and c.end_date >= ${today}::date and c.reminders_enabled
-    and extract(day from ${today}::date) > s.day
     and c.payer_guardian_id is not null
     and exists (select 1 from unnest(c.unpaid_months) m where m <= to_char(${today}::date, 'YYYY-MM'))
-    -- every reminder_repeat_days: none sent (or waiting) for this contract in the last ones
-    and not exists (
-      select 1 from outbox o
-      where o.tenant_id = ${tenantId} and o.kind = ${REMINDER_KIND} and o.cancelled_at is null
-        and o.params->>'contract_id' = c.id::text
-        and (o.params->>'day')::date > ${today}::date - s.repeat
-    )
+    ${scheduled ? sql`` : sql`and c.payer_guardian_id = ${which.guardianId}`}
 )
-select x.id as contract_id, x.student_id, g.id as guardian_id, g.email,
-  trim(g.first_name || ' ' || g.last_name) as guardian_name,
-  trim(st.first_name || ' ' || st.last_name) as student_name,
-  coalesce(nullif(trim((select legal_name from settings)), ''), t.name) as centre,
-  x.months,
+select x.id as contract_id, x.student_id, g.id as guardian_id, g.email, g.last_name, g.relation,
+  trim(st.first_name || ' ' || st.last_name) as student_name, t.name as centre, x.months,
   array(select x.fee - coalesce((select sum(p.amount) from payments p
                                   where p.tenant_id = ${tenantId} and p.contract_id = x.id and p.kind = 'MONTHLY' and p.month = m and p.refunded_on is null), 0)
         from unnest(x.months) m order by m) as amounts
-from candidates x
+from owed x
 join guardians g on g.tenant_id = ${tenantId} and g.id = x.payer_guardian_id and g.notify and coalesce(trim(g.email), '') <> ''
 join students st on st.tenant_id = ${tenantId} and st.id = x.student_id
 join tenants t on t.id = ${tenantId}
-order by x.id`,
+cross join settings s
+where ${
+      scheduled
+        ? sql`extract(day from ${today}::date) > s.day
+    -- every reminder_repeat_days: none written (sent or waiting) to her in the last ones
+    and not exists (
+      select 1 from outbox o
+      where o.tenant_id = ${tenantId} and o.kind = ${REMINDER_KIND} and o.cancelled_at is null and o.guardian_id = g.id
+        and (o.params->>'day')::date > ${today}::date - s.repeat
+    )`
+        : sql`true`
+    }
+order by g.id, st.last_name, st.first_name, st.id, x.id`,
   );
+  const families = new Map<number, FamilyDue>();
+  for (const row of rows) {
+    const guardianId = Number(row.guardian_id);
+    let family = families.get(guardianId);
+    if (!family) {
+      family = {
+        guardian_id: guardianId,
+        email: row.email.trim(),
+        last_name: row.last_name,
+        relation: row.relation,
+        centre: row.centre,
+        children: [],
+        total: 0,
+      };
+      families.set(guardianId, family);
+    }
+    const studentId = Number(row.student_id);
+    let child = family.children.find((c) => c.student_id === studentId);
+    if (!child) {
+      child = { student_id: studentId, name: row.student_name, lines: [] };
+      family.children.push(child);
+    }
+    row.months.forEach((month, i) => {
+      const amount = Number(row.amounts[i]);
+      child.lines.push({ contract_id: Number(row.contract_id), month, amount });
+      family.total += amount;
+    });
+  }
+  for (const family of families.values())
+    for (const child of family.children) child.lines.sort((a, b) => a.month.localeCompare(b.month) || a.contract_id - b.contract_id);
+  return [...families.values()];
 }
 
-/** The e-mail of one reminder, in Greek. */
-export function reminderText(due: Pick<Due, 'guardian_name' | 'student_name' | 'centre' | 'months'>, amount: number) {
-  const months = listGreek(due.months.map(monthGenitive));
-  const subject = `Υπενθύμιση διδάκτρων · ${due.centre}`;
+/**
+ * The e-mail of one family's reminder, in Greek: every child, each due month (in the genitive,
+ * as receipts name it) with what it still owes, and the total.
+ */
+export function reminderText(family: Pick<FamilyDue, 'last_name' | 'relation' | 'centre' | 'children' | 'total'>) {
+  const subject = `Υπενθύμιση διδάκτρων · ${family.centre}`;
   const body = [
-    `Αγαπητέ/ή ${due.guardian_name},`,
+    greeting(family, 'el'),
     '',
-    `σας υπενθυμίζουμε ότι για τα δίδακτρα του/της ${due.student_name} εκκρεμεί η πληρωμή ${due.months.length === 1 ? 'του μήνα' : 'των μηνών'} ${months}, συνολικά ${formatMoney(amount)}.`,
+    `σας υπενθυμίζουμε ότι εκκρεμεί η πληρωμή των παρακάτω διδάκτρων${family.children.length > 1 ? ' των παιδιών σας' : ''}:`,
+    '',
+    ...family.children.flatMap((child) => [
+      `${child.name}:`,
+      // A month's payment reference (ISO 11649) goes at the end of its line, when contracts have them.
+      ...child.lines.map((line) => `– ${monthGenitive(line.month)}: ${formatMoney(line.amount)}`),
+      '',
+    ]),
+    `Σύνολο: ${formatMoney(family.total)}`,
+    '',
     'Αν έχετε ήδη πληρώσει, αγνοήστε αυτό το μήνυμα.',
     '',
-    'Με εκτίμηση,',
-    due.centre,
+    ...signature(family.centre, 'el'),
   ].join('\n');
   return { subject, body };
+}
+
+/** Writes one family's reminder under `dedupeKey`; answers whether it was new. */
+async function writeReminder(tx: Tx, tenantId: number, family: FamilyDue, today: string, dedupeKey: string, by: 'schedule' | 'office'): Promise<boolean> {
+  const { subject, body } = reminderText(family);
+  const months = [...new Set(family.children.flatMap((c) => c.lines.map((l) => l.month)))].sort();
+  const added = await enqueueMessage(tx, {
+    tenantId,
+    kind: REMINDER_KIND,
+    dedupeKey,
+    recipient: family.email,
+    guardianId: family.guardian_id,
+    subject,
+    body,
+    params: {
+      guardian_id: family.guardian_id,
+      day: today,
+      by,
+      months,
+      amount: family.total,
+      contracts: family.children.flatMap((child) => {
+        const ids = [...new Set(child.lines.map((l) => l.contract_id))];
+        return ids.map((id) => {
+          const lines = child.lines.filter((l) => l.contract_id === id);
+          return { contract_id: id, student_id: child.student_id, months: lines.map((l) => l.month), amount: lines.reduce((a, l) => a + l.amount, 0) };
+        });
+      }),
+    },
+  });
+  if (!added) return false;
+  // Her portal's bell rings too, when she has a sign-in.
+  await notify(tx, tenantId, [
+    {
+      kind: 'fees-due',
+      params: { student: family.children.map((c) => c.name).join(', '), months: months.map(displayDate).join(', '), amount: formatMoney(family.total) },
+      link: portalContractsLink(family.children[0]!.student_id),
+      recipients: guardianAccounts(tenantId, [family.guardian_id]),
+      dedupeKey: `fees-due:${dedupeKey}`,
+    },
+  ]);
+  return true;
 }
 
 /** One centre's reminders of `today` (YYYY-MM-DD); answers how many were written. */
 export async function remindCentre(tx: Tx, tenantId: number, today: string): Promise<number> {
   let written = 0;
-  for (const due of await dueReminders(tx, tenantId, today)) {
-    const amounts = due.amounts.map(Number);
-    const amount = amounts.reduce((a, b) => a + b, 0);
-    const { subject, body } = reminderText(due, amount);
-    const added = await enqueueMessage(tx, {
-      tenantId,
-      kind: REMINDER_KIND,
-      dedupeKey: `${REMINDER_KIND}:${due.contract_id}:${today}`,
-      recipient: due.email.trim(),
-      guardianId: due.guardian_id,
-      subject,
-      body,
-      params: { contract_id: due.contract_id, day: today, months: due.months, amount },
-    });
-    if (!added) continue;
-    written++;
-    // Her portal's bell rings too, when she has a sign-in.
-    await notify(tx, tenantId, [
-      {
-        kind: 'fees-due',
-        params: { student: due.student_name, months: due.months.map(displayDate).join(', '), amount: formatMoney(amount) },
-        link: portalContractsLink(Number(due.student_id)),
-        recipients: guardianAccounts(tenantId, [due.guardian_id]),
-        dedupeKey: `fees-due:${due.contract_id}:${today}`,
-      },
-    ]);
+  for (const family of await familiesDue(tx, tenantId, today, { scheduled: true })) {
+    if (await writeReminder(tx, tenantId, family, today, `${REMINDER_KIND}:${family.guardian_id}:${today}`, 'schedule')) written++;
   }
   return written;
+}
+
+/**
+ * Her reminder now, from the office: what she owes on her reminded contracts, whatever the
+ * day of the month. Refused (400) when there is nothing to remind her of or no way to reach her.
+ * Once a day from the office: a second send the same day answers the first one's message.
+ */
+export async function remindNow(
+  tx: Tx,
+  tenantId: number,
+  guardianId: number,
+  today: string,
+): Promise<{ id: number; created: boolean; created_at: string; total: number }> {
+  const [guardian] = await queryRows<{ id: number; email: string | null; notify: boolean }>(
+    tx,
+    sql`select id, email, notify from guardians where tenant_id = ${tenantId} and id = ${guardianId} for update`,
+  );
+  if (!guardian) throw new DomainError('not-found');
+  if (!guardian.notify || !guardian.email?.trim())
+    throw new DomainError('validation', 'She has no e-mail address, or her notices are off.', undefined, { details: { reason: 'reminder-unreachable' } });
+  const dedupeKey = `${REMINDER_KIND}:${guardianId}:${today}:now`;
+  const [family] = await familiesDue(tx, tenantId, today, { guardianId });
+  const created = family ? await writeReminder(tx, tenantId, family, today, dedupeKey, 'office') : false;
+  const [row] = await queryRows<{ id: number; created_at: string; amount: number | string }>(
+    tx,
+    sql`select id, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created_at, coalesce((params->>'amount')::bigint, 0) as amount
+        from outbox where tenant_id = ${tenantId} and dedupe_key = ${dedupeKey}`,
+  );
+  if (!row) throw new DomainError('validation', 'Nothing is due on her reminded contracts.', undefined, { details: { reason: 'reminder-nothing-due' } });
+  return { id: Number(row.id), created, created_at: row.created_at, total: Number(row.amount) };
 }
 
 /**

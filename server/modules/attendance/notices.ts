@@ -12,6 +12,8 @@ import en from '../../../src/locales/en/attendance.json' with { type: 'json' };
 import type { Tx } from '../../db/types';
 import { queryRows } from '../../db/statements';
 import { guardianAccounts, notify, officeStaff, wake } from '../notifications/create';
+import { greeting } from '../notifications/letter';
+import { asLanguage } from '../notifications/text';
 
 const NOTICE = { el: el.attendance.notice, en: en.attendance.notice };
 
@@ -37,11 +39,12 @@ export async function armAbsenceNotices(
 ): Promise<number> {
   const { tenantId, lesson, student } = args;
   const [centre] = await queryRows<{ name: string; language: string }>(tx, sql`select name, language from tenants where id = ${tenantId}`);
-  const texts = centre?.language === 'en' ? NOTICE.en : NOTICE.el;
+  const language = asLanguage(centre?.language);
+  const texts = NOTICE[language];
   const what = [lesson.subject, lesson.className].filter(Boolean).join(' · ') || '—';
-  const guardians = await queryRows<{ id: number; email: string; first_name: string; last_name: string }>(
+  const guardians = await queryRows<{ id: number; email: string; first_name: string; last_name: string; relation: string }>(
     tx,
-    sql`select g.id, g.email, g.first_name, g.last_name from guardians g
+    sql`select g.id, g.email, g.first_name, g.last_name, g.relation from guardians g
         join student_guardians sg on sg.tenant_id = g.tenant_id and sg.guardian_id = g.id
         where g.tenant_id = ${tenantId} and sg.student_id = ${student.id} and g.notify and coalesce(trim(g.email), '') <> ''
         order by g.id`,
@@ -49,6 +52,7 @@ export async function armAbsenceNotices(
   for (const guardian of guardians) {
     const params: NotificationParams = {
       guardian: `${guardian.first_name} ${guardian.last_name}`.trim(),
+      greeting: greeting(guardian, language),
       student: student.name,
       lesson: what,
       date: lesson.date,

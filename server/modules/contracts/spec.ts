@@ -161,6 +161,14 @@ export const contractsSpec: ResourceSpec = {
         - coalesce((select sum(p.amount) from payments p
                     where p.tenant_id = contracts.tenant_id and p.contract_id = contracts.id and p.kind = 'MONTHLY' and p.month = m and p.refunded_on is null), 0)), 0)::int
       from unnest(contracts.unpaid_months) m where m <= ${CENTRE_MONTH})`,
+    // the unpaid list's caller: the payer, her phone, and what her family owes now over all her contracts
+    payer_name: sql`(select trim(g.first_name || ' ' || g.last_name) from guardians g where g.tenant_id = contracts.tenant_id and g.id = contracts.payer_guardian_id)`,
+    payer_phone: sql`(select g.phone from guardians g where g.tenant_id = contracts.tenant_id and g.id = contracts.payer_guardian_id)`,
+    family_unpaid: sql`(case when contracts.payer_guardian_id is null then null else (select coalesce(sum(contract_fee(k.month_cost, k.discount_percent)
+        - coalesce((select sum(p.amount) from payments p
+                    where p.tenant_id = k.tenant_id and p.contract_id = k.id and p.kind = 'MONTHLY' and p.month = m and p.refunded_on is null), 0)), 0)::int
+      from contracts k, unnest(k.unpaid_months) m
+      where k.tenant_id = contracts.tenant_id and k.payer_guardian_id = contracts.payer_guardian_id and m <= ${CENTRE_MONTH}) end)`,
     due_months: sql`(select count(*)::int from generate_series(date_trunc('month', ${contracts.startDate}::timestamp), ${contracts.endDate}::timestamp, interval '1 month') g
       where to_char(g, 'YYYY-MM') <= least(contract_last_month(${contracts.endDate}, ${contracts.status}, ${contracts.withdrawnOn}), ${CENTRE_MONTH}))`,
   },

@@ -32,12 +32,18 @@ export const guardiansSpec: ResourceSpec = {
       return;
     }
     const guardian = after as unknown as InvitedGuardian;
-    if (!wasOn) return inviteGuardian(tx, ctx.tenantId, ctx.actor, ctx.origin, guardian);
+    if (!wasOn) {
+      await inviteGuardian(tx, ctx.tenantId, ctx.actor, ctx.origin, guardian);
+      return;
+    }
     const email = emailOf(after.email);
     if (email === emailOf(before?.email)) return;
     // A new address while she has access: she signs in with it from now on, or is invited at it.
     const user = await signInOf(tx, ctx.tenantId, after.id);
-    if (!email || !user) return inviteGuardian(tx, ctx.tenantId, ctx.actor, ctx.origin, guardian);
+    if (!email || !user) {
+      await inviteGuardian(tx, ctx.tenantId, ctx.actor, ctx.origin, guardian);
+      return;
+    }
     await refuseTakenEmail(tx, ctx.tenantId, after.id, email);
     await tx.execute(sql`update users set username = ${email}, email = ${email}, version = version + 1, updated_at = now()
       where tenant_id = ${ctx.tenantId} and id = ${user.id}`);

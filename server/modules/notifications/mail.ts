@@ -14,6 +14,7 @@ import { queryRows } from '../../db/statements';
 import { tenants } from '../../db/schema/index';
 import type { NotificationParams } from '../../../domain/index';
 import type { NotificationBus } from './bus';
+import { mailParts } from './letter';
 import { asLanguage, emailFooter, renderNotification } from './text';
 
 const SWEEP_MS = 60_000;
@@ -62,7 +63,7 @@ export function startMailer(database: Database, config: Config, bus: Notificatio
             from: config.mailFrom,
             to: item.email,
             subject: title,
-            text: url ? `${body}\n\n${emailFooter(language, url)}\n` : `${body}\n`,
+            ...mailParts(title, url ? `${body}\n\n${emailFooter(language, url)}\n` : `${body}\n`, language),
           });
           sent++;
         } catch (error) {

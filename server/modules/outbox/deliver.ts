@@ -14,6 +14,7 @@ import { platform, withTenant } from '../../db/doors';
 import { queryRows } from '../../db/statements';
 import { tenants } from '../../db/schema/index';
 import { notify } from '../notifications/create';
+import { mailParts } from '../notifications/letter';
 
 /** How long a claimed message is kept from other processes while it is being sent. */
 const CLAIM_SECONDS = 120;
@@ -96,7 +97,7 @@ export function createDeliverer(database: Database, options: OutboxOptions, log?
       const batch = await claim(tenantId);
       for (const message of batch) {
         try {
-          await transport.sendMail({ from: options.mailFrom, to: message.recipient, subject: message.subject, text: message.body });
+          await transport.sendMail({ from: options.mailFrom, to: message.recipient, subject: message.subject, ...mailParts(message.subject, message.body) });
           await withTenant(database, tenantId, (tx) =>
             tx.execute(sql`update outbox set sent_at = now(), last_error = null where tenant_id = ${tenantId} and id = ${message.id}`),
           );

@@ -15,6 +15,7 @@ import { recordHistory } from '../../engine/history';
 import { revokeUserSessions } from '../auth/sessions';
 import { refuseLookAlikeUsername } from '../auth/usernames';
 import { announce } from '../notifications/create';
+import { type Addressee, greeting, signature } from '../notifications/letter';
 import { enqueueMessage } from '../outbox/enqueue';
 
 export const INVITATION_KIND = 'portal-invitation';
@@ -33,6 +34,8 @@ export interface InvitedGuardian {
   first_name: string;
   last_name: string;
   email: string | null;
+  /** MOTHER, FATHER…: how the e-mail greets her. */
+  relation?: string | null;
 }
 
 /** The users row of her sign-in, if she has one. */
@@ -70,12 +73,12 @@ const revokePending = (tx: Tx, tenantId: number, guardianId: number) =>
   tx.execute(sql`update portal_invitations set revoked_at = now()
     where tenant_id = ${tenantId} and guardian_id = ${guardianId} and used_at is null and revoked_at is null`);
 
-/** The invitation e-mail, in Greek. */
-export function invitationText(opts: { firstName: string; centre: string; link: string; expiresAt: Date }) {
+/** The invitation e-mail, in Greek (docs/rules.md, Messages to families: greeting and signature). */
+export function invitationText(opts: { guardian: Addressee; centre: string; link: string; expiresAt: Date }) {
   const until = new Intl.DateTimeFormat('el-GR', { dateStyle: 'long', timeZone: 'Europe/Athens' }).format(opts.expiresAt);
   const subject = `Πρόσκληση στην πύλη γονέων · ${opts.centre}`;
   const body = [
-    `Αγαπητέ/ή ${opts.firstName},`,
+    greeting(opts.guardian, 'el'),
     '',
     `το φροντιστήριο ${opts.centre} σάς προσκαλεί στην πύλη γονέων, όπου βλέπετε το πρόγραμμα, τις εργασίες, τις παρουσίες, τα δίδακτρα και τις αποδείξεις των παιδιών σας.`,
     'Για να ορίσετε τον κωδικό σας, ανοίξτε τον παρακάτω σύνδεσμο:',
@@ -85,18 +88,25 @@ export function invitationText(opts: { firstName: string; centre: string; link: 
     `Ο σύνδεσμος ισχύει έως τις ${until} και χρησιμοποιείται μία φορά. Στη συνέχεια συνδέεστε με τη διεύθυνση e-mail σας και τον κωδικό σας.`,
     'Αν δεν περιμένατε αυτό το μήνυμα, αγνοήστε το.',
     '',
-    'Με εκτίμηση,',
-    opts.centre,
+    ...signature(opts.centre, 'el'),
   ].join('\n');
   return { subject, body };
 }
 
 /**
- * Sends her a fresh invitation (the older ones stop working): the row, its e-mail in the
- * outbox and the history entry, in the caller's transaction. `origin` is the host the
- * staff member works on, which is the centre's own.
+ * Makes her a fresh invitation (the older ones stop working): the row, its e-mail in the
+ * outbox (unless `mail` is false: the office hands her the link itself) and the history
+ * entry, in the caller's transaction; answers the link. `origin` is the host the staff member
+ * works on, which is the centre's own.
  */
-export async function inviteGuardian(tx: Tx, tenantId: number, actor: Actor | null, origin: string | undefined, guardian: InvitedGuardian): Promise<void> {
+export async function inviteGuardian(
+  tx: Tx,
+  tenantId: number,
+  actor: Actor | null,
+  origin: string | undefined,
+  guardian: InvitedGuardian,
+  opts: { mail?: boolean } = {},
+): Promise<{ link: string; expires_at: string }> {
   if (!guardian.email?.trim()) throw new DomainError('validation', 'Portal access needs an e-mail address.', { portal: 'needs-email' });
   const email = usernameOfEmail(guardian.email);
   await refuseTakenEmail(tx, tenantId, guardian.id, email);
@@ -107,30 +117,36 @@ export async function inviteGuardian(tx: Tx, tenantId: number, actor: Actor | nu
     sql`insert into portal_invitations (tenant_id, guardian_id, token_hash, email, expires_at, created_by)
         values (${tenantId}, ${guardian.id}, ${hashToken(token)}, ${email}, now() + make_interval(days => ${INVITATION_DAYS}),
                 ${actor?.kind === 'user' ? actor.id : null})
-        returning id, expires_at,
-          (select coalesce(nullif(trim(cs.legal_name), ''), t.name) from tenants t left join centre_settings cs on cs.tenant_id = t.id
-           where t.id = ${tenantId}) as centre`,
+        returning id, expires_at, (select t.name from tenants t where t.id = ${tenantId}) as centre`,
   );
   const invitation = row!;
   const expiresAt = new Date(invitation.expires_at);
   const link = `${origin ?? ''}/invitation?token=${token}`;
-  const { subject, body } = invitationText({ firstName: guardian.first_name, centre: invitation.centre, link, expiresAt });
-  await enqueueMessage(tx, {
-    tenantId,
-    kind: INVITATION_KIND,
-    dedupeKey: `${INVITATION_KIND}:${invitation.id}`,
-    recipient: email,
-    guardianId: guardian.id,
-    subject,
-    body,
-    params: { invitation_id: invitation.id },
-  });
+  if (opts.mail !== false) {
+    const { subject, body } = invitationText({
+      guardian: { last_name: guardian.last_name, relation: guardian.relation ?? null },
+      centre: invitation.centre,
+      link,
+      expiresAt,
+    });
+    await enqueueMessage(tx, {
+      tenantId,
+      kind: INVITATION_KIND,
+      dedupeKey: `${INVITATION_KIND}:${invitation.id}`,
+      recipient: email,
+      guardianId: guardian.id,
+      subject,
+      body,
+      params: { invitation_id: invitation.id },
+    });
+  }
   await recordHistory(tx, tenantId, actor, {
     entity: INVITATION_HISTORY,
     entityId: guardian.id,
     action: 'create',
-    after: { email, expires_at: expiresAt.toISOString() },
+    after: { email, expires_at: expiresAt.toISOString(), ...(opts.mail === false ? { handed: true } : {}) },
   });
+  return { link, expires_at: expiresAt.toISOString() };
 }
 
 /** Ends her sessions at once: open notification streams close too. */

@@ -4,15 +4,16 @@
  * POST /api/invitation {token, password} chooses her password and makes her sign-in. Both
  * draw on the sign-in rate limits (per address, and per link). For the office:
  * GET /api/guardians/:id/portal (her access as the staff see it) and
- * POST /api/guardians/:id/invitation (a fresh invitation; the older link stops working).
+ * POST /api/guardians/:id/invitation (a fresh invitation; the older link stops working) and
+ * POST /api/guardians/:id/invitation-link (the same, handed by the office rather than e-mailed).
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { DomainError, USERS, fieldSchema } from '../../../domain/index';
-import { GuardianPortalStateAnswer } from '../../../domain/answers/portal';
+import { GuardianPortalStateAnswer, InvitationLinkAnswer } from '../../../domain/answers/portal';
 import type { Config } from '../../config';
 import type { TenantRef } from '../../context';
-import type { Database } from '../../db/types';
+import type { Database, Tx } from '../../db/types';
 import { withTenant } from '../../db/doors';
 import { queryRows } from '../../db/statements';
 import { sql } from 'drizzle-orm';
@@ -115,6 +116,17 @@ export const portalAuthRoutes: FastifyPluginAsyncZod<{ database: Database; confi
     },
   );
 
+  /** Her row under lock, for a fresh invitation: only while her portal access is on. */
+  async function invitedGuardian(tx: Tx, tenantId: number, id: number) {
+    const [guardian] = await queryRows<InvitedGuardian & { portal: boolean }>(
+      tx,
+      sql`select id, first_name, last_name, email, relation, portal from guardians where tenant_id = ${tenantId} and id = ${id} for update`,
+    );
+    if (!guardian) throw new DomainError('not-found');
+    if (!guardian.portal) throw new DomainError('conflict', 'Portal access is off for this guardian.', { portal: 'invalid' });
+    return guardian;
+  }
+
   app.post(
     '/api/guardians/:id/invitation',
     {
@@ -123,16 +135,31 @@ export const portalAuthRoutes: FastifyPluginAsyncZod<{ database: Database; confi
     },
     async (request, reply) => {
       const ctx = ctxOf(request);
-      await withTenant(database, ctx.tenantId, async (tx) => {
-        const [guardian] = await queryRows<InvitedGuardian & { portal: boolean }>(
-          tx,
-          sql`select id, first_name, last_name, email, portal from guardians where tenant_id = ${ctx.tenantId} and id = ${request.params.id} for update`,
-        );
-        if (!guardian) throw new DomainError('not-found');
-        if (!guardian.portal) throw new DomainError('conflict', 'Portal access is off for this guardian.', { portal: 'invalid' });
-        await inviteGuardian(tx, ctx.tenantId, ctx.actor, ctx.origin, guardian);
-      });
+      await withTenant(database, ctx.tenantId, async (tx) =>
+        inviteGuardian(tx, ctx.tenantId, ctx.actor, ctx.origin, await invitedGuardian(tx, ctx.tenantId, request.params.id)),
+      );
       return reply.code(204).send();
+    },
+  );
+
+  app.post(
+    '/api/guardians/:id/invitation-link',
+    {
+      config: { access: { area: 'guardians', action: 'update' } },
+      schema: {
+        tags: ['guardians'],
+        summary: 'A fresh one-time invitation link for the office to hand her (nothing is e-mailed; the older link stops working)',
+        params: IdParams,
+        response: { 200: answerSchema(InvitationLinkAnswer) },
+      },
+    },
+    async (request, reply) => {
+      const ctx = ctxOf(request);
+      const data = await withTenant(database, ctx.tenantId, async (tx) =>
+        inviteGuardian(tx, ctx.tenantId, ctx.actor, ctx.origin, await invitedGuardian(tx, ctx.tenantId, request.params.id), { mail: false }),
+      );
+      reply.header('cache-control', 'no-store');
+      return { data };
     },
   );
 };

@@ -34,8 +34,11 @@ import { ctxOf } from '../../engine/routes';
 import { searchText } from '../../engine/write';
 import { guardiansSpec } from '../guardians/spec';
 import { receiptPdf } from '../receipts/pdf';
+import { statementPdf } from '../statements/pdf';
+import { familyStatement } from '../statements/statement';
+import { StatementAnswer } from '../../../domain/answers/statement';
 import { loadReceipt } from '../receipts/routes';
-import { childAttendance, childContracts, childHome, childLessons, childOf, childrenList, familyReceipts, guardianOf, type Family } from './reads';
+import { centreToday, childAttendance, childContracts, childHome, childLessons, childOf, childrenList, familyReceipts, guardianOf, type Family } from './reads';
 
 const READ = { access: { area: 'portal', action: 'read' } } as const;
 const WRITE = { access: { area: 'portal', action: 'update' } } as const;
@@ -278,6 +281,37 @@ export const portalRoutes: FastifyPluginAsyncZod<{ database: Database }> = async
         .header('Content-Disposition', `inline; filename="receipt-${encodeURIComponent(receipt.bill_number)}.pdf"`)
         .header('X-Content-Type-Options', 'nosniff');
       return reply.send(pdf);
+    },
+  );
+  // Her family's statement (docs/rules.md, Messages to families), read as her.
+  app.get(
+    '/statement',
+    {
+      config: READ,
+      schema: {
+        tags: ['portal'],
+        summary: "Her family's statement: every child's contracts with what is due, paid and left (cents), and the totals",
+        response: { 200: answerSchema(StatementAnswer) },
+      },
+    },
+    async (request) => ({
+      data: await asHer(request, (tx, f) => familyStatement(tx, f.tenantId, f.guardianId, { name: request.tenant?.name ?? '', today: centreToday(f) })),
+    }),
+  );
+
+  app.get(
+    '/statement.pdf',
+    { config: READ, schema: { tags: ['portal'], summary: "Her family's statement, printable (A4 PDF, Greek)" } },
+    async (request, reply) => {
+      const statement = await asHer(request, (tx, f) =>
+        familyStatement(tx, f.tenantId, f.guardianId, { name: request.tenant?.name ?? '', today: centreToday(f) }),
+      );
+      reply
+        .type('application/pdf')
+        .header('Content-Disposition', `inline; filename="statement-${statement.as_of}.pdf"`)
+        .header('X-Content-Type-Options', 'nosniff')
+        .header('cache-control', 'no-store');
+      return reply.send(await statementPdf(statement));
     },
   );
 };

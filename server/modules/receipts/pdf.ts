@@ -13,8 +13,8 @@ import { amountInWords, VAT_EXEMPTION_LINE } from '../../../domain/receipt-words
 import type { ReceiptAnswer } from '../../../domain/answers/receipts';
 
 const require = createRequire(import.meta.url);
-const FONT = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf');
-const FONT_BOLD = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf');
+export const FONT = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf');
+export const FONT_BOLD = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf');
 
 const METHODS: Record<string, string> = { CASH: 'Μετρητά', CREDIT_CARD: 'Κάρτα', BANK_ACCOUNT: 'Τραπεζικός λογαριασμός' };
 

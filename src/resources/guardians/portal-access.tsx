@@ -1,21 +1,23 @@
-import { MailOutlined } from '@ant-design/icons';
+import { LinkOutlined, MailOutlined } from '@ant-design/icons';
 import { useCustom, useCustomMutation } from '@refinedev/core';
 import { Alert, App, Button, Card, Descriptions, Space, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { can } from '../../../domain/access';
-import type { GuardianPortalStateAnswer } from '../../../domain/answers/portal';
+import type { GuardianPortalStateAnswer, InvitationLinkAnswer } from '../../../domain/answers/portal';
 import { formatInstant } from '../../engine/fields/format';
 import { toProviderError, type ProviderError } from '../../providers/dataProvider';
 import { useRole } from '../lessons/status';
 
 type PortalState = z.infer<typeof GuardianPortalStateAnswer>;
+type HandedLink = z.infer<typeof InvitationLinkAnswer>['data'];
 
 /**
  * The office's view of a guardian's portal access: whether she was invited (and until when the
  * link holds), whether she has signed up, when she last signed in; and, while her access is
- * on, the invitation sent again (the older link stops working). Without a mail setting on the
+ * on, the invitation sent again or a fresh link copied to hand her (either way the older link
+ * stops working). Without a mail setting on the
  * server no invitation leaves: she is not shown as invited, and the link is there to copy.
  */
 export function PortalAccessCard({ id }: { id: number }) {
@@ -27,6 +29,33 @@ export function PortalAccessCard({ id }: { id: number }) {
   const { query } = useCustom<PortalState, ProviderError>({ url: endpoint, method: 'get', errorNotification: false });
   const state = query.data?.data.data;
   const { mutateAsync, mutation } = useCustomMutation<Record<string, unknown>, ProviderError>();
+  const handing = useCustomMutation<{ data: HandedLink }, ProviderError>();
+  const [handed, setHanded] = useState<HandedLink | null>(null);
+
+  // A fresh one-time link for the office to hand her (a parent who lost the e-mail): copied
+  // when the browser lets us, and shown to copy by hand; the older link stops working.
+  const copyLink = async () => {
+    setProblem(null);
+    try {
+      const answer = await handing.mutateAsync({
+        url: `/api/guardians/${id}/invitation-link`,
+        method: 'post',
+        values: {},
+        successNotification: false,
+        errorNotification: false,
+      });
+      const link = answer.data.data;
+      setHanded(link);
+      await query.refetch();
+      const copied = await navigator.clipboard?.writeText(link.link).then(
+        () => true,
+        () => false,
+      );
+      if (copied) message.success(t('guardians.portal.copied', { until: formatInstant(link.expires_at) }));
+    } catch (e) {
+      setProblem(toProviderError(e).message);
+    }
+  };
 
   const resend = async () => {
     setProblem(null);
@@ -79,7 +108,29 @@ export function PortalAccessCard({ id }: { id: number }) {
           />
         )}
         {problem && <Alert type="error" message={problem} />}
-        {state?.portal && can(role, 'guardians', 'update') && (
+        {handed && (
+          <Alert
+            type="info"
+            data-testid="portal-handed-link"
+            message={t('guardians.portal.madeLink', { until: formatInstant(handed.expires_at) })}
+            description={
+              <Typography.Text copyable aria-label={t('guardians.portal.link')} style={{ wordBreak: 'break-all' }}>
+                {handed.link}
+              </Typography.Text>
+            }
+          />
+        )}
+        {state?.portal && can(role, 'guardians', 'update') && !state.signed_up_at && (
+          <Space wrap>
+            <Button icon={<MailOutlined />} loading={mutation.isPending} onClick={() => void resend()}>
+              {t('guardians.portal.resend')}
+            </Button>
+            <Button icon={<LinkOutlined />} loading={handing.mutation.isPending} onClick={() => void copyLink()} data-testid="portal-copy-link">
+              {t('guardians.portal.copyLink')}
+            </Button>
+          </Space>
+        )}
+        {state?.portal && can(role, 'guardians', 'update') && state.signed_up_at && (
           <Button icon={<MailOutlined />} loading={mutation.isPending} onClick={() => void resend()}>
             {t('guardians.portal.resend')}
           </Button>

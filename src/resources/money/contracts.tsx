@@ -16,6 +16,7 @@ import { useRole } from '../lessons/status';
 import { ContractReminders } from './contract-reminders';
 import { ContractStatusView } from './contract-status';
 import { PaymentsList } from './payments-list';
+import { PayerCell, RemindNowButton } from './unpaid-payer';
 import { monthShort, NEW_CONTRACT_PAYER, NEW_CONTRACT_STUDENT, type Contract } from './types';
 
 const idParam = (value: string | null) => (value && /^\d+$/.test(value) ? Number(value) : undefined);
@@ -94,6 +95,15 @@ export default function ContractsPage() {
                   align: 'right',
                   render: (_, row) => formatMoney(row.unpaid_amount as number | undefined),
                 },
+                // who to call, and what her whole family owes (all her contracts), with her reminder now
+                { key: 'payer', title: t('contracts.unpaid.payer'), render: (_, row) => <PayerCell row={row} /> },
+                {
+                  key: 'family_unpaid',
+                  title: t('contracts.unpaid.family_unpaid'),
+                  align: 'right',
+                  render: (_, row) => (row.family_unpaid === null || row.family_unpaid === undefined ? '—' : formatMoney(Number(row.family_unpaid))),
+                },
+                { key: 'remind', title: '', render: (_, row) => <RemindNowButton row={row} /> },
               ]
             : []
         }

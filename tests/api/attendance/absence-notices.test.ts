@@ -81,7 +81,10 @@ describe.each(DATABASE_KINDS)('absence notices on %s', (kind) => {
     const mine = toMother();
     const [y, m, d] = date.split('-');
     expect(mine[0]!.text).toContain(`Ο/Η Άννα Βλάχου απουσίαζε από το μάθημα ${w.subjects[0]!.name} · ${w.classes[0]!.name} στις ${d}/${m}/${y}, 17:00–18:30.`);
-    expect(mine[0]!.text).toContain('Αγαπητέ/ή Μαρία Βλάχου');
+    // greeted by her surname (her relation says she is the mother), signed with the centre's name; an HTML part says the same
+    expect(mine[0]!.text.startsWith('Αγαπητή κυρία Βλάχου,\n')).toBe(true);
+    expect(mine[0]!.html).toContain('<p>Αγαπητή κυρία Βλάχου,</p>');
+    expect(mine[0]!.html).toContain('Άννα Βλάχου απουσίαζε');
     expect(mine[0]!.subject).toContain('Απουσία: Άννα Βλάχου');
     // Nobody else of the family: the father turned notices off, the guardian has no address.
     expect(box.mails.filter((m) => m.to.some((to) => to.startsWith('father.') && to.includes('vlachou')))).toHaveLength(0);

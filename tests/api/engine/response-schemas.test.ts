@@ -12,7 +12,7 @@ import { DATABASE_KINDS, startApp, type TestApp } from '../support/harness';
 const SHOWN: Record<string, string[]> = {
   teachers: ['user_id', 'deleted'],
   lessons: ['color', 'replaced_by'],
-  contracts: ['unpaid_months', 'unpaid_amount', 'due_months'],
+  contracts: ['unpaid_months', 'unpaid_amount', 'due_months', 'payer_name', 'payer_phone', 'family_unpaid'],
   payments: ['student', 'receipt_id'],
   expenses: ['with_receipt'],
 };

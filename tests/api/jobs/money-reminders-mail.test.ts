@@ -70,7 +70,7 @@ describe.each(DATABASE_KINDS)('reminder e-mails through SMTP on %s', (kind) => {
     await expect.poll(() => to(address).length, { timeout: 15_000 }).toBe(1);
     const mails = to(address);
     expect(mails[0]!.subject).toContain('Υπενθύμιση');
-    expect(mails[0]!.text).toContain('Οκτωβρίου 2026, Νοεμβρίου 2026 και Δεκεμβρίου 2026');
+    expect(mails[0]!.text).toContain('– Οκτωβρίου 2026: 95,00 €\n– Νοεμβρίου 2026: 95,00 €\n– Δεκεμβρίου 2026: 95,00 €');
     expect(mails[0]!.text).toContain('285,00 €');
     expect(mails[0]!.text).toContain('Ιάσονας Παπαδόγιαννης');
     expect(mails[0]!.text).not.toContain('Σεπτεμβρίου');

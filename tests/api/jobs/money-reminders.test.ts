@@ -76,7 +76,7 @@ describe.each(DATABASE_KINDS)('reminders of unpaid months on %s', (kind) => {
       amount: 3 * fee,
       sent_at: null,
     });
-    expect(rows[0]!.body).toContain('Οκτωβρίου 2026, Νοεμβρίου 2026 και Δεκεμβρίου 2026');
+    expect(rows[0]!.body).toContain('– Οκτωβρίου 2026: 108,00 €\n– Νοεμβρίου 2026: 108,00 €\n– Δεκεμβρίου 2026: 108,00 €');
     expect(rows[0]!.body).toContain('324,00 €');
     expect(rows[0]!.body).toContain('Νεφέλη Καραγιάννη');
     expect(rows[0]!.subject).toContain('Υπενθύμιση');

@@ -1,6 +1,6 @@
 // A real SMTP server (smtp-server) on a free local port that keeps every message it receives,
-// parsed as a reader sees it: recipients, subject and text (encoded words, quoted-printable or
-// base64 undone). An address in `refuse` is refused at RCPT TO (a failing delivery).
+// parsed as a reader sees it: recipients, subject, text and HTML parts (encoded words,
+// quoted-printable or base64 undone; a multipart/alternative message's parts read apart). An address in `refuse` is refused at RCPT TO (a failing delivery).
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 
@@ -8,6 +8,8 @@ export interface Mail {
   to: string[];
   subject: string;
   text: string;
+  /** The HTML part, when the message has one. */
+  html?: string;
 }
 
 export function parse(raw: string, to: string[]): Mail {
@@ -20,6 +22,20 @@ export function parse(raw: string, to: string[]): Mail {
     value.replace(/=\?UTF-8\?([BQ])\?([^?]*)\?=\s*/gi, (_, enc: string, text: string) =>
       enc.toUpperCase() === 'B' ? Buffer.from(text, 'base64').toString('utf8') : Buffer.from(hex(text.replace(/_/g, ' ')), 'latin1').toString('utf8'),
     );
+  const boundary = /boundary="?([^";]+)"?/i.exec(header('Content-Type'))?.[1];
+  if (/^multipart\//i.test(header('Content-Type')) && boundary) {
+    const parts = body
+      .split(`--${boundary}`)
+      .slice(1)
+      .filter((part) => !part.startsWith('--'))
+      .map((part) => ({
+        type: /^Content-Type:\s*([^;\r\n]+)/im.exec(part)?.[1]?.toLowerCase() ?? '',
+        mail: parse(part.replace(/^\r\n/, '').replace(/\r\n$/, ''), to),
+      }));
+    const text = parts.find((p) => p.type === 'text/plain')?.mail.text ?? '';
+    const html = parts.find((p) => p.type === 'text/html')?.mail.text;
+    return { to, subject: words(header('Subject')).trim(), text, ...(html === undefined ? {} : { html }) };
+  }
   const encoding = header('Content-Transfer-Encoding').toLowerCase();
   const text =
     encoding === 'base64'
