@@ -1,7 +1,7 @@
 /**
  * The admission of requests (server/plugins/overload.ts uses it): a bound on the requests in
- * flight LEARNED from their measured latency, and a short queue in front of it that refuses
- * only when it stands.
+ * flight LEARNED from their measured latency, and a queue in front of it that tells a burst
+ * (a queue that drains) from a flood (a queue that stands).
  *
  * The bound (a gradient limiter, after Netflix's concurrency-limits and Envoy's adaptive
  * concurrency filter): every sample (OVERLOAD_SAMPLE_INTERVAL_MS) the mean latency of the
@@ -17,22 +17,30 @@
  * at once would only wait for the CPU). Other processes on the machine never count: a slow
  * machine only lowers the bound, and a lightly loaded process stays under it.
  *
- * The queue (after CoDel): a request beyond the bound waits, first come first served. A queue
- * stands when its oldest request waited longer than OVERLOAD_QUEUE_TARGET_MS throughout an
- * interval (OVERLOAD_QUEUE_INTERVAL_MS) AND more requests were let in than were served (a quarter
- * more) in that interval and the one before: offered more than it serves. (One interval of
- * growth is a burst or clients starting: not enough.) Then, and while more keeps being let in
- * than is served, a request arriving while the oldest waiting one has waited beyond the target
- * is refused at once, so that the wait of what is served stays near the target. For a hundred
- * intervals after (CoDel's memory; ten seconds by default) the same is refused again as soon as
- * the queue holds as many requests as when it last stood while more is let in than served, or
- * after one interval of growth.
- * Refused requests never count as growth: clients that send again at once, without the pause
- * asked for, do not keep a queue refusing. What does not stand is served: a burst (many users opening a screen at once) is a queue that drains, and
- * clients that each wait for their answer before asking again (keep-alive clients, however
- * many) bring no more than is served. A request that has waited OVERLOAD_MAX_QUEUE_WAIT_MS, or
- * that would make the queue longer than OVERLOAD_MAX_QUEUE, is refused too. A refused request
- * has done nothing: it may be sent again.
+ * The queue (after Facebook's "Controlled Delay" with adaptive LIFO, "Fail at scale", ACM Queue
+ * 2015): a request beyond the bound waits. The queue tells a burst (a queue that empties
+ * again) from a flood (a queue that stands) by its course, watched each interval
+ * (OVERLOAD_QUEUE_INTERVAL_MS):
+ *  - Draining (the usual mode): first come first served, and a request may wait up to
+ *    OVERLOAD_MAX_QUEUE_WAIT_MS. A burst (many users opening a screen at once) holds fewer and
+ *    fewer requests once it has arrived, and is served whole. So are clients that each wait for
+ *    their answer before asking again (keep-alive clients, however many and however slowly
+ *    served): they hold one request each at most, so never ever more.
+ *  - Growing: after LIFO_INTERVALS intervals in a row that each let in more than they served (a
+ *    quarter more, and a few: counts are small on a slow machine) and held more requests than
+ *    ever since the queue last emptied, the newest waiting request starts first (last in, first
+ *    out), so that what is served is fresh whatever waits behind it.
+ *  - Standing: the queue has not emptied for STAND_INTERVALS intervals and holds more requests
+ *    than it did then, by more than a quarter of what it served meanwhile, and more than ever
+ *    since it last emptied: more is offered than this process serves, for longer than a burst
+ *    lasts. Then, newest first still, a request that has waited OVERLOAD_QUEUE_TARGET_MS is
+ *    refused (the excess, oldest first, including what the queue held when found standing), so
+ *    the wait of what is served stays under the target. It drains again after an interval in
+ *    which nothing had to be refused.
+ * Requests refused never count as arrivals, and clients that send again at once on a refusal
+ * only ever meet a standing queue: a draining one refuses nothing before its long wait. A
+ * request that would make the queue longer than OVERLOAD_MAX_QUEUE is refused at once too. A
+ * refused request has done nothing: it may be sent again.
  */
 
 /** How much slower than its minimum the latency may be before the bound shrinks. */
@@ -44,8 +52,10 @@ const MIN_RTT_WINDOW_MS = 60_000;
 /** Arrivals over what was served beyond which a queue grows (a quarter more, and a few: counts are small on a slow machine). */
 const GROWTH = 1.25;
 const SLACK = 2;
-/** A standing queue keeps refusing for this many intervals after it last stood; its memory lasts ten times that. */
-const CALM_INTERVALS = 10;
+/** After this many intervals of growth the newest waiting request starts first (what is served stays fresh)... */
+const LIFO_INTERVALS = 2;
+/** ...and after this many the queue stands: longer than a burst's arrivals take, or than clients that each wait for their answer can grow. */
+const STAND_INTERVALS = 10;
 /** The bound a process starts with (within its settings' bounds). */
 const INITIAL_LIMIT = 16;
 
@@ -53,10 +63,10 @@ export interface AdmissionSettings {
   /** The bound's lower and upper limits. */
   minInFlight: number;
   maxInFlight: number;
-  /** CoDel's target and interval (ms). */
+  /** The wait allowed while the queue stands (ms), and the queue's interval (ms). */
   queueTargetMs: number;
   queueIntervalMs: number;
-  /** The longest a request may wait (ms), and how many may wait. */
+  /** The longest a request may wait while the queue drains (ms), and how many may wait. */
   maxQueueWaitMs: number;
   maxQueue: number;
   /** This process's event-loop utilisation (0-1) beyond which the bound does not grow. */
@@ -75,19 +85,28 @@ export class Admission {
   /** The learned bound (fractional; requests are admitted while inFlight < floor(limit)). */
   limit: number;
   inFlight = 0;
-  private readonly queue: Waiting[] = [];
+  /** Whether the queue stands (served newest first, a short wait) rather than drains. */
+  standing = false;
+  /** Whether the newest waiting request starts first: the queue grows, or stands. */
+  private lifo = false;
+  /** The waiting requests in order of arrival, from head on. */
+  private queue: Waiting[] = [];
   private head = 0;
-  /** The current interval's end (0: none yet), and what it saw: requests arriving, requests served, the least wait. */
+  /** When the queue was last seen empty. */
+  private emptyAt: number;
+  /** The current interval's end (0: none yet), and what it saw: requests let in, requests served, requests refused after a wait. */
   private intervalEnd = 0;
   private arrivals = 0;
   private departures = 0;
-  private refusals = 0;
-  private leastWait = Number.POSITIVE_INFINITY;
-  /** Whether the previous interval let in more than it served (a quarter more). */
-  private grewBefore = false;
-  /** When the queue last stood (0: never), and the requests it held then (in flight and waiting). */
-  private stoodAt = 0;
-  private stoodWith = 0;
+  private expired = 0;
+  /** How many intervals in a row let in more than they served (a quarter more) and held more requests than ever since the queue last emptied. */
+  private growing = 0;
+  /** The most requests held (in flight and waiting) since the queue last emptied, before this interval; and in this interval. */
+  private heldPeak = 0;
+  private intervalPeak = 0;
+  /** Since the queue last emptied (the last STAND_INTERVALS intervals at most): the requests held at each interval's end, and those served in each interval. */
+  private heldAt: number[] = [0];
+  private servedIn: number[] = [];
   private rttSum = 0;
   private rttCount = 0;
   private minRtt = Number.POSITIVE_INFINITY;
@@ -104,6 +123,7 @@ export class Admission {
   ) {
     this.limit = Math.min(Math.max(INITIAL_LIMIT, settings.minInFlight), settings.maxInFlight);
     this.minRttWindowFrom = now();
+    this.emptyAt = this.minRttWindowFrom;
   }
 
   get waiting(): number {
@@ -113,25 +133,22 @@ export class Admission {
   /** Calls admit when the request may start (now or after a wait), or refuse (now or after a wait). */
   arrive(admit: () => void, refuse: (why: Refusal) => void): Waiting | undefined {
     const now = this.now();
-    this.arrivals++;
     this.watchQueue(now);
-    if (this.waiting === 0 && this.hasRoom()) {
-      this.start();
-      admit();
-      return undefined;
+    this.expire(now);
+    if (this.waiting === 0) {
+      this.emptyAt = now;
+      if (this.hasRoom()) {
+        this.arrivals++;
+        this.start();
+        admit();
+        return undefined;
+      }
     }
-    const why =
-      this.refusing(now) && this.oldestWait(now) > this.settings.queueTargetMs
-        ? 'queue-standing'
-        : this.waiting >= this.settings.maxQueue
-          ? 'queue-full'
-          : undefined;
-    if (why) {
-      this.refusals++;
-      return void refuse(why);
-    }
+    if (this.waiting >= this.settings.maxQueue) return void refuse('queue-full');
+    this.arrivals++;
     const entry: Waiting = { since: now, admit, refuse };
     this.queue.push(entry);
+    this.intervalPeak = Math.max(this.intervalPeak, this.inFlight + this.waiting);
     return entry;
   }
 
@@ -139,6 +156,7 @@ export class Admission {
   leave(entry: Waiting): void {
     const at = this.queue.indexOf(entry, this.head);
     if (at >= 0) this.queue.splice(at, 1);
+    if (this.waiting === 0) this.emptyAt = this.now();
   }
 
   /** A started request is over; rttMs is its latency when it is a measure of the work (not a stream's, not an abort's). */
@@ -152,22 +170,18 @@ export class Admission {
     this.drain();
   }
 
-  /** Starts what the bound now lets in; refuses what waited too long. Called when a request ends and every sample. */
+  /** Refuses what waited too long; starts what the bound now lets in (newest first while the queue stands). Called when a request ends and every sample. */
   drain(): void {
     const now = this.now();
-    while (this.waiting > 0) {
-      const oldest = this.queue[this.head]!;
-      if (now - oldest.since > this.settings.maxQueueWaitMs) {
-        this.shift();
-        oldest.refuse('queue-wait');
-        continue;
-      }
-      if (!this.hasRoom()) break;
-      this.shift();
-      this.watchQueue(now, now - oldest.since);
+    this.watchQueue(now);
+    this.expire(now);
+    while (this.waiting > 0 && this.hasRoom()) {
+      const next = this.lifo ? this.queue.pop()! : this.queue[this.head++]!;
+      this.compact();
       this.start();
-      oldest.admit();
+      next.admit();
     }
+    if (this.waiting === 0) this.emptyAt = now;
   }
 
   /** One sample's end: the bound follows the latency measured in it. utilization: this process's event loop's, 0-1. */
@@ -193,7 +207,6 @@ export class Admission {
       const smoothed = this.limit * (1 - SMOOTHING) + next * SMOOTHING;
       this.limit = Math.min(this.settings.maxInFlight, Math.max(this.settings.minInFlight, grow ? smoothed : Math.min(this.limit, smoothed)));
     }
-    this.watchQueue(now);
     this.drain();
   }
 
@@ -204,55 +217,70 @@ export class Admission {
   private start(): void {
     this.inFlight++;
     this.peakInFlight = Math.max(this.peakInFlight, this.inFlight);
+    this.intervalPeak = Math.max(this.intervalPeak, this.inFlight + this.waiting);
   }
 
-  private shift(): void {
-    this.head++;
-    if (this.head > 1024 && this.head * 2 > this.queue.length) {
+  /** Refuses the requests that have waited their longest, oldest first: the short target while the queue stands, the long wait while it drains. */
+  private expire(now: number): void {
+    const longest = this.standing ? this.settings.queueTargetMs : this.settings.maxQueueWaitMs;
+    while (this.waiting > 0 && now - this.queue[this.head]!.since > longest) {
+      const oldest = this.queue[this.head++]!;
+      this.compact();
+      this.expired++;
+      oldest.refuse(this.standing ? 'queue-standing' : 'queue-wait');
+    }
+  }
+
+  /** Forgets the requests before head once they are many (or all). */
+  private compact(): void {
+    if (this.head === this.queue.length) {
+      this.queue = [];
+      this.head = 0;
+    } else if (this.head > 1024 && this.head * 2 > this.queue.length) {
       this.queue.splice(0, this.head);
       this.head = 0;
     }
   }
 
-  private oldestWait(now: number): number {
-    return this.waiting > 0 ? now - this.queue[this.head]!.since : 0;
-  }
-
-  /** CoDel's watch, at every arrival and start: how long the oldest waited; at each interval's end, whether the queue stands. */
-  private watchQueue(now: number, wait = this.oldestWait(now)): void {
-    if (now >= this.intervalEnd) {
-      if (this.intervalEnd > 0) {
-        // Requests let in (queued or started) against requests served: a queue that grows.
-        const grew = this.arrivals - this.refusals > GROWTH * this.departures + SLACK;
-        const above = this.leastWait > this.settings.queueTargetMs && this.leastWait !== Number.POSITIVE_INFINITY;
-        // Standing, it stays so while more is let in than served; refused requests do not count
-        // (clients sending again at once, without the pause asked for, would keep it standing).
-        // A queue that stood lately stands again after one such interval (CoDel's memory).
-        if (grew && (this.standing(now) || (above && (this.grewBefore || this.lately(now))))) this.stoodAt = now;
-        if (this.standing(now)) this.stoodWith = this.inFlight + this.waiting;
-        this.grewBefore = grew;
+  /**
+   * At each interval's end: whether the newest waiting request starts first (the queue grew in
+   * the last LIFO_INTERVALS intervals), whether the queue starts to stand (it did not empty
+   * throughout the last STAND_INTERVALS intervals, and holds more than it did then by more than
+   * a quarter of what it served meanwhile, and more than ever since it last emptied), or drains
+   * again (an interval in which nothing had to be refused). Clients that each wait for their
+   * answer (keep-alive clients) hold at most one request each, however slowly they are served,
+   * so they never hold ever more; a burst holds less and less once it has arrived.
+   */
+  private watchQueue(now: number): void {
+    if (now < this.intervalEnd) return;
+    if (this.intervalEnd > 0) {
+      const held = this.inFlight + this.waiting;
+      // An interval that saw no request neither grew nor refused.
+      const quiet = this.arrivals === 0 && this.departures === 0;
+      const emptied = quiet || this.emptyAt > this.intervalEnd - this.settings.queueIntervalMs;
+      const higher = this.intervalPeak > this.heldPeak;
+      const grew = !emptied && higher && this.arrivals > GROWTH * this.departures + SLACK;
+      this.growing = grew ? this.growing + 1 : 0;
+      if (emptied) {
+        this.heldAt = [held];
+        this.servedIn = [];
+        this.heldPeak = held;
+      } else {
+        this.heldAt.push(held);
+        this.servedIn.push(this.departures);
+        if (this.heldAt.length > STAND_INTERVALS + 1) this.heldAt.shift();
+        if (this.servedIn.length > STAND_INTERVALS) this.servedIn.shift();
+        this.heldPeak = Math.max(this.heldPeak, this.intervalPeak);
       }
-      this.intervalEnd = now + this.settings.queueIntervalMs;
-      this.arrivals = 0;
-      this.refusals = 0;
-      this.departures = 0;
-      this.leastWait = Number.POSITIVE_INFINITY;
+      const served = this.servedIn.reduce((sum, n) => sum + n, 0);
+      const rose = this.servedIn.length === STAND_INTERVALS && higher && held - this.heldAt[0]! > (GROWTH - 1) * served + SLACK;
+      this.standing = this.standing ? !quiet && this.expired > 0 : rose;
+      this.lifo = this.standing || this.growing >= LIFO_INTERVALS;
     }
-    this.leastWait = Math.min(this.leastWait, wait);
-  }
-
-  /** Whether a request is refused when the oldest waiting one has waited beyond the target: the queue stands, or stood lately, holds as many requests as when it last stood and lets in more than it serves. */
-  private refusing(now: number): boolean {
-    return this.standing(now) || (this.lately(now) && this.inFlight + this.waiting >= this.stoodWith && this.arrivals - this.refusals > this.departures);
-  }
-
-  /** Whether the queue stood lately (CoDel's memory: a flood that paused is refused again at once). */
-  private lately(now: number): boolean {
-    return this.stoodAt > 0 && now - this.stoodAt <= 10 * CALM_INTERVALS * this.settings.queueIntervalMs;
-  }
-
-  /** Whether the queue stood within the last CALM_INTERVALS intervals. */
-  standing(now = this.now()): boolean {
-    return this.stoodAt > 0 && now - this.stoodAt <= CALM_INTERVALS * this.settings.queueIntervalMs;
+    this.intervalEnd = now + this.settings.queueIntervalMs;
+    this.arrivals = 0;
+    this.departures = 0;
+    this.expired = 0;
+    this.intervalPeak = this.inFlight + this.waiting;
   }
 }
