@@ -30,17 +30,22 @@
  *    quarter more, and a few: counts are small on a slow machine) and held more requests than
  *    ever since the queue last emptied, the newest waiting request starts first (last in, first
  *    out), so that what is served is fresh whatever waits behind it.
- *  - Standing: the queue has not emptied for STAND_INTERVALS intervals and holds more requests
- *    than it did then, by more than a quarter of what it served meanwhile, and more than ever
- *    since it last emptied: more is offered than this process serves, for longer than a burst
- *    lasts. Then, newest first still, a request that has waited OVERLOAD_QUEUE_TARGET_MS is
- *    refused (the excess, oldest first, including what the queue held when found standing), so
- *    the wait of what is served stays under the target. It drains again after an interval in
- *    which nothing had to be refused.
- * Requests refused never count as arrivals, and clients that send again at once on a refusal
- * only ever meet a standing queue: a draining one refuses nothing before its long wait. A
- * request that would make the queue longer than OVERLOAD_MAX_QUEUE is refused at once too. A
- * refused request has done nothing: it may be sent again.
+ *  - Standing: the queue has not emptied for STAND_INTERVALS intervals, held more requests at
+ *    the end of each half of them than at its start, by more than a quarter of what it served
+ *    meanwhile, and holds more than ever since it last emptied: more is offered than this
+ *    process serves, for longer than a burst lasts (clients starved of the CPU for a moment, then
+ *    all asking at once, rise in one half). Then, newest first still, a request that has waited
+ *    OVERLOAD_QUEUE_TARGET_MS is refused (the excess, oldest first, including what the queue
+ *    held when found standing), so the wait of what is served stays under the target. It drains
+ *    again after an interval in which nothing had to be refused.
+ *  - Probed: clients that send again at once on a refusal (a load generator, not the web client,
+ *    which waits for Retry-After) would keep a standing queue refusing. So every PROBE_EVERY
+ *    intervals a standing queue refuses nothing for PROBE_INTERVALS intervals (newest first
+ *    still, so what is served stays fresh): a flood holds ever more requests meanwhile, and the
+ *    queue stands on; such clients, now waiting for their answers, hold no more, and it drains.
+ * Requests refused never count as arrivals, and a draining queue refuses nothing before its long
+ * wait. A request that would make the queue longer than OVERLOAD_MAX_QUEUE is refused at once
+ * too. A refused request has done nothing: it may be sent again.
  */
 
 /** How much slower than its minimum the latency may be before the bound shrinks. */
@@ -56,6 +61,9 @@ const SLACK = 2;
 const LIFO_INTERVALS = 2;
 /** ...and after this many the queue stands: longer than a burst's arrivals take, or than clients that each wait for their answer can grow. */
 const STAND_INTERVALS = 10;
+/** A standing queue is probed every this many intervals, for this many. */
+const PROBE_EVERY = 10;
+const PROBE_INTERVALS = 2;
 /** The bound a process starts with (within its settings' bounds). */
 const INITIAL_LIMIT = 16;
 
@@ -89,6 +97,10 @@ export class Admission {
   standing = false;
   /** Whether the newest waiting request starts first: the queue grows, or stands. */
   private lifo = false;
+  /** Intervals since the queue stood or was last probed; during a probe (the first PROBE_INTERVALS of them) nothing waits out the target, and the requests held then. */
+  private standingFor = 0;
+  private probeHeld = 0;
+  private probeServed = 0;
   /** The waiting requests in order of arrival, from head on. */
   private queue: Waiting[] = [];
   private head = 0;
@@ -222,7 +234,7 @@ export class Admission {
 
   /** Refuses the requests that have waited their longest, oldest first: the short target while the queue stands, the long wait while it drains. */
   private expire(now: number): void {
-    const longest = this.standing ? this.settings.queueTargetMs : this.settings.maxQueueWaitMs;
+    const longest = this.standing && !this.probing() ? this.settings.queueTargetMs : this.settings.maxQueueWaitMs;
     while (this.waiting > 0 && now - this.queue[this.head]!.since > longest) {
       const oldest = this.queue[this.head++]!;
       this.compact();
@@ -240,6 +252,43 @@ export class Admission {
       this.queue.splice(0, this.head);
       this.head = 0;
     }
+  }
+
+  /** Whether the requests held rose from interval from's end to interval to's, by more than a quarter of those served meanwhile (and a few). */
+  private rose(from: number, to: number): boolean {
+    const served = this.servedIn.slice(from, to).reduce((sum, n) => sum + n, 0);
+    return this.heldAt[to]! - this.heldAt[from]! > (GROWTH - 1) * served + SLACK / 2;
+  }
+
+  /** Whether the standing queue lets requests wait (to tell a flood from clients that send again at once on a refusal). */
+  private probing(): boolean {
+    return this.standingFor < PROBE_INTERVALS;
+  }
+
+  /**
+   * A standing queue stands while it has to refuse. Every PROBE_EVERY intervals it refuses
+   * nothing for PROBE_INTERVALS intervals (newest first still, so what is served stays fresh):
+   * a flood then holds ever more requests, where clients that sent again at once on a refusal,
+   * waiting for their answer now, hold no more; then it drains.
+   */
+  private keepStanding(quiet: boolean, held: number): void {
+    this.standingFor++;
+    if (this.standingFor === PROBE_EVERY) {
+      this.standingFor = 0;
+      this.probeHeld = held;
+      this.probeServed = 0;
+      return;
+    }
+    if (this.probing()) {
+      this.probeServed += this.departures;
+      if (quiet) this.standing = false;
+      return;
+    }
+    if (this.standingFor === PROBE_INTERVALS) {
+      this.standing = held - this.probeHeld > (GROWTH - 1) * (this.probeServed + this.departures) + SLACK;
+      return;
+    }
+    this.standing = !quiet && this.expired > 0;
   }
 
   /**
@@ -272,9 +321,11 @@ export class Admission {
         if (this.servedIn.length > STAND_INTERVALS) this.servedIn.shift();
         this.heldPeak = Math.max(this.heldPeak, this.intervalPeak);
       }
-      const served = this.servedIn.reduce((sum, n) => sum + n, 0);
-      const rose = this.servedIn.length === STAND_INTERVALS && higher && held - this.heldAt[0]! > (GROWTH - 1) * served + SLACK;
-      this.standing = this.standing ? !quiet && this.expired > 0 : rose;
+      if (this.standing) this.keepStanding(quiet, held);
+      else if (this.servedIn.length === STAND_INTERVALS && higher && this.rose(0, STAND_INTERVALS / 2) && this.rose(STAND_INTERVALS / 2, STAND_INTERVALS)) {
+        this.standing = true;
+        this.standingFor = PROBE_INTERVALS;
+      }
       this.lifo = this.standing || this.growing >= LIFO_INTERVALS;
     }
     this.intervalEnd = now + this.settings.queueIntervalMs;
