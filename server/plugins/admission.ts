@@ -31,7 +31,7 @@
  *    ever since the queue last emptied, the newest waiting request starts first (last in, first
  *    out), so that what is served is fresh whatever waits behind it.
  *  - Standing: the queue has not emptied for STAND_INTERVALS intervals, held more requests at
- *    the end of each half of them than at its start, by more than a quarter of what it served
+ *    the end of each half of them than at its start, by more than a tenth of what it served
  *    meanwhile, and holds more than ever since it last emptied: more is offered than this
  *    process serves, for longer than a burst lasts (clients starved of the CPU for a moment, then
  *    all asking at once, rise in one half). Then, newest first still, a request that has waited
@@ -57,6 +57,8 @@ const MIN_RTT_WINDOW_MS = 60_000;
 /** Arrivals over what was served beyond which a queue grows (a quarter more, and a few: counts are small on a slow machine). */
 const GROWTH = 1.25;
 const SLACK = 2;
+/** A queue stands when what it holds rose through a second by more than this share of what it served (a tenth: a flood a little beyond what is served stands too). */
+const STANDING_RISE = 0.1;
 /** After this many intervals of growth the newest waiting request starts first (what is served stays fresh)... */
 const LIFO_INTERVALS = 2;
 /** ...and after this many the queue stands: longer than a burst's arrivals take, or than clients that each wait for their answer can grow. */
@@ -64,6 +66,8 @@ const STAND_INTERVALS = 10;
 /** A standing queue is probed every this many intervals, for this many. */
 const PROBE_EVERY = 10;
 const PROBE_INTERVALS = 2;
+/** The first probe comes this many intervals after the queue is found standing. */
+const FIRST_PROBE_AFTER = 3;
 /** The bound a process starts with (within its settings' bounds). */
 const INITIAL_LIMIT = 16;
 
@@ -100,7 +104,6 @@ export class Admission {
   /** Intervals since the queue stood or was last probed; during a probe (the first PROBE_INTERVALS of them) nothing waits out the target, and the requests held then. */
   private standingFor = 0;
   private probeHeld = 0;
-  private probeServed = 0;
   /** The waiting requests in order of arrival, from head on. */
   private queue: Waiting[] = [];
   private head = 0;
@@ -254,10 +257,10 @@ export class Admission {
     }
   }
 
-  /** Whether the requests held rose from interval from's end to interval to's, by more than a quarter of those served meanwhile (and a few). */
+  /** Whether the requests held rose from interval from's end to interval to's, by more than a tenth of those served meanwhile (and a few). */
   private rose(from: number, to: number): boolean {
     const served = this.servedIn.slice(from, to).reduce((sum, n) => sum + n, 0);
-    return this.heldAt[to]! - this.heldAt[from]! > (GROWTH - 1) * served + SLACK / 2;
+    return this.heldAt[to]! - this.heldAt[from]! > STANDING_RISE * served + SLACK / 2;
   }
 
   /** Whether the standing queue lets requests wait (to tell a flood from clients that send again at once on a refusal). */
@@ -275,27 +278,24 @@ export class Admission {
     this.standingFor++;
     if (this.standingFor === PROBE_EVERY) {
       this.standingFor = 0;
-      this.probeHeld = held;
-      this.probeServed = 0;
       return;
     }
-    if (this.probing()) {
-      this.probeServed += this.departures;
-      if (quiet) this.standing = false;
+    if (quiet) {
+      this.standing = false;
       return;
     }
-    if (this.standingFor === PROBE_INTERVALS) {
-      this.standing = held - this.probeHeld > (GROWTH - 1) * (this.probeServed + this.departures) + SLACK;
-      return;
-    }
-    this.standing = !quiet && this.expired > 0;
+    // The probe's first interval lets the answers on their way (and the requests sent again at
+    // once on them) arrive; the second shows whether the queue still grows.
+    if (this.standingFor === 1) this.probeHeld = held;
+    else if (this.standingFor === PROBE_INTERVALS) this.standing = held - this.probeHeld > STANDING_RISE * this.departures + SLACK / 2;
+    else this.standing = this.expired > 0;
   }
 
   /**
    * At each interval's end: whether the newest waiting request starts first (the queue grew in
    * the last LIFO_INTERVALS intervals), whether the queue starts to stand (it did not empty
    * throughout the last STAND_INTERVALS intervals, and holds more than it did then by more than
-   * a quarter of what it served meanwhile, and more than ever since it last emptied), or drains
+   * a tenth of what it served meanwhile, and more than ever since it last emptied), or drains
    * again (an interval in which nothing had to be refused). Clients that each wait for their
    * answer (keep-alive clients) hold at most one request each, however slowly they are served,
    * so they never hold ever more; a burst holds less and less once it has arrived.
@@ -323,8 +323,9 @@ export class Admission {
       }
       if (this.standing) this.keepStanding(quiet, held);
       else if (this.servedIn.length === STAND_INTERVALS && higher && this.rose(0, STAND_INTERVALS / 2) && this.rose(STAND_INTERVALS / 2, STAND_INTERVALS)) {
+        // Probed soon (a flood refused at once meanwhile), then every PROBE_EVERY intervals.
         this.standing = true;
-        this.standingFor = PROBE_INTERVALS;
+        this.standingFor = PROBE_EVERY - FIRST_PROBE_AFTER;
       }
       this.lifo = this.standing || this.growing >= LIFO_INTERVALS;
     }

@@ -194,6 +194,17 @@ describe('the queue', () => {
     expect(Math.max(...late)).toBeLessThanOrEqual(SETTINGS.queueTargetMs + 5);
   });
 
+  it('offered a fifth more than is served for 5 s: the queue stands too, and what is served waits no longer than the target', () => {
+    onFinish = undefined;
+    const { clock, admission } = start();
+    // 0.24 requests a millisecond offered, 0.2 served
+    const { waits, refused, startedAt } = simulate(admission, clock, 5000, 0.2, (t) => (t % 25 < 6 ? 1 : 0));
+    expect(refused.length).toBeGreaterThan(50);
+    const late = waits.filter((_, i) => startedAt[i]! > 2500 && startedAt[i]! < 5000);
+    expect(late.length).toBeGreaterThan(400);
+    expect(Math.max(...late)).toBeLessThanOrEqual(SETTINGS.queueTargetMs + 5);
+  });
+
   it('while the queue stands the newest request starts first; once the flood ends the queue drains again and a burst is served whole', () => {
     onFinish = undefined;
     const { clock, admission } = start();
