@@ -321,11 +321,20 @@ export class Admission {
         if (this.servedIn.length > STAND_INTERVALS) this.servedIn.shift();
         this.heldPeak = Math.max(this.heldPeak, this.intervalPeak);
       }
+      const stood = this.standing;
       if (this.standing) this.keepStanding(quiet, held);
       else if (this.servedIn.length === STAND_INTERVALS && higher && this.rose(0, STAND_INTERVALS / 2) && this.rose(STAND_INTERVALS / 2, STAND_INTERVALS)) {
         // Probed soon (a flood refused at once meanwhile), then every PROBE_EVERY intervals.
         this.standing = true;
         this.standingFor = PROBE_EVERY - FIRST_PROBE_AFTER;
+      }
+      // A queue found standing, or draining again, is watched afresh: what it held before (a
+      // backlog now refused, a flood's) is no measure of what it holds from now on.
+      if (this.standing !== stood) {
+        this.heldAt = [held];
+        this.servedIn = [];
+        this.heldPeak = held;
+        this.growing = 0;
       }
       this.lifo = this.standing || this.growing >= LIFO_INTERVALS;
     }
