@@ -1,7 +1,8 @@
 /**
  * npm run bench -- --part overload: the students list offered beyond saturation. First its
  * closed-loop saturated rate (autocannon), then an open loop at OVERLOAD_FACTOR times that
- * rate for the bench's seconds (loopback only, bounded in count and time): the share answered
+ * rate for the bench's seconds (`--seconds 30`: the targets' 30 s flood; loopback only, bounded in
+ * count and time; `--only postgres` on a scratch database of TEST_DATABASE_URL): the share answered
  * (200), the share refused at once (503 with Retry-After, server/plugins/overload.ts), other
  * failures, and the answered p50/p99 counted from when each request was due. Run once with the
  * defaults and once with OVERLOAD_MAX_IN_FLIGHT=0 (admission off: everything is let in at once)

@@ -1,8 +1,9 @@
 /**
  * Admission: what a process can serve it serves, and the excess is refused at once. A request
  * starts while the requests in flight are under a bound LEARNED from their measured latency;
- * beyond it, it waits in a short queue; a queue that stands (more arrives than is served) refuses
- * new arrivals at once (server/plugins/admission.ts says how). A refusal is 503 `unavailable`
+ * beyond it, it waits in a queue. A queue that drains (a burst) is served whole; a queue that
+ * stands (more keeps arriving than is served) serves its newest first and refuses what has waited
+ * a short target, so the excess is refused at once (server/plugins/admission.ts says how). A refusal is 503 `unavailable`
  * with Retry-After and details.reason `overloaded`, given before any hook or handler has done
  * anything (no session check, no database work), so a client may safely send that same request
  * again, writes included (src/providers/http.ts does, after the pause the server asks for).
@@ -64,7 +65,10 @@ export const overloadPlugin = fp(async (app: FastifyInstance, { config, pool }: 
   const releases = new WeakMap<FastifyRequest, (measured: boolean) => void>();
 
   const refuse = (request: FastifyRequest, reply: FastifyReply, cause: OverloadCause) => {
-    request.log.warn({ cause, inFlight: admission.inFlight, limit: Math.floor(admission.limit), waiting: admission.waiting }, 'overloaded: request refused');
+    request.log.warn(
+      { cause, inFlight: admission.inFlight, limit: Math.floor(admission.limit), waiting: admission.waiting, standing: admission.standing },
+      'overloaded: request refused',
+    );
     countRefusal('overloaded');
     sendError(
       reply,
