@@ -3,7 +3,6 @@ import type { RowOf } from '../../../domain/fields';
 import type { CONTRACTS, PAYMENTS } from '../../../domain/resources/money';
 import type { z } from 'zod';
 import type { ContractStatusAnswer } from '../../../domain/answers/money';
-import type { RefLabel } from '../../engine/fields/format';
 
 /** A contract as the API sends it: its declared fields and labels, and the due months the server adds (contracts' spec, `shown`). */
 export type Contract = RowOf<typeof CONTRACTS> & {
