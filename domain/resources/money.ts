@@ -5,7 +5,7 @@ import { defineResource, type FieldDef } from '../fields';
 // centre's expenses. Amounts are integer euro cents (MONEY); the read-only figures of a
 // contract are kept by the database from its payments.
 // The helpers keep each field's name and options as literals, so a row's type derives from the declaration (RowOf).
-const money = <const N extends string, const E extends Partial<FieldDef> = {}>(name: N, extra?: E) =>
+const money = <const N extends string, const E extends Partial<FieldDef> = Record<never, never>>(name: N, extra?: E) =>
   ({ name, type: 'MONEY', sortable: true, filterable: true, ...(extra as E) }) as const;
 const figure = <const N extends string>(name: N) => money(name, { readOnly: true });
 const method = { name: 'method', type: 'ENUM', options: PAYMENT_METHODS, default: 'CASH', sortable: true, filterable: true } as const satisfies FieldDef;

@@ -1,5 +1,5 @@
 import { useForm } from '@refinedev/antd';
-import { useCustom, useInvalidate, useOne, type HttpError } from '@refinedev/core';
+import { useCustom, useOne, type HttpError } from '@refinedev/core';
 import { Alert, DatePicker, Form, Input, Space, Spin } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useEffect, useState } from 'react';
@@ -11,6 +11,7 @@ import { labelOf, type Translate } from '../../engine/fields/format';
 import { FieldFormItem, type InputContext } from '../../engine/fields/input';
 import { ModeDrawer } from '../../engine/mode-drawer';
 import type { Contract, Payment, PaymentDraft } from './types';
+import { useMoneyRefresh } from './refresh';
 
 const field = (name: string) => PAYMENTS.fields.find((f) => f.name === name) as FieldDef;
 
@@ -18,11 +19,6 @@ const field = (name: string) => PAYMENTS.fields.find((f) => f.name === name) as 
  * Every figure that a payment moves at once: the contracts' figures, their month-by-month
  * status and the account (custom queries, not tied to a resource), the payments' lists.
  */
-export function useMoneyRefresh() {
-  const invalidate = useInvalidate();
-  return () => invalidate({ invalidates: ['all'] });
-}
-
 interface Props {
   /** A new payment (prefilled from a line of the contract) or the id of one to correct. */
   draft?: PaymentDraft | null;

@@ -10,7 +10,8 @@ import { DateRangePresets, type DateRange } from '../../engine/list/date-range-p
 import { ExportCsvButton, resourceCsvColumns } from '../../engine/list/export-csv';
 import { formatDate, formatMoney, type Translate } from '../../engine/fields/format';
 import { footerOf } from '../../engine/list/list-table';
-import { PaymentDrawer, useMoneyRefresh } from './payment-form';
+import { PaymentDrawer } from './payment-form';
+import { useMoneyRefresh } from './refresh';
 import { ReceiptModal } from './receipt';
 import { MoneyTotals } from './totals';
 import { monthLabel, type Payment } from './types';
