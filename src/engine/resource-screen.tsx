@@ -4,7 +4,6 @@ import { type CrudFilter, useDelete, useInvalidate, useOne } from '@refinedev/co
 import { Alert, App, Button, Descriptions, Form, Input, Popconfirm, Space, Spin, Tabs, type TabsProps } from 'antd';
 import type { TableColumnsType } from 'antd';
 import { Fragment, useContext, useMemo, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
 import { customFieldDef, type CustomFieldDefinition } from '../../domain/custom-fields';
 import { narrowedDef, readableFields, SYSTEM_FIELDS, type FieldDef, type ResourceDef, type ScreenMode } from '../../domain/fields';
 import type { Role } from '../../domain/enums';
@@ -18,7 +17,7 @@ import type { Row } from './row';
 import { DetailTabsContext, declaredTabs } from './view/declared-tabs';
 import { ExportCsvButton, resourceCsvColumns, type CsvColumn } from './list/export-csv';
 import { FieldDisplay } from './fields/display';
-import { fieldText, labelKeyOf, labelOf, type Translate } from './fields/format';
+import { fieldText, labelKeyOf, labelOf } from './fields/format';
 import { FieldFormItem, type InputContext } from './fields/input';
 import { HistoryTab } from './view/history-tab';
 import { referencingTabs } from './view/referencing-tabs';
@@ -29,6 +28,7 @@ import { ModeDrawer, useModeParams } from './mode-drawer';
 import { FormButtons, useDrawerForm } from './form/drawer-form';
 import { declaredComparison } from './form/stale-fields';
 import { ScreenTitle } from '../components/headings';
+import { useT, type Translate } from '../providers/i18nProvider';
 
 export type Mode = ScreenMode;
 export type { Row } from './row';
@@ -201,8 +201,7 @@ const ROW_CHECKED = { enabled: false } as const;
 export function ResourceScreen(props: ScreenConfig) {
   const config = resolve(screenForRole(props, session.get()?.role));
   const { def, entity, modes } = config;
-  const { t: translate } = useTranslation();
-  const t = translate as Translate;
+  const { t } = useT();
   const { modal, message } = App.useApp();
   const { mode, id, open, close } = useModeParams(entity, modes);
   const invalidate = useInvalidate();
@@ -420,8 +419,7 @@ export function cleanBody(fields: readonly FieldDef[], values: Record<string, un
 
 function ResourceForm({ config, mode, id, onDone }: { config: Resolved; mode: 'create' | 'update'; id: number | null; onDone(): void }) {
   const { def } = config;
-  const { t: translate } = useTranslation();
-  const t = translate as Translate;
+  const { t } = useT();
   const { formProps, saveButtonProps, query, form, formLoading } = useDrawerForm<Row>({
     resource: def.name,
     mode,
@@ -497,8 +495,7 @@ function ResourceForm({ config, mode, id, onDone }: { config: Resolved; mode: 'c
 /** The detail view: Details (every readable field through the display registry) and History. */
 function ResourceView({ config, id, onEdit }: { config: Resolved; id: number; onEdit(row: Row): (() => void) | undefined }) {
   const { def } = config;
-  const { t: translate } = useTranslation();
-  const t = translate as Translate;
+  const { t } = useT();
   const { result: row, query } = useOne<Row>({ resource: def.name, id });
   const { declarations } = useRuntimeResources();
   const knownTabs = useContext(DetailTabsContext);

@@ -1,11 +1,10 @@
 import { Divider, Form, Input, Select, Typography } from 'antd';
 import { useMemo } from 'react';
-import { useTranslation } from 'react-i18next';
 import { DEFAULT_TIME_ZONE, LANGUAGES } from '../../domain/enums';
 import type { FieldDef } from '../../domain/fields';
 import { TENANTS } from '../../domain/resources/tenants';
-import type { Translate } from '../engine/fields/format';
 import { ResourceScreen } from '../engine/resource-screen';
+import { useT, type Translate } from '../providers/i18nProvider';
 
 function timeZones(): string[] {
   try {
@@ -41,8 +40,7 @@ function FirstAdmin({ t }: { t: Translate }) {
 
 /** /tenants/ (ROOT only): the centres on the generic screen. Removing one deactivates it. */
 export default function TenantsPage() {
-  const { t: translate } = useTranslation();
-  const t = translate as Translate;
+  const { t } = useT();
   const zones = useMemo(() => timeZones().map((z) => ({ value: z, label: z })), []);
 
   const formItem = (field: FieldDef, mode: 'create' | 'update') => {

@@ -1,15 +1,14 @@
 import { useGetIdentity } from '@refinedev/core';
 import { Form, Select } from 'antd';
-import { useTranslation } from 'react-i18next';
 import type { FieldDef } from '../../domain/fields';
 import { MANAGEABLE_ROLES_BY } from '../../domain/permissions';
 import { USERS } from '../../domain/resources/users';
 import type { Role } from '../../domain/enums';
-import type { Translate } from '../engine/fields/format';
 import { FieldFormItem } from '../engine/fields/input';
 import { ResourceScreen, type Row } from '../engine/resource-screen';
 import type { SessionUser } from '../providers/session';
 import { CentreExportButton } from './centre-export';
+import { useT } from '../providers/i18nProvider';
 
 // A ROOT account lives outside the tenant's users (its id may equal a user's id).
 const isOwn = (row: Row | undefined, me?: SessionUser | null) => row !== undefined && me != null && me.role !== 'ROOT' && String(row.id) === String(me.id);
@@ -19,8 +18,7 @@ const isOwn = (row: Row | undefined, me?: SessionUser | null) => row !== undefin
  * nobody deactivates or demotes themselves, and a manager gives only the roles it manages.
  */
 export default function UsersPage() {
-  const { t: translate } = useTranslation();
-  const t = translate as Translate;
+  const { t } = useT();
   const { data: me } = useGetIdentity<SessionUser>();
   const manageable = MANAGEABLE_ROLES_BY[me?.role ?? 'TEACHER'];
 

@@ -2,13 +2,12 @@ import dayjs from 'dayjs';
 import type { FieldDef, ResourceDef } from '../../../domain/fields';
 import { formatMoney } from '../../../domain/money-format';
 import { labelKey as referenceLabelKey } from '../../../domain/references';
+import type { Translate } from '../../providers/i18nProvider';
 
 // Plain-text forms of field values: what a table cell says, and what a CSV export writes.
 // Pure (no React); `t` is i18next's translate function. Money's text form is the domain's
 // (the error texts, below the engine, use it too).
 export { formatMoney };
-
-export type Translate = (key: string, options?: Record<string, unknown>) => string;
 
 /** Euro as typed (12,5 or 12.50 or 1.234,56) -> integer cents; undefined when not a number. */
 export function parseEuro(text: string): number | undefined {

@@ -5,9 +5,10 @@ import type { KeyboardEvent, ReactNode } from 'react';
 import { customFieldDef, type CustomFieldDefinition } from '../../../domain/custom-fields';
 import type { FieldDef, FieldType } from '../../../domain/fields';
 import { isValidTaxId } from '../../../domain/tax-id';
-import { DATE_FORMAT, labelKeyOf, type RefLabel, type Translate } from './format';
+import { DATE_FORMAT, labelKeyOf, type RefLabel } from './format';
 import { ColorInput } from './color-input';
 import { ReferenceSelect } from './reference-select';
+import type { Translate } from '../../providers/i18nProvider';
 
 export interface InputContext {
   t: Translate;

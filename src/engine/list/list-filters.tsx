@@ -7,8 +7,9 @@ import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FieldDef } from '../../../domain/fields';
 import { DATE_RANGE_PRESETS, presetRange } from './date-range-presets';
-import { DATE_FORMAT, type Translate } from '../fields/format';
+import { DATE_FORMAT } from '../fields/format';
 import { ReferenceSelect } from '../fields/reference-select';
+import type { Translate } from '../../providers/i18nProvider';
 
 type Kind = 'like' | 'in' | 'range' | 'ref';
 

@@ -3,7 +3,7 @@ import type { BaseRecord, CrudFilter, CrudFilters, CrudSort, CrudSorting } from 
 import { Input, Space, Table, type TableColumnsType, type TableProps } from 'antd';
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Translate } from '../fields/format';
+import type { Translate } from '../../providers/i18nProvider';
 
 /** The footer every list shows: 'Show {from} to {to} from {count} total entries'. */
 export const footerOf =

@@ -1,8 +1,8 @@
 import type { CSSProperties } from 'react';
-import type { Translate } from '../../engine/fields/format';
 import { KIND } from '../../../domain/lessons';
 import type { CalendarLesson } from '../../../domain/calendar';
 import { lessonTitle } from '../../resources/lessons/status';
+import type { Translate } from '../../providers/i18nProvider';
 
 /** The column of lessons without a room in the day view. */
 export const NO_ROOM = -1;

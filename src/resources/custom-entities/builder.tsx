@@ -9,7 +9,6 @@ import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { FIELD_KEY_RE, SLUG_RE } from '../../../domain/custom-entities';
 import { SIDEBAR_GROUPS } from '../../../domain/fields';
-import type { Translate } from '../../engine/fields/format';
 import { FieldFormItem } from '../../engine/fields/input';
 import { offerReload } from '../../engine/form/stale';
 import { errorText } from '../../providers/errors';
@@ -31,6 +30,7 @@ import {
   type Values,
 } from './api';
 import { ScreenTitle, SectionTitle } from '../../components/headings';
+import { useT, type Translate } from '../../providers/i18nProvider';
 
 const newField = (): Partial<EntityField> => ({
   key: '',
@@ -60,8 +60,7 @@ export default function CustomEntityBuilderPage() {
 }
 
 function Builder({ id }: { id: number | null }) {
-  const { t: translate, i18n } = useTranslation();
-  const t = translate as Translate;
+  const { t, i18n } = useT();
   const { modal, message } = App.useApp();
   const navigate = useNavigate();
   const invalidate = useInvalidate();

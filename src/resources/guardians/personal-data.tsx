@@ -2,14 +2,14 @@ import { DeleteOutlined, DownloadOutlined, PrinterOutlined, SafetyOutlined } fro
 import { useCustomMutation, useInvalidate } from '@refinedev/core';
 import { App, Button, Descriptions, Modal, Space, Table } from 'antd';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { can } from '../../../domain/access';
-import { formatMoney, type Translate } from '../../engine/fields/format';
+import { formatMoney } from '../../engine/fields/format';
 import { API_URL } from '../../providers/dataProvider';
 import { errorText } from '../../providers/errors';
 import { http } from '../../providers/http';
 import { useRole } from '../lessons/status';
 import { SectionTitle } from '../../components/headings';
+import { useT } from '../../providers/i18nProvider';
 
 type Row = Record<string, unknown>;
 type Doc = Record<string, unknown> & { person: Row };
@@ -58,8 +58,7 @@ function brief(section: string, row: Row): string {
  * document to download), and the erasure of the person, after a confirmation.
  */
 export function PersonalDataActions({ resource, id, name }: { resource: 'students' | 'guardians'; id: number; name: string }) {
-  const { t: translate } = useTranslation();
-  const t = translate as Translate;
+  const { t } = useT();
   const role = useRole();
   const { modal, message } = App.useApp();
   const invalidate = useInvalidate();

@@ -1,10 +1,9 @@
 import { useCreate, useOne, useUpdate } from '@refinedev/core';
 import { Alert, App, Button, Col, Form, Input, Row, Space, Spin, Switch } from 'antd';
 import { useMemo, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { checkTimes, isoWeekday } from '../../../domain/lessons';
 import { SCHEDULE_FIELDS } from '../../../domain/resources/lessons';
-import { formatDate, labelOf, type Translate } from '../../engine/fields/format';
+import { formatDate, labelOf } from '../../engine/fields/format';
 import { FieldFormItem, type InputContext } from '../../engine/fields/input';
 import { conflictsOf, LessonConflicts } from '../../components/lesson-conflicts';
 import { offerStaleChoice } from '../../engine/form/stale';
@@ -26,6 +25,7 @@ import {
 import { ScopeModal, type ScopeChoice } from './scope-modal';
 import { lessonTitle } from './status';
 import type { Lesson, LessonConflict, RecurringLesson } from './types';
+import { useT } from '../../providers/i18nProvider';
 
 type Values = Record<string, unknown> & RuleValues & { repeat_on?: boolean };
 
@@ -124,8 +124,7 @@ function LessonFormBody({
   /** The lesson as stored now (its version moves when its series is changed). */
   fresh(): Promise<Lesson | undefined>;
 }) {
-  const { t: translate } = useTranslation();
-  const t = translate as Translate;
+  const { t } = useT();
   const { message, modal } = App.useApp();
   const refresh = useRefreshLessons();
   // The version the form edits: the one it opened with, until a stale save's "keep mine" moves

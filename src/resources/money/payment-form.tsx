@@ -7,11 +7,12 @@ import { useTranslation } from 'react-i18next';
 import type { FieldDef } from '../../../domain/fields';
 import { PAYMENTS } from '../../../domain/resources/money';
 import { FormButtons } from '../../engine/form/drawer-form';
-import { labelOf, type Translate } from '../../engine/fields/format';
+import { labelOf } from '../../engine/fields/format';
 import { FieldFormItem, type InputContext } from '../../engine/fields/input';
 import { ModeDrawer } from '../../engine/mode-drawer';
 import type { Contract, Payment, PaymentDraft } from './types';
 import { useMoneyRefresh } from './refresh';
+import { useT } from '../../providers/i18nProvider';
 
 const field = (name: string) => PAYMENTS.fields.find((f) => f.name === name) as FieldDef;
 
@@ -39,8 +40,7 @@ export function PaymentDrawer({ draft, id, onClose, onSaved }: Props) {
 }
 
 function PaymentForm({ draft, id, onClose, onSaved }: { draft: PaymentDraft | null; id: number | null; onClose(): void; onSaved?(): void }) {
-  const { t: translate } = useTranslation();
-  const t = translate as Translate;
+  const { t } = useT();
   const refresh = useMoneyRefresh();
   const [failure, setFailure] = useState<string | null>(null);
   const { formProps, saveButtonProps, form, formLoading, query } = useForm<Payment, HttpError>({
