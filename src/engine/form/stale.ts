@@ -63,16 +63,16 @@ export const plainComparison =
  * save them over the other person's version, to load that version instead, or to compare the
  * two side by side (only the fields that differ).
  */
-export function offerStaleChoice(
+export function offerStaleChoice<T extends Record<string, unknown>>(
   modal: HookAPI,
   opts: {
     mine: Record<string, unknown>;
-    theirs(): Promise<Record<string, unknown>>;
+    theirs(): Promise<T>;
     labelOf(field: string): string;
     /** The comparison's lines, when the fields need more than a label (custom values, formats). */
     compare?: CompareFields;
-    keepMine(theirs: Record<string, unknown>): void;
-    loadTheirs(theirs: Record<string, unknown>): void;
+    keepMine(theirs: T): void;
+    loadTheirs(theirs: T): void;
   },
 ): void {
   const theirs = opts.theirs();

@@ -103,8 +103,10 @@ export function entityBody(values: Values): Record<string, unknown> {
 }
 
 /** A stored entity as the form holds it: fields in their order, no nulls in the choice lists. */
-export const toValues = (row: EntityRow) =>
-  ({ ...row, fields: [...row.fields].sort((a, b) => (a.position ?? 0) - (b.position ?? 0)).map((f) => ({ ...f, options: f.options ?? [] })) }) as never;
+export const toValues = (row: EntityRow) => ({
+  ...row,
+  fields: [...row.fields].sort((a, b) => (a.position ?? 0) - (b.position ?? 0)).map((f) => ({ ...f, options: f.options ?? [] })),
+});
 
 /** A server field code `fields.2.key` as the form's path `['fields', 2, 'key']`. */
 export const formPath = (name: string): (string | number)[] => name.split('.').map((part) => (/^\d+$/.test(part) ? Number(part) : part));

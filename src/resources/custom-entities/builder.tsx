@@ -80,7 +80,8 @@ function Builder({ id }: { id: number | null }) {
     if (readFor.current === id) return;
     readFor.current = id;
     if (id === null) {
-      form.setFieldsValue({ icon: 'BookOutlined', group: null, fields: [newField()] } as never);
+      form.setFieldsValue({ icon: 'BookOutlined', group: null });
+      form.setFieldValue('fields', [newField()]);
       return;
     }
     dataProvider()
@@ -166,7 +167,7 @@ function Builder({ id }: { id: number | null }) {
         name === 'slug' && code === 'duplicate'
           ? t('custom-entities.slugTaken')
           : t(`custom-entities.codes.${code}`, { defaultValue: t(`fields.${code}`, { defaultValue: t('fields.invalid') }) });
-      const shown = fields.filter(([name]) => form.getFieldInstance(formPath(name) as never) !== undefined || /^(fields\.\d+\.)?\w+$/.test(name));
+      const shown = fields.filter(([name]) => form.getFieldInstance(formPath(name)) !== undefined || /^(fields\.\d+\.)?\w+$/.test(name));
       form.setFields(shown.map(([name, code]) => ({ name: formPath(name) as never, errors: [text(name, code)] })));
       const general = fields.filter(([name]) => !shown.some(([n]) => n === name));
       if (general.length) message.error(general.map(([name, code]) => `${name}: ${text(name, code)}`).join('; '));

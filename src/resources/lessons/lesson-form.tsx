@@ -171,7 +171,7 @@ function LessonFormBody({
       return;
     }
     const fields = fieldProblems(failure);
-    if (fields.length) form.setFields(fields.map(([name, text]) => ({ name: (name === 'start_date' ? 'date' : name) as never, errors: [text] })));
+    if (fields.length) form.setFields(fields.map(([name, text]) => ({ name: name === 'start_date' ? 'date' : name, errors: [text] })));
     setProblem(failure.message);
   };
 
@@ -251,12 +251,11 @@ function LessonFormBody({
     const mine = Object.fromEntries(LESSON_WRITABLE.map((name) => [name, form.getFieldValue(name) as unknown]));
     offerStaleChoice(modal, {
       mine,
-      theirs: async () => ((await fresh()) ?? {}) as Record<string, unknown>,
+      theirs: async () => (await fresh()) ?? ({} as Lesson),
       labelOf: (name) => fieldLabel(t, LESSON_DEF, name),
       keepMine: (theirs) => {
-        const stored = theirs as unknown as Lesson;
-        setRow(stored);
-        submit(form.getFieldsValue(true) as Values, stored);
+        setRow(theirs);
+        submit(form.getFieldsValue(true) as Values, theirs);
       },
       loadTheirs: onReload,
     });

@@ -100,7 +100,7 @@ function SeriesFormBody({
       else if (failure.code === 'stale') offerStale();
       else {
         const fields = fieldProblems(failure);
-        if (fields.length) form.setFields(fields.map(([name, text]) => ({ name: name as never, errors: [text] })));
+        if (fields.length) form.setFields(fields.map(([name, text]) => ({ name, errors: [text] })));
         setProblem(failure.message);
       }
     }
@@ -111,12 +111,11 @@ function SeriesFormBody({
     const mine = Object.fromEntries([...SERIES_SHARED, ...RULE_FIELDS].map((name) => [name, form.getFieldValue(name) as unknown]));
     offerStaleChoice(modal, {
       mine,
-      theirs: async () => ((await fresh()) ?? {}) as Record<string, unknown>,
+      theirs: async () => (await fresh()) ?? ({} as RecurringLesson),
       labelOf: (name) => fieldLabel(t, RECURRING_LESSONS, name),
       keepMine: (theirs) => {
-        const stored = theirs as unknown as RecurringLesson;
-        setRow(stored);
-        void submit(stored);
+        setRow(theirs);
+        void submit(theirs);
       },
       loadTheirs: onReload,
     });
