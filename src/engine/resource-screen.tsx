@@ -30,7 +30,7 @@ import { declaredComparison } from './form/stale-fields';
 import { ScreenTitle } from '../components/headings';
 import { useT, type Translate } from '../providers/i18nProvider';
 
-export type Mode = ScreenMode;
+type Mode = ScreenMode;
 export type { Row } from './row';
 
 /**
@@ -107,7 +107,7 @@ export interface ScreenConfig {
   fieldExtra?(field: string, mode: 'create' | 'update'): ReactNode;
 }
 
-export interface ScreenHelpers {
+interface ScreenHelpers {
   refresh(): Promise<void>;
   remove(row: Row, query?: Record<string, string>): Promise<void>;
   t: Translate;
@@ -123,7 +123,7 @@ export function fieldOf(def: ResourceDef, name: string): FieldDef | undefined {
 }
 
 /** List columns by default: what a person reads at a glance (no secrets, long texts or objects). */
-export function defaultListFields(def: ResourceDef): string[] {
+function defaultListFields(def: ResourceDef): string[] {
   return def.fields.filter((f) => !f.writeOnly && !['LONG_TEXT', 'CUSTOM_VALUES', 'PASSWORD'].includes(f.type)).map((f) => f.name);
 }
 
@@ -148,7 +148,7 @@ const screenDefs = new WeakMap<ResourceDef, Map<Role, ResourceDef>>();
  * columns, filters, CSV, form and view, no custom fields unless it reads them, and only the
  * detail tabs of resources it reads.
  */
-export function screenForRole(config: ScreenConfig, role: Role | undefined): ScreenConfig {
+function screenForRole(config: ScreenConfig, role: Role | undefined): ScreenConfig {
   if (!role) return config;
   const readable = readableFields(config.def, role);
   const declared = config.def.screen.tabs;
@@ -396,7 +396,7 @@ function formFieldsOf(config: ScreenConfig, mode: 'create' | 'update'): FieldDef
 }
 
 /** Empty text means "no value"; unset custom values are left out of the object. */
-export function cleanBody(fields: readonly FieldDef[], values: Record<string, unknown>, mode: 'create' | 'update', hidden: (name: string) => boolean) {
+function cleanBody(fields: readonly FieldDef[], values: Record<string, unknown>, mode: 'create' | 'update', hidden: (name: string) => boolean) {
   const body: Record<string, unknown> = {};
   for (const field of fields) {
     let value = values[field.name];

@@ -46,7 +46,7 @@ const fetchedStrings: BackendModule = {
   },
 };
 
-export const LANGUAGE_KEY = 'frontis.language';
+const LANGUAGE_KEY = 'frontis.language';
 
 function storedLanguage(): Language {
   try {

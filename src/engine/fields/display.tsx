@@ -10,7 +10,7 @@ import { session } from '../../providers/session';
 import { fieldText, labelKeyOf, refName, valueText, type RefLabel } from './format';
 import { useT, type Translate } from '../../providers/i18nProvider';
 
-export function viewLink(reference: string | undefined, id: number): string | null {
+function viewLink(reference: string | undefined, id: number): string | null {
   // where a referenced row is shown: the view drawer its declaration names
   const route = reference ? (VIEW_ROUTES[reference] ?? runtimeViewRoute(reference)) : undefined;
   const role = session.get()?.role;
@@ -18,7 +18,7 @@ export function viewLink(reference: string | undefined, id: number): string | nu
   return `${route.path}?mode=view&${route.param}=${id}`;
 }
 
-export interface DisplayProps {
+interface DisplayProps {
   field: FieldDef;
   row: Record<string, unknown>;
   /** 'cell' keeps long values short; 'show' is the detail view. */
@@ -40,7 +40,7 @@ function RefTag({ label, reference, t }: { label: RefLabel; reference?: string; 
 }
 
 /** The display registry: one renderer per field type. */
-export const FIELD_DISPLAY: Record<FieldType, Display> = {
+const FIELD_DISPLAY: Record<FieldType, Display> = {
   TEXT: plain,
   TAX_ID: plain,
   USERNAME: plain,

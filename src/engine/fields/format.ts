@@ -19,7 +19,7 @@ export function parseEuro(text: string): number | undefined {
 }
 
 export const DATE_FORMAT = 'DD/MM/YYYY';
-export const DATE_TIME_FORMAT = 'DD/MM/YYYY HH:mm';
+const DATE_TIME_FORMAT = 'DD/MM/YYYY HH:mm';
 
 /** "2026-03-07" -> "07/03/2026". */
 export function formatDate(value: string | null | undefined): string {
@@ -54,7 +54,7 @@ export function parseDate(text: string): string | undefined {
 /** Made once: building a number format costs far more than using it (a list's cells each used a new one). */
 const NUMBER_FORMAT = new Intl.NumberFormat('el-GR', { maximumFractionDigits: 6 });
 
-export function formatNumber(value: number | null | undefined): string {
+function formatNumber(value: number | null | undefined): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return '';
   return NUMBER_FORMAT.format(value);
 }

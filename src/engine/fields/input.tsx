@@ -48,7 +48,7 @@ const text: InputFactory = (field) => ({ control: <Input maxLength={field.max} /
 const choices = (field: FieldDef) => (field.options ?? []).map((o) => ({ value: o, label: o }));
 
 /** The input registry: one form control per field type, with how its value maps to the API's. */
-export const FIELD_INPUT: Record<FieldType, InputFactory> = {
+const FIELD_INPUT: Record<FieldType, InputFactory> = {
   TEXT: text,
   SLUG: text,
   LONG_TEXT: (field) => ({ control: <Input.TextArea autoSize={{ minRows: 3, maxRows: 10 }} maxLength={field.max} /> }),

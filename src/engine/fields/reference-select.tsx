@@ -9,7 +9,7 @@ import { useT } from '../../providers/i18nProvider';
  * A guardian as a picker names her (docs/rules.md, Guardians): two of the same name are told
  * apart by their children and the phone's last digits, "Μαρία Παππά · Νίκος Παππάς, Ελένη Παππά · …4567".
  */
-export function guardianLabel(row: Record<string, unknown>): string {
+function guardianLabel(row: Record<string, unknown>): string {
   const name = `${String(row.first_name ?? '')} ${String(row.last_name ?? '')}`.trim();
   const children = ((row.students as RefLabel[] | undefined) ?? []).map((s) => s.name).filter(Boolean);
   const digits = String(row.phone ?? '').replace(/\D/g, '');

@@ -25,7 +25,7 @@ export interface ImportTarget {
 }
 
 /** What an import answers (domain/answers/imports.ts): rows created, rows skipped, each refused row. */
-export type ImportAnswer = z.infer<typeof ImportReportAnswer>;
+type ImportAnswer = z.infer<typeof ImportReportAnswer>;
 
 /** Every translation of an enum value (el and en), folded, for matching what people typed. */
 function enumMatch(field: FieldDef, cell: string): string | undefined {

@@ -49,7 +49,7 @@ export const resourceCsvColumns = (t: Translate, def: ResourceDef): CsvColumn[] 
 ];
 
 /** Every row matching `filters` and `sorters`, 200 per call; `onProgress(done, total)` after each page. */
-export async function fetchAllRows(
+async function fetchAllRows(
   resource: string,
   filters: CrudFilters,
   sorters: CrudSorting,

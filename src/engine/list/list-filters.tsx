@@ -14,7 +14,7 @@ import type { Translate } from '../../providers/i18nProvider';
 type Kind = 'like' | 'in' | 'range' | 'ref';
 
 /** Which filter a field gets in a list, by type (the server accepts these operators). */
-export function filterKind(field: FieldDef): Kind | null {
+function filterKind(field: FieldDef): Kind | null {
   if (!field.filterable || field.writeOnly) return null;
   switch (field.type) {
     case 'TEXT':

@@ -20,7 +20,7 @@ export interface HistoryEntry {
 }
 
 /** Rows of another resource, named once their names arrive (the history keeps only their ids). */
-export interface ReferencedRows {
+interface ReferencedRows {
   reference: string;
   ids: number[];
 }

@@ -36,7 +36,7 @@ function Figure({ name, split }: { name: (typeof FIGURES)[number]; split: Receip
 }
 
 /** The figures of one month (income, expenses, expected, net; each split by receipt). */
-export function MonthFiguresCards({ month }: { month: string }) {
+function MonthFiguresCards({ month }: { month: string }) {
   // An expense or payment added, changed or deleted below moves these cards too.
   const { result, query } = useCustom<z.infer<typeof AccountMonthAnswer>>({
     url: '/api/account/month',

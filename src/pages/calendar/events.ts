@@ -32,7 +32,7 @@ export interface CalendarEvent {
 const DEFAULT_COLOR = '#1677ff';
 
 /** Black or white, whichever reads better on `hex` (WCAG relative luminance). */
-export function readableText(hex: string): string {
+function readableText(hex: string): string {
   const m = /^#?([0-9a-f]{6})$/i.exec(hex);
   if (!m) return '#fff';
   const n = parseInt(m[1]!, 16);

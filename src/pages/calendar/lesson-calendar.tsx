@@ -115,7 +115,7 @@ function MonthShowMore({ slotDate, count }: { slotDate: Date; count: number }) {
 const hourOf = (time: string, up: boolean) => Number(time.slice(0, 2)) + (up && time.slice(3, 5) !== '00' ? 1 : 0);
 const localIso = (d: Date) => dayjs(d).format('YYYY-MM-DDTHH:mm');
 
-export interface LessonCalendarProps {
+interface LessonCalendarProps {
   filters: CalendarFilters;
   onOpen(id: number): void;
   onSlot(slot: Record<string, string>): void;

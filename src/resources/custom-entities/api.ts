@@ -2,7 +2,6 @@ import {
   CUSTOM_ENTITY_FIELD_TYPES,
   type CustomEntity,
   type CustomEntityField,
-  recordsResourceName,
   REFERENCE_TARGETS,
   targetResource as domainTarget,
 } from '../../../domain/custom-entities';
@@ -14,8 +13,6 @@ import type { ApiErrorBody } from '../../providers/http';
 
 /** The field types an entity's field may take. */
 export const ENTITY_FIELD_TYPES = CUSTOM_ENTITY_FIELD_TYPES;
-export type EntityFieldType = (typeof ENTITY_FIELD_TYPES)[number];
-
 /** Built-in resources a REFERENCE field may point to. */
 export const BUILT_IN_TARGETS = REFERENCE_TARGETS;
 
@@ -26,9 +23,6 @@ export type EntityField = Omit<CustomEntityField, 'position'> & { position?: num
 export type EntityRow = Omit<CustomEntity, 'fields'> & { fields: EntityField[]; created_at?: string; updated_at?: string };
 
 export const isChoice = (type: string | undefined) => type === 'SINGLE_CHOICE' || type === 'MULTIPLE_CHOICE';
-
-/** The API resource of an entity's records: `custom-entities/<slug>/records`. */
-export const recordsResource = recordsResourceName;
 
 /** Where the records of an entity are listed. */
 export const recordsRoute = (slug: string) => `/custom-entities/entity/${slug}/`;

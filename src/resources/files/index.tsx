@@ -26,7 +26,7 @@ export interface Folder {
   parent_id: number | null;
   version: number;
 }
-export interface StoredFile {
+interface StoredFile {
   id: number;
   name: string;
   folder_id: number | null;

@@ -61,7 +61,7 @@ export function changedFields(values: Record<string, unknown>, row: Record<strin
   return Object.fromEntries(Object.entries(body).filter(([k, v]) => !same(v, row[k])));
 }
 
-export interface LessonFormProps {
+interface LessonFormProps {
   mode: 'create' | 'update';
   /** The lesson edited (update) or replaced (create with a replacement). */
   lessonId?: number | null;

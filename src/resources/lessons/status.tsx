@@ -33,7 +33,7 @@ export function LessonStatusTags({ lesson, t }: { lesson: Pick<Lesson, 'status' 
   );
 }
 
-export interface LessonRights {
+interface LessonRights {
   /** Staff may change everything; a TEACHER only homework and notes of own lessons. */
   staff: boolean;
   edit: boolean;

@@ -53,7 +53,7 @@ function useNewContractFor() {
 }
 
 /** "Μαρία Παππά · 01/09/2026 – 30/06/2027" */
-export const contractName = (row: Row) =>
+const contractName = (row: Row) =>
   `${(row.student as RefLabel | null | undefined)?.name ?? ''} · ${formatDate(row.start_date as string)} – ${formatDate(row.end_date as string)}`;
 
 /**

@@ -37,7 +37,7 @@ function QrCode({ url }: { url: string }) {
 }
 
 /** The printed receipt: issuer block, title, number, payer, lines, amount in figures and words, the VAT line, myDATA. */
-export function FiscalReceiptSheet({ receipt }: { receipt: Receipt }) {
+function FiscalReceiptSheet({ receipt }: { receipt: Receipt }) {
   const { t } = useTranslation();
   const i = receipt.issuer;
   const p = receipt.payer;

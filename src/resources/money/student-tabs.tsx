@@ -15,7 +15,7 @@ import { useT } from '../../providers/i18nProvider';
  * The contracts screen's new-contract form for this student, her first guardian as the payer
  * (an adult student without one pays herself).
  */
-export function newContractLink(studentId: number, guardianIds: readonly number[] | null | undefined): string {
+function newContractLink(studentId: number, guardianIds: readonly number[] | null | undefined): string {
   const query = new URLSearchParams({ mode: 'create', [NEW_CONTRACT_STUDENT]: String(studentId) });
   const payer = guardianIds?.[0];
   if (payer !== undefined) query.set(NEW_CONTRACT_PAYER, String(payer));
