@@ -66,12 +66,16 @@ export default function TenantsPage() {
       def={TENANTS}
       listFields={['slug', 'name', 'status', 'time_zone', 'language']}
       columns={{ language: { render: (row) => t(`languages.${String(row.language)}`) } }}
-      formItem={formItem}
-      formExtra={(mode) => (mode === 'create' ? <FirstAdmin t={t} /> : null)}
-      toBody={(body, mode, raw) => (mode === 'create' ? { ...body, admin: raw.admin } : body)}
-      canDelete={(row) => row.status === 'ACTIVE'}
-      deleteLabels={{ button: t('tenants.deactivate'), ok: t('buttons.deactivate') }}
-      deleteConfirm={(row) => t('tenants.deactivateConfirm', { name: String(row.name) })}
+      form={{
+        item: formItem,
+        extra: (mode) => (mode === 'create' ? <FirstAdmin t={t} /> : null),
+        toBody: (body, mode, raw) => (mode === 'create' ? { ...body, admin: raw.admin } : body),
+      }}
+      remove={{
+        can: (row) => row.status === 'ACTIVE',
+        labels: { button: t('tenants.deactivate'), ok: t('buttons.deactivate') },
+        confirm: (row) => t('tenants.deactivateConfirm', { name: String(row.name) }),
+      }}
     />
   );
 }

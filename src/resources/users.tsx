@@ -61,18 +61,22 @@ export default function UsersPage() {
       def={USERS}
       listFields={['username', 'last_name', 'first_name', 'role', 'email', 'phone', 'status']}
       columns={{ role: { render: (row) => t(`roles.${String(row.role)}`) } }}
-      formItem={formItem}
+      form={{
+        item: formItem,
+        toBody: (body, mode) => {
+          if (mode === 'update' && !body.password) delete body.password;
+          return body;
+        },
+      }}
       // the whole centre's data, for a centre that leaves or keeps a copy
       toolbar={<CentreExportButton />}
       // an empty password on update keeps the current one
-      toBody={(body, mode) => {
-        if (mode === 'update' && !body.password) delete body.password;
-        return body;
+      remove={{
+        can: (row) => row.status === 'ACTIVE' && !isOwn(row, me),
+        labels: { button: t('users.deactivate'), ok: t('buttons.deactivate') },
+        confirm: (row) => t('users.deactivateConfirm', { name: `${String(row.first_name)} ${String(row.last_name)}` }),
+        done: () => t('users.deactivated'),
       }}
-      canDelete={(row) => row.status === 'ACTIVE' && !isOwn(row, me)}
-      deleteLabels={{ button: t('users.deactivate'), ok: t('buttons.deactivate') }}
-      deleteConfirm={(row) => t('users.deactivateConfirm', { name: `${String(row.first_name)} ${String(row.last_name)}` })}
-      deletedMessage={() => t('users.deactivated')}
     />
   );
 }

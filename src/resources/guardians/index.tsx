@@ -14,12 +14,14 @@ export default function GuardiansPage() {
   return (
     <ResourceScreen
       def={GUARDIANS}
-      viewExtra={(row) => (
-        <>
-          <PortalAccessCard id={Number(row.id)} />
-          <PersonalDataActions resource="guardians" id={Number(row.id)} name={name(row)} />
-        </>
-      )}
+      view={{
+        extra: (row) => (
+          <>
+            <PortalAccessCard id={Number(row.id)} />
+            <PersonalDataActions resource="guardians" id={Number(row.id)} name={name(row)} />
+          </>
+        ),
+      }}
     />
   );
 }

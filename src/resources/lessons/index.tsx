@@ -77,8 +77,7 @@ export default function LessonsPage() {
         columns={{ start_time: { title: t('lessons.fields.time'), render: time } }}
         rowName={(row) => `${formatDate(String(row.start_date))} ${time(row)}`}
         canCreate={false}
-        canDelete={() => staff}
-        deleteConfirm={() => t('lessons.confirmDeleteSeries')}
+        remove={{ can: () => staff, confirm: () => t('lessons.confirmDeleteSeries') }}
         rowActions={(row) =>
           staff ? (
             <Tooltip title={t('lessons.editSeries')}>
@@ -116,9 +115,7 @@ export default function LessonsPage() {
       rowName={(row) => `${formatDate(String(row.date))} ${time(row)} ${lessonTitle(lessonOf(row), t)}`}
       canCreate={staff}
       canEdit={(row) => lessonRights(lessonOf(row), role).edit}
-      canDelete={(row) => lessonRights(lessonOf(row), role).delete}
-      deletedMessage={() => t('lessons.deleted')}
-      deleteConfirm={() => t('lessons.confirmDelete')}
+      remove={{ can: (row) => lessonRights(lessonOf(row), role).delete, done: () => t('lessons.deleted'), confirm: () => t('lessons.confirmDelete') }}
       rowActions={(row) => (
         <Tooltip title={t('attendance.open')}>
           <Button size="small" icon={<CheckSquareOutlined />} aria-label={t('attendance.open')} onClick={() => nav.attendance(Number(row.id))} />
