@@ -5,11 +5,15 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
+import { loadConfig } from './server/config';
+import { isApiPath, pathOf } from './server/context';
 
-// The API and the client share one origin in production; in `npm run dev` vite proxies the
-// API to the server started with `npm run serve` (PORT 3000).
-const api = 'http://127.0.0.1:3000';
-const proxied = ['/api', '/login', '/me', '/refresh-token', '/sign-out', '/healthz'];
+// The API and the client share one origin in production. In `npm run dev` vite serves the
+// client being edited and passes to the server started with `npm run serve` (on the same PORT
+// it reads) only what is the server's: the API (by the server's own rule, so GET /login is the
+// sign-in page being edited), its docs and its health check.
+const api = `http://127.0.0.1:${loadConfig().port}`;
+const isServerPath = (method: string, path: string) => isApiPath(method, path) || path.startsWith('/api/') || path === '/healthz';
 
 const COMPRESSIBLE = /\.(js|mjs|css|html|svg|json|txt|xml|webmanifest|map)$/;
 /** Smaller files are sent as they are: the encoding would save less than a packet. */
@@ -112,6 +116,8 @@ export default defineConfig({
   },
   server: {
     port: 5173,
-    proxy: Object.fromEntries(proxied.map((p) => [p, { target: api, changeOrigin: false }])),
+    proxy: {
+      '/': { target: api, changeOrigin: false, bypass: (req) => (isServerPath(req.method ?? 'GET', pathOf(req.url ?? '/')) ? undefined : req.url) },
+    },
   },
 });

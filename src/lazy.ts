@@ -8,7 +8,7 @@ const RELOADS_KEY = 'frontis.chunk-reloads';
  * message (remembered in sessionStorage), so a second identical failure shows the error page
  * instead of reloading forever. Returns true when a reload was started.
  */
-export function reloadOnceFor(error: unknown): boolean {
+function reloadOnceFor(error: unknown): boolean {
   console.warn('Error preloading route!', error);
   const message = error instanceof Error ? error.message : String(error);
   try {
@@ -72,7 +72,7 @@ export function lazyPart<C extends ComponentType<any>>(load: () => Promise<{ def
  * the back-off until it does. Only a failure while the server answers goes to the reload-once
  * rule, so a reload never lands on the browser's own "can't be reached" page.
  */
-export async function loadThroughOutages<M>(load: () => Promise<M>): Promise<M> {
+async function loadThroughOutages<M>(load: () => Promise<M>): Promise<M> {
   for (let tries = 0; ; tries++) {
     try {
       return await load();

@@ -53,7 +53,7 @@ export function preloadHome(): void {
 }
 
 /** How long the network must have been quiet before the next screen's code is fetched. */
-export const QUIET_MS = 300;
+const QUIET_MS = 300;
 
 /** When the last file or request the page asked for came in (ms on the page's clock). */
 let lastArrival = 0;
@@ -79,7 +79,7 @@ function quiet(): Promise<void> {
 const preloadedFor = new Set<string>();
 
 /** A performance mark set when the screens of the signed-in role have all been fetched ahead. */
-export const SCREENS_READY_MARK = 'frontis:screens-ready';
+const SCREENS_READY_MARK = 'frontis:screens-ready';
 
 /**
  * Once someone is signed in, fetches the code of the screens their role opens from the

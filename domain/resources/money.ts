@@ -4,11 +4,13 @@ import { defineResource, type FieldDef } from '../fields';
 // The centre's money: contracts (what a family agreed to pay), payments against them and the
 // centre's expenses. Amounts are integer euro cents (MONEY); the read-only figures of a
 // contract are kept by the database from its payments.
-const money = (name: string, extra: Partial<FieldDef> = {}): FieldDef => ({ name, type: 'MONEY', sortable: true, filterable: true, ...extra });
-const figure = (name: string): FieldDef => money(name, { readOnly: true });
-const method: FieldDef = { name: 'method', type: 'ENUM', options: PAYMENT_METHODS, default: 'CASH', sortable: true, filterable: true };
+// The helpers keep each field's name and options as literals, so a row's type derives from the declaration (RowOf).
+const money = <const N extends string, const E extends Partial<FieldDef> = Record<never, never>>(name: N, extra?: E) =>
+  ({ name, type: 'MONEY', sortable: true, filterable: true, ...(extra as E) }) as const;
+const figure = <const N extends string>(name: N) => money(name, { readOnly: true });
+const method = { name: 'method', type: 'ENUM', options: PAYMENT_METHODS, default: 'CASH', sortable: true, filterable: true } as const satisfies FieldDef;
 /** Receipt number; empty means without receipt. */
-const billNumber: FieldDef = { name: 'bill_number', type: 'TEXT', max: 30, sortable: true, filterable: true, searchable: true };
+const billNumber = { name: 'bill_number', type: 'TEXT', max: 30, sortable: true, filterable: true, searchable: true } as const satisfies FieldDef;
 
 export const CONTRACTS = defineResource({
   name: 'contracts',

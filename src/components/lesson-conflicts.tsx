@@ -1,8 +1,8 @@
 import { Alert, Button, Space, Typography } from 'antd';
-import { useTranslation } from 'react-i18next';
 import type { LessonConflict } from '../../domain/lessons';
 import type { ApiErrorBody } from '../providers/http';
-import { formatDate, type Translate } from '../engine/fields/format';
+import { formatDate } from '../engine/fields/format';
+import { useT, type Translate } from '../providers/i18nProvider';
 
 /**
  * The lessons in the way of a 409 `conflict` answer, or null when the error is something else.
@@ -47,8 +47,7 @@ interface Props {
  * subject/class, teacher, room) and which of room, teacher or class it already holds.
  */
 export function LessonConflicts({ lessons, series, onSkipDates, skipLabel }: Props) {
-  const { t: translate } = useTranslation();
-  const t = translate as Translate;
+  const { t } = useT();
   const dates = [...new Set(lessons.map((l) => l.date))].sort();
   const byDate = dates.map((date) => ({ date, lessons: lessons.filter((l) => l.date === date) }));
   return (

@@ -1,14 +1,14 @@
 import { BellOutlined } from '@ant-design/icons';
 import { App, Badge, Button, Tooltip } from 'antd';
 import { useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { subscribeNotifications } from '../providers/notification-stream';
 import { notificationText } from './notification-text';
+import { useT } from '../providers/i18nProvider';
 
 /** The header's bell: the unread count, live; a new notification also shows as a toast that opens it. */
 export function NotificationBell() {
-  const { t } = useTranslation();
+  const { t } = useT();
   const navigate = useNavigate();
   const { notification } = App.useApp();
   const [unread, setUnread] = useState(0);

@@ -1,8 +1,8 @@
-import type { TFunction } from 'i18next';
+import type { Translate } from '../providers/i18nProvider';
 import type { NotificationRow } from '../providers/notification-stream';
 
 /** A notification's title and body in the reader's current language (the server's text if the kind is unknown here). */
-export function notificationText(t: TFunction, row: Pick<NotificationRow, 'kind' | 'params' | 'title' | 'body'>) {
+export function notificationText(t: Translate, row: Pick<NotificationRow, 'kind' | 'params' | 'title' | 'body'>) {
   const key = `notifications.kinds.${row.kind}`;
   return {
     title: t(`${key}.title`, { ...row.params, defaultValue: row.title }),

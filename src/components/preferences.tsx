@@ -7,7 +7,7 @@ import 'dayjs/locale/en';
 import { createContext, useContext, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 
-export type ThemeMode = 'light' | 'dark';
+type ThemeMode = 'light' | 'dark';
 const THEME_KEY = 'frontis.theme';
 
 interface Preferences {

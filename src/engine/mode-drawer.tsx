@@ -45,7 +45,7 @@ export function useModeParams<M extends string>(entity: string, modes: readonly 
  * The whole screen on a phone; on wider screens room for a form's two-word labels and for a
  * view's tabs (details, lessons, history…) side by side without folding them into "more".
  */
-export function drawerWidth(screens: Partial<Record<'sm' | 'md' | 'lg' | 'xl', boolean>>): number | string {
+function drawerWidth(screens: Partial<Record<'sm' | 'md' | 'lg' | 'xl', boolean>>): number | string {
   if (screens.sm === false) return '100%';
   if (screens.xl) return 760;
   if (screens.lg) return 680;

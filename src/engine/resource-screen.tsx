@@ -4,7 +4,6 @@ import { type CrudFilter, useDelete, useInvalidate, useOne } from '@refinedev/co
 import { Alert, App, Button, Descriptions, Form, Input, Popconfirm, Space, Spin, Tabs, type TabsProps } from 'antd';
 import type { TableColumnsType } from 'antd';
 import { Fragment, useContext, useMemo, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
 import { customFieldDef, type CustomFieldDefinition } from '../../domain/custom-fields';
 import { narrowedDef, readableFields, SYSTEM_FIELDS, type FieldDef, type ResourceDef, type ScreenMode } from '../../domain/fields';
 import type { Role } from '../../domain/enums';
@@ -18,7 +17,7 @@ import type { Row } from './row';
 import { DetailTabsContext, declaredTabs } from './view/declared-tabs';
 import { ExportCsvButton, resourceCsvColumns, type CsvColumn } from './list/export-csv';
 import { FieldDisplay } from './fields/display';
-import { fieldText, labelKeyOf, labelOf, type Translate } from './fields/format';
+import { fieldText, labelKeyOf, labelOf } from './fields/format';
 import { FieldFormItem, type InputContext } from './fields/input';
 import { HistoryTab } from './view/history-tab';
 import { referencingTabs } from './view/referencing-tabs';
@@ -29,8 +28,9 @@ import { ModeDrawer, useModeParams } from './mode-drawer';
 import { FormButtons, useDrawerForm } from './form/drawer-form';
 import { declaredComparison } from './form/stale-fields';
 import { ScreenTitle } from '../components/headings';
+import { useT, type Translate } from '../providers/i18nProvider';
 
-export type Mode = ScreenMode;
+type Mode = ScreenMode;
 export type { Row } from './row';
 
 /**
@@ -47,45 +47,43 @@ export interface ScreenConfig {
   title?: string;
   /** Columns of the list (field names, also created_at/updated_at); the declaration's, else derived. */
   listFields?: readonly string[];
-  /** Fields of the form; the declaration's, else all writable ones. */
-  formFields?: readonly string[];
   /** The tenant's custom field definitions (students). */
   customFields?: readonly CustomFieldDefinition[];
   /** Whether a field is shown, given the form's values or the record (status -> inactive_reason). */
   visible?(field: string, values: Record<string, unknown>): boolean;
   /** What a row is called in titles and confirmations; the declaration's title fields by default. */
   rowName?(row: Row): string;
-  /** Extra content of the Details tab, under the fields (a teacher's calendar feed). */
-  viewExtra?(row: Row): ReactNode;
-  /** Extra tabs of the view, after the declared ones (History is always last). */
-  viewTabs?(row: Row): TabsProps['items'];
+  /** What the detail view adds: content of the Details tab under the fields (a teacher's calendar feed), tabs after the declared ones (History is always last). */
+  view?: { extra?(row: Row): ReactNode; tabs?(row: Row): TabsProps['items'] };
   /** Extra buttons beside Export (a function gets the list's sorters and filters). */
   toolbar?: ReactNode | ((state: ListState) => ReactNode);
   /** Filters the list opens with when the address names none. */
   initialFilters?: CrudFilter[];
-  /** Values a new row's form starts with, beside the declaration's defaults (today's date…). */
-  createDefaults?: () => Record<string, unknown>;
   /** Columns after the fields' ones (before the actions), given the list's filters: what a filter makes worth showing. */
   moreColumns?(state: ListState): TableColumnsType<Row>;
   /** Cells and titles of columns the field registry does not say well (a time range, a status tag). */
   columns?: Record<string, { title?: string; render?(row: Row): ReactNode }>;
   /** The screen's own drawers instead of the generic form and view (lessons). */
   drawers?: ReactNode;
-  /** Per row: may the edit / delete buttons show (beyond the role's rights, which the access control decides)? */
+  /** Per row: may the edit button show (beyond the role's rights, which the access control decides)? */
   canEdit?(row: Row): boolean;
-  canDelete?(row: Row): boolean;
   /** Extra buttons of a row, before edit and delete. */
   rowActions?(row: Row): ReactNode;
   /** False hides the create button (beyond the role's rights). */
   canCreate?: boolean;
-  /** The toast after a delete; `directory.deleted` by default. */
-  deletedMessage?(row: Row): string;
   /** Shown above the list (tabs of a settings page). */
   header?: ReactNode;
-  /** Delete text per row; `directory.deleteConfirm` by default. */
-  deleteConfirm?(row: Row): string;
-  /** Handles a refused delete (409 in-use); return true when handled. */
-  onDeleteRefused?(row: Row, error: ProviderError, helpers: ScreenHelpers): boolean;
+  /** A row's delete button, where it differs from the plain one. */
+  remove?: RemoveConfig;
+  /** What the drawer form does beyond the declaration. */
+  form?: FormConfig;
+}
+
+interface FormConfig {
+  /** Fields of the form; the declaration's, else all writable ones. */
+  fields?: readonly string[];
+  /** Values a new row's form starts with, beside the declaration's defaults (today's date…). */
+  defaults?(): Record<string, unknown>;
   /**
    * Changes the body before it is sent (`raw`: every value of the form, also those of no field);
    * it may wait (rows saved first), and null sends nothing (the screen has said why).
@@ -96,18 +94,29 @@ export interface ScreenConfig {
     raw: Record<string, unknown>,
   ): Record<string, unknown> | null | Promise<Record<string, unknown> | null>;
   /** The screen's own form item for a field (null: none in this mode); undefined keeps the registry's. */
-  formItem?(field: FieldDef, mode: 'create' | 'update', record: Row | undefined): ReactNode | undefined;
-  /** The delete button's words when removing a row means something else (deactivating a user). */
-  deleteLabels?: { button: string; ok: string };
-  /** Extra content at the bottom of the form (hints). */
-  formExtra?(mode: 'create' | 'update'): ReactNode;
-  /** The text of a failed save, when the screen explains it better (in-use). */
-  saveErrorText?(error: { code?: string; message: string }): string | undefined;
+  item?(field: FieldDef, mode: 'create' | 'update', record: Row | undefined): ReactNode | undefined;
   /** Extra content of a form field (under its control). */
   fieldExtra?(field: string, mode: 'create' | 'update'): ReactNode;
+  /** Extra content at the bottom of the form (hints). */
+  extra?(mode: 'create' | 'update'): ReactNode;
+  /** The text of a failed save, when the screen explains it better (in-use). */
+  errorText?(error: { code?: string; message: string }): string | undefined;
 }
 
-export interface ScreenHelpers {
+interface RemoveConfig {
+  /** Per row: may the delete button show (beyond the role's rights, which the access control decides)? */
+  can?(row: Row): boolean;
+  /** The confirmation's text; `directory.deleteConfirm` by default. */
+  confirm?(row: Row): string;
+  /** The toast after a delete; `directory.deleted` by default. */
+  done?(row: Row): string;
+  /** The button's words when removing a row means something else (deactivating a user). */
+  labels?: { button: string; ok: string };
+  /** Handles a refused delete (409 in-use); return true when handled. */
+  onRefused?(row: Row, error: ProviderError, helpers: ScreenHelpers): boolean;
+}
+
+interface ScreenHelpers {
   refresh(): Promise<void>;
   remove(row: Row, query?: Record<string, string>): Promise<void>;
   t: Translate;
@@ -123,7 +132,7 @@ export function fieldOf(def: ResourceDef, name: string): FieldDef | undefined {
 }
 
 /** List columns by default: what a person reads at a glance (no secrets, long texts or objects). */
-export function defaultListFields(def: ResourceDef): string[] {
+function defaultListFields(def: ResourceDef): string[] {
   return def.fields.filter((f) => !f.writeOnly && !['LONG_TEXT', 'CUSTOM_VALUES', 'PASSWORD'].includes(f.type)).map((f) => f.name);
 }
 
@@ -148,7 +157,7 @@ const screenDefs = new WeakMap<ResourceDef, Map<Role, ResourceDef>>();
  * columns, filters, CSV, form and view, no custom fields unless it reads them, and only the
  * detail tabs of resources it reads.
  */
-export function screenForRole(config: ScreenConfig, role: Role | undefined): ScreenConfig {
+function screenForRole(config: ScreenConfig, role: Role | undefined): ScreenConfig {
   if (!role) return config;
   const readable = readableFields(config.def, role);
   const declared = config.def.screen.tabs;
@@ -171,7 +180,7 @@ export function screenForRole(config: ScreenConfig, role: Role | undefined): Scr
     ...config,
     def,
     listFields: keep(config.listFields),
-    formFields: keep(config.formFields),
+    form: { ...config.form, fields: keep(config.form?.fields) },
     customFields: readable && !def.fields.some((f) => f.type === 'CUSTOM_VALUES') ? [] : config.customFields,
   };
 }
@@ -186,7 +195,7 @@ const resolve = (config: ScreenConfig): Resolved => {
     modes: config.modes ?? screen.modes,
     rowName: config.rowName ?? rowTitle(config.def),
     listFields: config.listFields ?? screen.listFields,
-    formFields: config.formFields ?? screen.formFields,
+    form: { ...config.form, fields: config.form?.fields ?? screen.formFields },
   };
 };
 
@@ -201,8 +210,7 @@ const ROW_CHECKED = { enabled: false } as const;
 export function ResourceScreen(props: ScreenConfig) {
   const config = resolve(screenForRole(props, session.get()?.role));
   const { def, entity, modes } = config;
-  const { t: translate } = useTranslation();
-  const t = translate as Translate;
+  const { t } = useT();
   const { modal, message } = App.useApp();
   const { mode, id, open, close } = useModeParams(entity, modes);
   const invalidate = useInvalidate();
@@ -216,7 +224,7 @@ export function ResourceScreen(props: ScreenConfig) {
       // the screen says what happened itself (a toast, or the in-use dialog below)
       await deleteRow({ resource: def.name, id: row.id, meta: query ? { query } : undefined, successNotification: false, errorNotification: false });
       await helpers.refresh();
-      message.success(config.deletedMessage?.(row) ?? t('directory.deleted', { name: config.rowName(row) }));
+      message.success(config.remove?.done?.(row) ?? t('directory.deleted', { name: config.rowName(row) }));
       if (id === row.id) close();
     },
   };
@@ -226,7 +234,7 @@ export function ResourceScreen(props: ScreenConfig) {
       await helpers.remove(row);
     } catch (error) {
       const apiError = toProviderError(error);
-      if (apiError.code === 'in-use' && config.onDeleteRefused?.(row, apiError, helpers)) return;
+      if (apiError.code === 'in-use' && config.remove?.onRefused?.(row, apiError, helpers)) return;
       modal.error({
         title: apiError.code === 'in-use' ? t('directory.inUseTitle') : t('directory.deleteFailed'),
         content: apiError.code === 'in-use' ? inUseText(t, apiError) : errorText(apiError),
@@ -297,11 +305,11 @@ export function ResourceScreen(props: ScreenConfig) {
               onClick={() => open('update', row.id)}
             />
           )}
-          {!row.deleted && (config.canDelete?.(row) ?? true) && allows(def.name, 'delete', { meta: { record: row } }) && (
+          {!row.deleted && (config.remove?.can?.(row) ?? true) && allows(def.name, 'delete', { meta: { record: row } }) && (
             // Our own delete (not Refine's DeleteButton): a refused delete (409 in-use) is explained or handled by the screen.
             <Popconfirm
-              title={config.deleteConfirm?.(row) ?? t('directory.deleteConfirm', { name: config.rowName(row) })}
-              okText={config.deleteLabels?.ok ?? t('buttons.delete')}
+              title={config.remove?.confirm?.(row) ?? t('directory.deleteConfirm', { name: config.rowName(row) })}
+              okText={config.remove?.labels?.ok ?? t('buttons.delete')}
               okButtonProps={{ danger: true }}
               cancelText={t('buttons.cancel')}
               onConfirm={() => remove(row)}
@@ -310,8 +318,8 @@ export function ResourceScreen(props: ScreenConfig) {
                 size="small"
                 danger
                 icon={<DeleteOutlined />}
-                title={config.deleteLabels?.button ?? t('buttons.delete')}
-                aria-label={config.deleteLabels?.button ?? t('buttons.delete')}
+                title={config.remove?.labels?.button ?? t('buttons.delete')}
+                aria-label={config.remove?.labels?.button ?? t('buttons.delete')}
               />
             </Popconfirm>
           )}
@@ -392,12 +400,12 @@ export function inUseText(_t: Translate, error: ProviderError): string {
 }
 
 function formFieldsOf(config: ScreenConfig, mode: 'create' | 'update'): FieldDef[] {
-  const names = config.formFields ?? config.def.fields.map((f) => f.name);
+  const names = config.form?.fields ?? config.def.fields.map((f) => f.name);
   return names.map((n) => fieldOf(config.def, n)).filter((f): f is FieldDef => Boolean(f) && !f!.readOnly && !(mode === 'update' && f!.createOnly));
 }
 
 /** Empty text means "no value"; unset custom values are left out of the object. */
-export function cleanBody(fields: readonly FieldDef[], values: Record<string, unknown>, mode: 'create' | 'update', hidden: (name: string) => boolean) {
+function cleanBody(fields: readonly FieldDef[], values: Record<string, unknown>, mode: 'create' | 'update', hidden: (name: string) => boolean) {
   const body: Record<string, unknown> = {};
   for (const field of fields) {
     let value = values[field.name];
@@ -420,8 +428,7 @@ export function cleanBody(fields: readonly FieldDef[], values: Record<string, un
 
 function ResourceForm({ config, mode, id, onDone }: { config: Resolved; mode: 'create' | 'update'; id: number | null; onDone(): void }) {
   const { def } = config;
-  const { t: translate } = useTranslation();
-  const t = translate as Translate;
+  const { t } = useT();
   const { formProps, saveButtonProps, query, form, formLoading } = useDrawerForm<Row>({
     resource: def.name,
     mode,
@@ -440,7 +447,7 @@ function ResourceForm({ config, mode, id, onDone }: { config: Resolved; mode: 'c
           : {
               type: 'error',
               message: t('directory.saveFailed'),
-              description: (error && config.saveErrorText?.(error as { code?: string; message: string })) ?? error?.message,
+              description: (error && config.form?.errorText?.(error as { code?: string; message: string })) ?? error?.message,
             },
     },
   });
@@ -451,7 +458,7 @@ function ResourceForm({ config, mode, id, onDone }: { config: Resolved; mode: 'c
   const ctx: InputContext = { t, mode, record, customFields: config.customFields };
   // biome-ignore lint/correctness/useExhaustiveDependencies: a form's first values are taken once, when it opens
   const defaults = useMemo(
-    () => ({ ...Object.fromEntries(def.fields.filter((f) => f.default !== undefined).map((f) => [f.name, f.default])), ...config.createDefaults?.() }),
+    () => ({ ...Object.fromEntries(def.fields.filter((f) => f.default !== undefined).map((f) => [f.name, f.default])), ...config.form?.defaults?.() }),
     [def],
   );
 
@@ -465,7 +472,7 @@ function ResourceForm({ config, mode, id, onDone }: { config: Resolved; mode: 'c
         onFinish={async (raw) => {
           let body: Record<string, unknown> | null = cleanBody(fields, raw as Record<string, unknown>, mode, isHidden);
           if (mode === 'update') body.version = (raw as Record<string, unknown>).version ?? record?.version;
-          if (config.toBody) body = await config.toBody(body, mode, raw as Record<string, unknown>);
+          if (config.form?.toBody) body = await config.form.toBody(body, mode, raw as Record<string, unknown>);
           if (body) return formProps.onFinish?.(body);
         }}
       >
@@ -473,7 +480,7 @@ function ResourceForm({ config, mode, id, onDone }: { config: Resolved; mode: 'c
           <Input />
         </Form.Item>
         {fields.map((field) => {
-          const own = config.formItem?.(field, mode, record);
+          const own = config.form?.item?.(field, mode, record);
           if (own !== undefined) return <Fragment key={field.name}>{own}</Fragment>;
           return (
             <FieldFormItem
@@ -483,11 +490,11 @@ function ResourceForm({ config, mode, id, onDone }: { config: Resolved; mode: 'c
               ctx={ctx}
               hidden={isHidden(field.name)}
               required={isHidden(field.name) ? false : undefined}
-              extra={config.fieldExtra?.(field.name, mode)}
+              extra={config.form?.fieldExtra?.(field.name, mode)}
             />
           );
         })}
-        {config.formExtra?.(mode)}
+        {config.form?.extra?.(mode)}
         <FormButtons onCancel={onDone} saveButtonProps={saveButtonProps} />
       </Form>
     </Spin>
@@ -497,8 +504,7 @@ function ResourceForm({ config, mode, id, onDone }: { config: Resolved; mode: 'c
 /** The detail view: Details (every readable field through the display registry) and History. */
 function ResourceView({ config, id, onEdit }: { config: Resolved; id: number; onEdit(row: Row): (() => void) | undefined }) {
   const { def } = config;
-  const { t: translate } = useTranslation();
-  const t = translate as Translate;
+  const { t } = useT();
   const { result: row, query } = useOne<Row>({ resource: def.name, id });
   const { declarations } = useRuntimeResources();
   const knownTabs = useContext(DetailTabsContext);
@@ -539,7 +545,7 @@ function ResourceView({ config, id, onEdit }: { config: Resolved; id: number; on
           {t('buttons.edit')}
         </EditButton>
       )}
-      {config.viewExtra?.(row)}
+      {config.view?.extra?.(row)}
     </Space>
   );
 
@@ -551,7 +557,7 @@ function ResourceView({ config, id, onEdit }: { config: Resolved; id: number; on
           { key: 'details', label: t('directory.tabs.details'), children: details },
           ...declaredTabs(def, row.id, t, knownTabs),
           ...referencingTabs(def, row.id, declarations, t),
-          ...(config.viewTabs?.(row) ?? []),
+          ...(config.view?.tabs?.(row) ?? []),
           { key: 'history', label: t('directory.tabs.history'), children: <HistoryTab def={def} id={id} customFields={config.customFields} /> },
         ]}
       />

@@ -2,19 +2,17 @@ import { ImportOutlined } from '@ant-design/icons';
 import { CreateButton } from '@refinedev/antd';
 import { Typography } from 'antd';
 import { useMemo, useState } from 'react';
-import { useTranslation } from 'react-i18next';
-import type { Translate } from './fields/format';
 import { ResourceScreen } from './resource-screen';
 import type { RuntimeDeclaration } from './runtime/runtime';
 import { CsvImport, importTargets } from './import/csv-import';
+import { useT } from '../providers/i18nProvider';
 
 /**
  * The screen of a resource declared at run time (a custom entity's records): the generic
  * screen, with its description above the list and import from CSV for whoever may create.
  */
 export function RuntimeScreen({ def }: { def: RuntimeDeclaration }) {
-  const { t: translate, i18n } = useTranslation();
-  const t = translate as Translate;
+  const { t, i18n } = useT();
   const [importing, setImporting] = useState(false);
   // biome-ignore lint/correctness/useExhaustiveDependencies: the labels follow the language
   const targets = useMemo(() => importTargets(t, def), [def, t, i18n.language]);

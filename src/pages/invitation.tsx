@@ -16,8 +16,8 @@ interface Invitation {
 type Field = 'password' | 'confirm';
 
 /** The password rules, the same as every sign-in's. */
-export const PASSWORD_MIN = 8;
-export const PASSWORD_MAX = 128;
+const PASSWORD_MIN = 8;
+const PASSWORD_MAX = 128;
 
 /** Why a link cannot be used: gone past its 7 days, used already, or not a link of ours (or revoked). */
 const LINK_ERRORS = new Set(['invitation-expired', 'invitation-used', 'invitation-invalid']);

@@ -1,18 +1,18 @@
 import { useForm } from '@refinedev/antd';
 import { Button, Card, Col, Form, Input, Row, Switch } from 'antd';
 import { useRef } from 'react';
-import { useTranslation } from 'react-i18next';
 import { USERS, type MyDataRow } from '../../domain/resources/users';
 import { isOwnOnly } from '../../domain/permissions';
 import { CalendarFeedCard } from '../components/calendar-feed';
 import { PasswordCard } from '../components/password-card';
-import { labelOf, type Translate } from '../engine/fields/format';
+import { labelOf } from '../engine/fields/format';
 import { FieldFormItem } from '../engine/fields/input';
 import { fieldOf } from '../engine/resource-screen';
 import { useKeptOnStale, useStaleChoice } from '../engine/form/drawer-form';
 import { useLeaveGuard } from '../engine/form/leave-guard';
 import type { ProviderError } from '../providers/dataProvider';
 import { ScreenTitle } from '../components/headings';
+import { useT } from '../providers/i18nProvider';
 
 type MyData = MyDataRow & Record<string, unknown>;
 
@@ -24,8 +24,7 @@ const OWN_FIELDS = ['first_name', 'last_name', 'email', 'phone'] as const;
  * row, the field registry's inputs), a password change (PasswordCard), and a teacher's calendar link.
  */
 export default function MyDataPage() {
-  const { t: translate } = useTranslation();
-  const t = translate as Translate;
+  const { t } = useT();
   const unsaved = useRef(false);
   const stale = useStaleChoice((name) => t(`users.fields.${name}`));
   const result = useForm<MyData, ProviderError>({

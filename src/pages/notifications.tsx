@@ -3,14 +3,14 @@ import { useCustom, useCustomMutation } from '@refinedev/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { App, Button, Grid, Segmented, Space, Table, Typography } from 'antd';
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { footerOf } from '../engine/list/list-table';
 import { notificationText } from '../components/notification-text';
-import { formatInstant, type Translate } from '../engine/fields/format';
+import { formatInstant } from '../engine/fields/format';
 import { API_URL, type ProviderError } from '../providers/dataProvider';
 import { subscribeNotifications, type NotificationRow } from '../providers/notification-stream';
 import { ScreenTitle } from '../components/headings';
+import { useT } from '../providers/i18nProvider';
 
 const PAGE_SIZE = 25;
 
@@ -26,9 +26,8 @@ type Page = {
  * one appears without a reload.
  */
 export default function NotificationsPage() {
-  const { t: translate } = useTranslation();
+  const { t } = useT();
   const phone = Grid.useBreakpoint().sm === false;
-  const t = translate as Translate;
   const navigate = useNavigate();
   const { notification } = App.useApp();
   const queryClient = useQueryClient();
@@ -108,7 +107,7 @@ export default function NotificationsPage() {
             key: 'text',
             title: t('notifications.title'),
             render: (_, row) => {
-              const { title, body } = notificationText(translate, row);
+              const { title, body } = notificationText(t, row);
               return (
                 <Space direction="vertical" size={0}>
                   <Typography.Text strong={!row.read}>{title}</Typography.Text>

@@ -9,7 +9,7 @@ interface LoginAnswer {
   exp: number;
 }
 
-export interface LoginVariables {
+interface LoginVariables {
   username: string;
   password: string;
   /** The `redirect` search parameter, already checked by safeRedirect. */

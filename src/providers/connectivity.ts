@@ -80,15 +80,3 @@ async function pollHealth(): Promise<void> {
     polling = false;
   }
 }
-
-/** Resolves once the server answers its health check, asking with the back-off meanwhile. */
-export async function untilServerAnswers(): Promise<void> {
-  for (let tries = 0; ; tries++) {
-    if (await serverAnswers()) {
-      reportReachable();
-      return;
-    }
-    reportOutage();
-    await sleep(outageDelay(tries));
-  }
-}

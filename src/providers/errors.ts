@@ -79,7 +79,7 @@ export function errorText(error: unknown): string {
 }
 
 /** Field codes translated (`fields.<code>`), keyed by field name, for antd forms. */
-export function fieldErrors(error: unknown): Record<string, string> {
+function fieldErrors(error: unknown): Record<string, string> {
   if (isTranslated(error)) return Object.fromEntries(Object.entries(error.errors ?? {}).map(([k, v]) => [k, String(v)]));
   const apiError = toApiError(error);
   return Object.fromEntries(

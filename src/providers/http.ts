@@ -38,7 +38,7 @@ export function toApiError(error: unknown): ApiError {
 /** Query parameters of a call. */
 export type Params = Record<string, unknown>;
 
-export interface RequestConfig {
+interface RequestConfig {
   /** Appended to the URL in their order (an array as `key[]=a&key[]=b`), null and undefined left out. */
   params?: Params;
   headers?: Record<string, string | undefined>;
@@ -51,7 +51,7 @@ export interface RequestConfig {
   transport?: Transport;
 }
 
-export interface HttpResponse<T> {
+interface HttpResponse<T> {
   data: T;
   status: number;
   /** Response headers, names in lower case. */
@@ -69,7 +69,7 @@ export interface TransportRequest {
 }
 
 /** The answer as received; `body` is text, or a Blob for a successful `blob` request. */
-export interface TransportAnswer {
+interface TransportAnswer {
   status: number;
   headers: Record<string, string>;
   body: string | Blob;
@@ -87,7 +87,7 @@ const fetchTransport: Transport = async ({ method, url, headers, body, signal, r
   return { status: res.status, headers: answerHeaders, body: responseType === 'blob' && res.ok ? await res.blob() : await res.text() };
 };
 
-export interface Http {
+interface Http {
   request<T = unknown>(method: string, url: string, body?: unknown, config?: RequestConfig): Promise<HttpResponse<T>>;
   get<T = unknown>(url: string, config?: RequestConfig): Promise<HttpResponse<T>>;
   delete<T = unknown>(url: string, config?: RequestConfig): Promise<HttpResponse<T>>;
@@ -100,7 +100,7 @@ export interface Http {
 const encodeParam = (value: string) => encodeURIComponent(value).replace(/%3A/gi, ':').replace(/%24/g, '$').replace(/%2C/gi, ',').replace(/%20/g, '+');
 
 /** `url` with `params` appended: each value as text (a date in ISO form), an array's items as `key[]`. */
-export function withParams(url: string, params: Params | undefined): string {
+function withParams(url: string, params: Params | undefined): string {
   const parts: string[] = [];
   for (const [key, value] of Object.entries(params ?? {})) {
     const name = Array.isArray(value) ? `${key}[]` : key;
@@ -136,7 +136,7 @@ export interface Locks {
   request<T>(name: string, callback: () => Promise<T>): Promise<T>;
 }
 
-export interface HttpOptions {
+interface HttpOptions {
   baseURL?: string;
   session?: Session;
   /** Where to go when the session ends; defaults to a full page load of /login. */
@@ -178,13 +178,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * arrives once it has begun to drain, and the next try reaches another one). Any other 503 of a write (the database lost mid-request) may have been
  * committed, so it goes to the caller.
  */
-export function busyPause(
-  method: string,
-  status: number,
-  headers: Record<string, string>,
-  body: ApiErrorBody | undefined,
-  random = Math.random,
-): number | undefined {
+function busyPause(method: string, status: number, headers: Record<string, string>, body: ApiErrorBody | undefined, random = Math.random): number | undefined {
   if (status !== 503) return undefined;
   const seconds = Number(headers['retry-after']);
   if (!Number.isFinite(seconds) || seconds < 0) return undefined;
@@ -199,20 +193,20 @@ export const IDEMPOTENCY_HEADER = 'idempotency-key';
 const UNANSWERED_MAX = 50;
 
 /** A fresh Idempotency-Key: 128 random bits in hex (crypto.randomUUID needs a secure context). */
-export function newIdempotencyKey(): string {
+function newIdempotencyKey(): string {
   const bytes = new Uint8Array(16);
   crypto.getRandomValues(bytes);
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
 /** A failed write that may have been done (no answer, a server or proxy error, still in progress): sent again, it takes the same key. */
-export function outcomeUnknown(error: unknown): boolean {
+function outcomeUnknown(error: unknown): boolean {
   if (!(error instanceof ApiError)) return true;
   return error.statusCode === 0 || error.statusCode >= 500 || error.code === 'in-progress';
 }
 
 /** How long a write answered 409 `in-progress` (its first try still running) waits before it asks again, under the same key. */
-export const IN_PROGRESS_WAIT_MS = 1000;
+const IN_PROGRESS_WAIT_MS = 1000;
 
 function inProgressPause(status: number, body: ApiErrorBody | undefined, random = Math.random): number | undefined {
   if (status !== 409 || body?.error?.code !== 'in-progress') return undefined;
@@ -228,7 +222,7 @@ const timerWait = (ms: number, signal?: AbortSignal) =>
     });
   });
 
-export interface HttpClient {
+interface HttpClient {
   http: Http;
   /** Replaces where the client navigates when the session ends (the router registers itself). */
   setNavigate(navigate: (path: string) => void): void;

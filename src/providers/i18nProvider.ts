@@ -1,9 +1,12 @@
 import i18n, { type BackendModule } from 'i18next';
-import { initReactI18next } from 'react-i18next';
+import { initReactI18next, useTranslation } from 'react-i18next';
 import type { I18nProvider } from '@refinedev/core';
 import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from '../../domain/enums';
 
 export type Tree = { [key: string]: string | Tree };
+
+/** A translation function as the screens and the field helpers call it: a key and its values, a text back. */
+export type Translate = (key: string, options?: Record<string, unknown>) => string;
 
 // Every JSON file of a language merges into its one namespace. Greek, the default and the
 // fallback, comes with the page: the sign-in page needs only common.json and errors.json, the
@@ -43,7 +46,7 @@ const fetchedStrings: BackendModule = {
   },
 };
 
-export const LANGUAGE_KEY = 'frontis.language';
+const LANGUAGE_KEY = 'frontis.language';
 
 function storedLanguage(): Language {
   try {
@@ -98,3 +101,9 @@ export const createI18nProvider = (): I18nProvider => ({
   changeLocale: (language: string) => i18n.changeLanguage(language),
   getLocale: () => i18n.language,
 });
+
+/** A screen's translations: `t` (typed as the field helpers take it) and i18next (its language). */
+export function useT(): { t: Translate; i18n: typeof i18n } {
+  const { t, i18n: instance } = useTranslation();
+  return { t: t as Translate, i18n: instance };
+}

@@ -15,7 +15,7 @@ export interface NotificationRow {
 }
 
 /** What the stream says: the unread count, the newest one, and whether that one just arrived. */
-export interface NotificationState {
+interface NotificationState {
   unread: number;
   latest: NotificationRow | null;
   fresh: boolean;

@@ -12,14 +12,14 @@ export interface SessionUser {
 }
 
 /** What is kept under localStorage `user`: the user plus the access token's expiry (Unix s). */
-export interface StoredUser extends SessionUser {
+interface StoredUser extends SessionUser {
   exp?: number;
 }
 
-export const DEFAULT_USER: SessionUser = { id: '', username: '', role: 'TEACHER', firstName: '', lastName: '' };
+const DEFAULT_USER: SessionUser = { id: '', username: '', role: 'TEACHER', firstName: '', lastName: '' };
 
-export const TOKEN_KEY = 'token';
-export const USER_KEY = 'user';
+const TOKEN_KEY = 'token';
+const USER_KEY = 'user';
 
 /** The part of Storage the session needs; tests pass an in-memory one. */
 export interface KeyValueStore {

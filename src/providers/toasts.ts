@@ -9,7 +9,7 @@
  * announcement of confirmations); tests/unit/spec-constants.test.ts reads these values.
  */
 export const TOAST_VARIANTS = ['default', 'destructive'] as const;
-export type ToastVariant = (typeof TOAST_VARIANTS)[number];
+type ToastVariant = (typeof TOAST_VARIANTS)[number];
 
 export interface SwipeSpec {
   swipeDirection: 'right';

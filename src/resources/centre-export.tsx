@@ -1,12 +1,11 @@
 import { CloudDownloadOutlined } from '@ant-design/icons';
 import { App, Button, Modal, Progress, Typography } from 'antd';
 import { useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { can } from '../../domain/access';
-import type { Translate } from '../engine/fields/format';
 import { errorText } from '../providers/errors';
 import { downloadWithProgress } from '../providers/transfer';
 import { useRole } from './lessons/status';
+import { useT, type Translate } from '../providers/i18nProvider';
 
 /** 1536 -> "1,5 KB", in the reader's number format. */
 function sizeText(t: Translate, bytes: number): string {
@@ -21,8 +20,7 @@ function sizeText(t: Translate, bytes: number): string {
  * it without knowing its length, so the progress says how many bytes have arrived.
  */
 export function CentreExportButton() {
-  const { t: translate } = useTranslation();
-  const t = translate as Translate;
+  const { t } = useT();
   const role = useRole();
   const { message } = App.useApp();
   const [received, setReceived] = useState<number | null>(null);

@@ -27,33 +27,35 @@ export default function StudentCustomFieldsPage() {
     <ResourceScreen
       def={STUDENT_CUSTOM_FIELDS}
       visible={(field, values) => field !== 'options' || CHOICE.includes(String(values.type))}
-      toBody={(body) => (CHOICE.includes(String(body.type)) ? body : { ...body, options: body.options === undefined ? undefined : null })}
-      fieldExtra={(field, mode) =>
-        field === 'key' && mode === 'create' ? t('student-custom-fields.keyHint') : field === 'options' ? t('student-custom-fields.optionsHint') : undefined
-      }
-      formExtra={(mode) =>
-        mode === 'update' ? <Alert type="info" showIcon style={{ marginBottom: 16 }} message={t('student-custom-fields.changeHint')} /> : null
-      }
-      saveErrorText={(error) => (error.code === 'in-use' ? t('student-custom-fields.changeRefused') : undefined)}
-      deleteConfirm={(row) => t('student-custom-fields.deleteConfirm', { name: String(row.label) })}
-      onDeleteRefused={(row, error, helpers) => {
-        const count = countOf(error.body);
-        modal.confirm({
-          title: t('student-custom-fields.discardTitle', { name: String(row.label) }),
-          content: count === undefined ? t('student-custom-fields.discardText') : t('student-custom-fields.discardCount', { count }),
-          okText: t('student-custom-fields.discardOk'),
-          okButtonProps: { danger: true },
-          cancelText: t('buttons.cancel'),
-          onOk: async () => {
-            try {
-              await helpers.remove(row, { discard_values: 'true' });
-            } catch (again) {
-              const apiError = toProviderError(again);
-              modal.error({ title: t('directory.deleteFailed'), content: apiError.code === 'in-use' ? inUseText(helpers.t, apiError) : errorText(apiError) });
-            }
-          },
-        });
-        return true;
+      form={{
+        toBody: (body) => (CHOICE.includes(String(body.type)) ? body : { ...body, options: body.options === undefined ? undefined : null }),
+        fieldExtra: (field, mode) =>
+          field === 'key' && mode === 'create' ? t('student-custom-fields.keyHint') : field === 'options' ? t('student-custom-fields.optionsHint') : undefined,
+        extra: (mode) =>
+          mode === 'update' ? <Alert type="info" showIcon style={{ marginBottom: 16 }} message={t('student-custom-fields.changeHint')} /> : null,
+        errorText: (error) => (error.code === 'in-use' ? t('student-custom-fields.changeRefused') : undefined),
+      }}
+      remove={{
+        confirm: (row) => t('student-custom-fields.deleteConfirm', { name: String(row.label) }),
+        onRefused: (row, error, helpers) => {
+          const count = countOf(error.body);
+          modal.confirm({
+            title: t('student-custom-fields.discardTitle', { name: String(row.label) }),
+            content: count === undefined ? t('student-custom-fields.discardText') : t('student-custom-fields.discardCount', { count }),
+            okText: t('student-custom-fields.discardOk'),
+            okButtonProps: { danger: true },
+            cancelText: t('buttons.cancel'),
+            onOk: async () => {
+              try {
+                await helpers.remove(row, { discard_values: 'true' });
+              } catch (again) {
+                const apiError = toProviderError(again);
+                modal.error({ title: t('directory.deleteFailed'), content: apiError.code === 'in-use' ? inUseText(helpers.t, apiError) : errorText(apiError) });
+              }
+            },
+          });
+          return true;
+        },
       }}
     />
   );

@@ -36,42 +36,45 @@ export default function StudentsPage() {
         customFields={definitions}
         visible={(field, values) => field !== 'inactive_reason' || values.status === 'INACTIVE'}
         // the guardians are picked, or typed on the spot ("+ New guardian") and saved with the student
-        toBody={(body) => newGuardians.save(body)}
-        formItem={(field, _mode, record) =>
-          field.name === 'guardian_ids' ? (
-            <Form.Item name="guardian_ids" label={t('students.fields.guardian_ids')}>
-              <GuardianPicker known={(record?.guardians as RefLabel[] | undefined) ?? []} onPending={newGuardians.remember} />
-            </Form.Item>
-          ) : undefined
-        }
-        viewExtra={(row) => <PersonalDataActions resource="students" id={Number(row.id)} name={name(row)} />}
+        form={{
+          toBody: (body) => newGuardians.save(body),
+          item: (field, _mode, record) =>
+            field.name === 'guardian_ids' ? (
+              <Form.Item name="guardian_ids" label={t('students.fields.guardian_ids')}>
+                <GuardianPicker known={(record?.guardians as RefLabel[] | undefined) ?? []} onPending={newGuardians.remember} />
+              </Form.Item>
+            ) : undefined,
+        }}
+        view={{ extra: (row) => <PersonalDataActions resource="students" id={Number(row.id)} name={name(row)} /> }}
         toolbar={
           // importing creates students: shown to whoever may create one
           <CreateButton resource={STUDENTS.name} icon={<ImportOutlined />} onClick={() => setImporting(true)}>
             {t('import.open')}
           </CreateButton>
         }
-        onDeleteRefused={(row, _error, helpers) => {
-          // a student others point at (notes, contracts) stays, marked inactive
-          if (row.status === 'INACTIVE') return false;
-          modal.confirm({
-            title: t('students.inUseTitle', { name: name(row) }),
-            content: t('students.inUseText'),
-            okText: t('students.markInactive'),
-            cancelText: t('buttons.cancel'),
-            onOk: async () => {
-              try {
-                // the page says what happened itself: no toast of Refine's
-                const values = { status: 'INACTIVE', version: row.version };
-                await update({ resource: STUDENTS.name, id: row.id, values, successNotification: false, errorNotification: false });
-                await helpers.refresh();
-                message.success(t('students.markedInactive', { name: name(row) }));
-              } catch (error) {
-                message.error(errorText(error));
-              }
-            },
-          });
-          return true;
+        remove={{
+          onRefused: (row, _error, helpers) => {
+            // a student others point at (notes, contracts) stays, marked inactive
+            if (row.status === 'INACTIVE') return false;
+            modal.confirm({
+              title: t('students.inUseTitle', { name: name(row) }),
+              content: t('students.inUseText'),
+              okText: t('students.markInactive'),
+              cancelText: t('buttons.cancel'),
+              onOk: async () => {
+                try {
+                  // the page says what happened itself: no toast of Refine's
+                  const values = { status: 'INACTIVE', version: row.version };
+                  await update({ resource: STUDENTS.name, id: row.id, values, successNotification: false, errorNotification: false });
+                  await helpers.refresh();
+                  message.success(t('students.markedInactive', { name: name(row) }));
+                } catch (error) {
+                  message.error(errorText(error));
+                }
+              },
+            });
+            return true;
+          },
         }}
       />
       <StudentImport customFields={definitions} open={importing} onClose={() => setImporting(false)} />

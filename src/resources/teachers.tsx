@@ -14,8 +14,8 @@ export default function TeachersPage() {
   return (
     <ResourceScreen
       def={TEACHERS}
-      deleteConfirm={(row) => t('teachers.deleteConfirm', { name: name(row) })}
-      viewExtra={(row) => (row.deleted ? null : <CalendarFeedCard endpoint={`/api/teachers/${row.id}/calendar-feed`} />)}
+      remove={{ confirm: (row) => t('teachers.deleteConfirm', { name: name(row) }) }}
+      view={{ extra: (row) => (row.deleted ? null : <CalendarFeedCard endpoint={`/api/teachers/${row.id}/calendar-feed`} />) }}
     />
   );
 }

@@ -1,11 +1,10 @@
 import { Divider, Form, Input, Select, Typography } from 'antd';
 import { useMemo } from 'react';
-import { useTranslation } from 'react-i18next';
 import { DEFAULT_TIME_ZONE, LANGUAGES } from '../../domain/enums';
 import type { FieldDef } from '../../domain/fields';
 import { TENANTS } from '../../domain/resources/tenants';
-import type { Translate } from '../engine/fields/format';
 import { ResourceScreen } from '../engine/resource-screen';
+import { useT, type Translate } from '../providers/i18nProvider';
 
 function timeZones(): string[] {
   try {
@@ -41,8 +40,7 @@ function FirstAdmin({ t }: { t: Translate }) {
 
 /** /tenants/ (ROOT only): the centres on the generic screen. Removing one deactivates it. */
 export default function TenantsPage() {
-  const { t: translate } = useTranslation();
-  const t = translate as Translate;
+  const { t } = useT();
   const zones = useMemo(() => timeZones().map((z) => ({ value: z, label: z })), []);
 
   const formItem = (field: FieldDef, mode: 'create' | 'update') => {
@@ -68,12 +66,16 @@ export default function TenantsPage() {
       def={TENANTS}
       listFields={['slug', 'name', 'status', 'time_zone', 'language']}
       columns={{ language: { render: (row) => t(`languages.${String(row.language)}`) } }}
-      formItem={formItem}
-      formExtra={(mode) => (mode === 'create' ? <FirstAdmin t={t} /> : null)}
-      toBody={(body, mode, raw) => (mode === 'create' ? { ...body, admin: raw.admin } : body)}
-      canDelete={(row) => row.status === 'ACTIVE'}
-      deleteLabels={{ button: t('tenants.deactivate'), ok: t('buttons.deactivate') }}
-      deleteConfirm={(row) => t('tenants.deactivateConfirm', { name: String(row.name) })}
+      form={{
+        item: formItem,
+        extra: (mode) => (mode === 'create' ? <FirstAdmin t={t} /> : null),
+        toBody: (body, mode, raw) => (mode === 'create' ? { ...body, admin: raw.admin } : body),
+      }}
+      remove={{
+        can: (row) => row.status === 'ACTIVE',
+        labels: { button: t('tenants.deactivate'), ok: t('buttons.deactivate') },
+        confirm: (row) => t('tenants.deactivateConfirm', { name: String(row.name) }),
+      }}
     />
   );
 }

@@ -1,7 +1,7 @@
 import { useList } from '@refinedev/core';
 import type { CustomFieldDefinition } from '../../domain/custom-fields';
 
-export interface CustomFieldRow extends CustomFieldDefinition {
+interface CustomFieldRow extends CustomFieldDefinition {
   id: number;
   version: number;
   position: number;

@@ -1,15 +1,14 @@
 import { useGetIdentity } from '@refinedev/core';
 import { Form, Select } from 'antd';
-import { useTranslation } from 'react-i18next';
 import type { FieldDef } from '../../domain/fields';
 import { MANAGEABLE_ROLES_BY } from '../../domain/permissions';
 import { USERS } from '../../domain/resources/users';
 import type { Role } from '../../domain/enums';
-import type { Translate } from '../engine/fields/format';
 import { FieldFormItem } from '../engine/fields/input';
 import { ResourceScreen, type Row } from '../engine/resource-screen';
 import type { SessionUser } from '../providers/session';
 import { CentreExportButton } from './centre-export';
+import { useT } from '../providers/i18nProvider';
 
 // A ROOT account lives outside the tenant's users (its id may equal a user's id).
 const isOwn = (row: Row | undefined, me?: SessionUser | null) => row !== undefined && me != null && me.role !== 'ROOT' && String(row.id) === String(me.id);
@@ -19,8 +18,7 @@ const isOwn = (row: Row | undefined, me?: SessionUser | null) => row !== undefin
  * nobody deactivates or demotes themselves, and a manager gives only the roles it manages.
  */
 export default function UsersPage() {
-  const { t: translate } = useTranslation();
-  const t = translate as Translate;
+  const { t } = useT();
   const { data: me } = useGetIdentity<SessionUser>();
   const manageable = MANAGEABLE_ROLES_BY[me?.role ?? 'TEACHER'];
 
@@ -63,18 +61,22 @@ export default function UsersPage() {
       def={USERS}
       listFields={['username', 'last_name', 'first_name', 'role', 'email', 'phone', 'status']}
       columns={{ role: { render: (row) => t(`roles.${String(row.role)}`) } }}
-      formItem={formItem}
+      form={{
+        item: formItem,
+        toBody: (body, mode) => {
+          if (mode === 'update' && !body.password) delete body.password;
+          return body;
+        },
+      }}
       // the whole centre's data, for a centre that leaves or keeps a copy
       toolbar={<CentreExportButton />}
       // an empty password on update keeps the current one
-      toBody={(body, mode) => {
-        if (mode === 'update' && !body.password) delete body.password;
-        return body;
+      remove={{
+        can: (row) => row.status === 'ACTIVE' && !isOwn(row, me),
+        labels: { button: t('users.deactivate'), ok: t('buttons.deactivate') },
+        confirm: (row) => t('users.deactivateConfirm', { name: `${String(row.first_name)} ${String(row.last_name)}` }),
+        done: () => t('users.deactivated'),
       }}
-      canDelete={(row) => row.status === 'ACTIVE' && !isOwn(row, me)}
-      deleteLabels={{ button: t('users.deactivate'), ok: t('buttons.deactivate') }}
-      deleteConfirm={(row) => t('users.deactivateConfirm', { name: `${String(row.first_name)} ${String(row.last_name)}` })}
-      deletedMessage={() => t('users.deactivated')}
     />
   );
 }

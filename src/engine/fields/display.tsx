@@ -1,6 +1,5 @@
 import { Space, Tag, Typography } from 'antd';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { canOpenRoute } from '../../../domain/permissions';
 import { VIEW_ROUTES } from '../../../domain/resources/index';
@@ -8,9 +7,10 @@ import { runtimeRouteGuards, runtimeViewRoute } from '../registry';
 import type { FieldDef, FieldType } from '../../../domain/fields';
 import { customFieldDef, type CustomFieldDefinition } from '../../../domain/custom-fields';
 import { session } from '../../providers/session';
-import { fieldText, labelKeyOf, refName, valueText, type RefLabel, type Translate } from './format';
+import { fieldText, labelKeyOf, refName, valueText, type RefLabel } from './format';
+import { useT, type Translate } from '../../providers/i18nProvider';
 
-export function viewLink(reference: string | undefined, id: number): string | null {
+function viewLink(reference: string | undefined, id: number): string | null {
   // where a referenced row is shown: the view drawer its declaration names
   const route = reference ? (VIEW_ROUTES[reference] ?? runtimeViewRoute(reference)) : undefined;
   const role = session.get()?.role;
@@ -18,7 +18,7 @@ export function viewLink(reference: string | undefined, id: number): string | nu
   return `${route.path}?mode=view&${route.param}=${id}`;
 }
 
-export interface DisplayProps {
+interface DisplayProps {
   field: FieldDef;
   row: Record<string, unknown>;
   /** 'cell' keeps long values short; 'show' is the detail view. */
@@ -40,7 +40,7 @@ function RefTag({ label, reference, t }: { label: RefLabel; reference?: string; 
 }
 
 /** The display registry: one renderer per field type. */
-export const FIELD_DISPLAY: Record<FieldType, Display> = {
+const FIELD_DISPLAY: Record<FieldType, Display> = {
   TEXT: plain,
   TAX_ID: plain,
   USERNAME: plain,
@@ -167,6 +167,6 @@ export function FieldDisplay(props: Omit<DisplayProps, 't'> & { t?: Translate })
 }
 
 function TranslatedDisplay(props: Omit<DisplayProps, 't'>) {
-  const { t } = useTranslation();
-  return <>{FIELD_DISPLAY[props.field.type]({ ...props, t: t as Translate })}</>;
+  const { t } = useT();
+  return <>{FIELD_DISPLAY[props.field.type]({ ...props, t: t })}</>;
 }

@@ -2,13 +2,12 @@ import dayjs from 'dayjs';
 import type { FieldDef, ResourceDef } from '../../../domain/fields';
 import { formatMoney } from '../../../domain/money-format';
 import { labelKey as referenceLabelKey } from '../../../domain/references';
+import type { Translate } from '../../providers/i18nProvider';
 
 // Plain-text forms of field values: what a table cell says, and what a CSV export writes.
 // Pure (no React); `t` is i18next's translate function. Money's text form is the domain's
 // (the error texts, below the engine, use it too).
 export { formatMoney };
-
-export type Translate = (key: string, options?: Record<string, unknown>) => string;
 
 /** Euro as typed (12,5 or 12.50 or 1.234,56) -> integer cents; undefined when not a number. */
 export function parseEuro(text: string): number | undefined {
@@ -20,7 +19,7 @@ export function parseEuro(text: string): number | undefined {
 }
 
 export const DATE_FORMAT = 'DD/MM/YYYY';
-export const DATE_TIME_FORMAT = 'DD/MM/YYYY HH:mm';
+const DATE_TIME_FORMAT = 'DD/MM/YYYY HH:mm';
 
 /** "2026-03-07" -> "07/03/2026". */
 export function formatDate(value: string | null | undefined): string {
@@ -55,7 +54,7 @@ export function parseDate(text: string): string | undefined {
 /** Made once: building a number format costs far more than using it (a list's cells each used a new one). */
 const NUMBER_FORMAT = new Intl.NumberFormat('el-GR', { maximumFractionDigits: 6 });
 
-export function formatNumber(value: number | null | undefined): string {
+function formatNumber(value: number | null | undefined): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return '';
   return NUMBER_FORMAT.format(value);
 }

@@ -5,9 +5,10 @@ import type { KeyboardEvent, ReactNode } from 'react';
 import { customFieldDef, type CustomFieldDefinition } from '../../../domain/custom-fields';
 import type { FieldDef, FieldType } from '../../../domain/fields';
 import { isValidTaxId } from '../../../domain/tax-id';
-import { DATE_FORMAT, labelKeyOf, type RefLabel, type Translate } from './format';
+import { DATE_FORMAT, labelKeyOf, type RefLabel } from './format';
 import { ColorInput } from './color-input';
 import { ReferenceSelect } from './reference-select';
+import type { Translate } from '../../providers/i18nProvider';
 
 export interface InputContext {
   t: Translate;
@@ -47,7 +48,7 @@ const text: InputFactory = (field) => ({ control: <Input maxLength={field.max} /
 const choices = (field: FieldDef) => (field.options ?? []).map((o) => ({ value: o, label: o }));
 
 /** The input registry: one form control per field type, with how its value maps to the API's. */
-export const FIELD_INPUT: Record<FieldType, InputFactory> = {
+const FIELD_INPUT: Record<FieldType, InputFactory> = {
   TEXT: text,
   SLUG: text,
   LONG_TEXT: (field) => ({ control: <Input.TextArea autoSize={{ minRows: 3, maxRows: 10 }} maxLength={field.max} /> }),

@@ -1,15 +1,15 @@
 import { type CrudFilter, useList } from '@refinedev/core';
 import { Select } from 'antd';
 import { useMemo, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { declarationOf } from '../registry';
-import { formatDate, refName, type RefLabel, type Translate } from './format';
+import { formatDate, refName, type RefLabel } from './format';
+import { useT } from '../../providers/i18nProvider';
 
 /**
  * A guardian as a picker names her (docs/rules.md, Guardians): two of the same name are told
  * apart by their children and the phone's last digits, "Μαρία Παππά · Νίκος Παππάς, Ελένη Παππά · …4567".
  */
-export function guardianLabel(row: Record<string, unknown>): string {
+function guardianLabel(row: Record<string, unknown>): string {
   const name = `${String(row.first_name ?? '')} ${String(row.last_name ?? '')}`.trim();
   const children = ((row.students as RefLabel[] | undefined) ?? []).map((s) => s.name).filter(Boolean);
   const digits = String(row.phone ?? '').replace(/\D/g, '');
@@ -57,7 +57,7 @@ interface Props {
  * the server), showing labels; the labels of values already chosen come with the record.
  */
 export function ReferenceSelect({ reference, multiple, value, onChange, known = [], id, disabled, 'aria-label': ariaLabel, filters }: Props) {
-  const { t } = useTranslation();
+  const { t } = useT();
   const [search, setSearch] = useState('');
   const [picked, setPicked] = useState<RefLabel[]>([]);
   // The choices are asked for when the select is first used, so a screen full of selects (the
@@ -75,7 +75,7 @@ export function ReferenceSelect({ reference, multiple, value, onChange, known = 
 
   const options = useMemo(() => {
     const seen = new Map<number, string>();
-    for (const label of [...known, ...picked]) seen.set(label.id, refName(t as Translate, label, reference));
+    for (const label of [...known, ...picked]) seen.set(label.id, refName(t, label, reference));
     for (const row of result.data ?? []) seen.set(row.id, rowLabel(reference, row));
     return [...seen].map(([v, label]) => ({ value: v, label }));
   }, [known, picked, result.data, reference, t]);

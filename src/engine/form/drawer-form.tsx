@@ -51,7 +51,7 @@ interface StaleTarget {
   query?: { data?: { data?: unknown }; refetch(): Promise<{ data?: { data?: unknown } }> };
 }
 
-export interface StaleChoice {
+interface StaleChoice {
   onMutationError(error: unknown): void;
   /** A save went through: nothing is held any more. */
   saved(): void;

@@ -1,8 +1,9 @@
 import type { CustomFieldDefinition } from '../../../domain/custom-fields';
 import { customFieldDef } from '../../../domain/custom-fields';
 import type { ResourceDef } from '../../../domain/fields';
-import { labelOf, valueText, type Translate } from '../fields/format';
+import { labelOf, valueText } from '../fields/format';
 import { changedFields, type CompareFields, shown } from './stale';
+import type { Translate } from '../../providers/i18nProvider';
 
 /**
  * The stale comparison of a declared resource's form: each field under its label, dates, money

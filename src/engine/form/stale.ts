@@ -42,7 +42,7 @@ export function changedFields(mine: Record<string, unknown>, theirs: Record<stri
 }
 
 /** One line of the comparison: a field's name, what the user typed and what the other person saved. */
-export interface ComparedField {
+interface ComparedField {
   key: string;
   label: string;
   mine: string;
@@ -53,7 +53,7 @@ export interface ComparedField {
 export type CompareFields = (mine: Record<string, unknown>, theirs: Record<string, unknown>) => ComparedField[];
 
 /** The comparison of fields named by `labelOf`, their values as plain text. */
-export const plainComparison =
+const plainComparison =
   (labelOf: (field: string) => string): CompareFields =>
   (mine, theirs) =>
     changedFields(mine, theirs).map((field) => ({ key: field, label: labelOf(field), mine: shown(mine[field]), theirs: shown(theirs[field]) }));
@@ -63,16 +63,16 @@ export const plainComparison =
  * save them over the other person's version, to load that version instead, or to compare the
  * two side by side (only the fields that differ).
  */
-export function offerStaleChoice(
+export function offerStaleChoice<T extends Record<string, unknown>>(
   modal: HookAPI,
   opts: {
     mine: Record<string, unknown>;
-    theirs(): Promise<Record<string, unknown>>;
+    theirs(): Promise<T>;
     labelOf(field: string): string;
     /** The comparison's lines, when the fields need more than a label (custom values, formats). */
     compare?: CompareFields;
-    keepMine(theirs: Record<string, unknown>): void;
-    loadTheirs(theirs: Record<string, unknown>): void;
+    keepMine(theirs: T): void;
+    loadTheirs(theirs: T): void;
   },
 ): void {
   const theirs = opts.theirs();

@@ -2,18 +2,17 @@ import { UploadOutlined } from '@ant-design/icons';
 import { useInvalidate } from '@refinedev/core';
 import { Alert, Button, Checkbox, Modal, Progress, Result, Select, Space, Steps, Table, Typography, Upload } from 'antd';
 import { useMemo, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import type { ImportJobAnswer, ImportReportAnswer } from '../../../domain/answers/imports';
 import type { ImportRowError } from '../../../domain/errors';
 import type { FieldDef, ResourceDef } from '../../../domain/fields';
 import { normalizeSearch } from '../../../domain/text';
 import { parseCsv } from '../list/csv';
-import { labelOf, parseDate, type Translate } from '../fields/format';
+import { labelOf, parseDate } from '../fields/format';
 import { ApiError, toApiError } from '../../providers/http';
 import { fetchJson, uploadWithProgress } from '../../providers/transfer';
 import { errorText } from '../../providers/errors';
-import { loadAllLanguages, translations } from '../../providers/i18nProvider';
+import { loadAllLanguages, translations, useT, type Translate } from '../../providers/i18nProvider';
 
 const MAX_ROWS = 5000;
 
@@ -26,7 +25,7 @@ export interface ImportTarget {
 }
 
 /** What an import answers (domain/answers/imports.ts): rows created, rows skipped, each refused row. */
-export type ImportAnswer = z.infer<typeof ImportReportAnswer>;
+type ImportAnswer = z.infer<typeof ImportReportAnswer>;
 
 /** Every translation of an enum value (el and en), folded, for matching what people typed. */
 function enumMatch(field: FieldDef, cell: string): string | undefined {
@@ -148,8 +147,7 @@ interface ImportProps {
  * nothing (or skip the invalid rows), with the report of what went in.
  */
 export function CsvImport({ resource, targets, open, onClose, title, hint, recordsOf }: ImportProps) {
-  const { t: translate, i18n } = useTranslation();
-  const t = translate as Translate;
+  const { t, i18n } = useT();
   const invalidate = useInvalidate();
   const [stage, setStage] = useState<Stage>('file');
   const [fileName, setFileName] = useState('');

@@ -5,7 +5,7 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 
 export type DateRange = [Dayjs, Dayjs];
-export type DateRangePreset = 'today' | 'yesterday' | 'last7Days' | 'last30Days' | 'thisMonth';
+type DateRangePreset = 'today' | 'yesterday' | 'last7Days' | 'last30Days' | 'thisMonth';
 
 /** The quick date ranges, as of `now`; "custom range" is picking dates by hand. */
 export function presetRange(preset: DateRangePreset, now: Dayjs = dayjs()): DateRange {

@@ -7,7 +7,8 @@ import { MAX_PAGE_ROWS, type ResourceDef } from '../../../domain/fields';
 import { dataProvider } from '../../providers/dataProvider';
 import { errorText } from '../../providers/errors';
 import { buildCsv, csvDelimiter, csvNumber } from './csv';
-import { fieldText, labelOf, type Translate } from '../fields/format';
+import { fieldText, labelOf } from '../fields/format';
+import type { Translate } from '../../providers/i18nProvider';
 
 export interface CsvColumn {
   header: string;
@@ -48,7 +49,7 @@ export const resourceCsvColumns = (t: Translate, def: ResourceDef): CsvColumn[] 
 ];
 
 /** Every row matching `filters` and `sorters`, 200 per call; `onProgress(done, total)` after each page. */
-export async function fetchAllRows(
+async function fetchAllRows(
   resource: string,
   filters: CrudFilters,
   sorters: CrudSorting,

@@ -7,13 +7,14 @@ import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FieldDef } from '../../../domain/fields';
 import { DATE_RANGE_PRESETS, presetRange } from './date-range-presets';
-import { DATE_FORMAT, type Translate } from '../fields/format';
+import { DATE_FORMAT } from '../fields/format';
 import { ReferenceSelect } from '../fields/reference-select';
+import type { Translate } from '../../providers/i18nProvider';
 
 type Kind = 'like' | 'in' | 'range' | 'ref';
 
 /** Which filter a field gets in a list, by type (the server accepts these operators). */
-export function filterKind(field: FieldDef): Kind | null {
+function filterKind(field: FieldDef): Kind | null {
   if (!field.filterable || field.writeOnly) return null;
   switch (field.type) {
     case 'TEXT':

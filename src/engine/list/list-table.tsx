@@ -3,7 +3,7 @@ import type { BaseRecord, CrudFilter, CrudFilters, CrudSort, CrudSorting } from 
 import { Input, Space, Table, type TableColumnsType, type TableProps } from 'antd';
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Translate } from '../fields/format';
+import type { Translate } from '../../providers/i18nProvider';
 
 /** The footer every list shows: 'Show {from} to {to} from {count} total entries'. */
 export const footerOf =
@@ -56,7 +56,7 @@ const columnName = <T,>(column: TableColumnsType<T>[number]): string =>
  * it, never back to "unsorted"), and the arrow shows the sort the list was asked for, which the
  * URL keeps. antd's multi-column sorting would only append the click behind the default order.
  */
-export function singleSort<T>(columns: TableColumnsType<T>, sorters: CrudSorting): TableColumnsType<T> {
+function singleSort<T>(columns: TableColumnsType<T>, sorters: CrudSorting): TableColumnsType<T> {
   const [first] = sorters;
   return columns.map((column) => {
     if (!column.sorter) return column;

@@ -1,7 +1,7 @@
 import { Spin, type TabsProps } from 'antd';
 import { createContext, Suspense, type ReactNode } from 'react';
 import type { ResourceDef } from '../../../domain/fields';
-import type { Translate } from '../fields/format';
+import type { Translate } from '../../providers/i18nProvider';
 
 /**
  * A detail tab a declaration may name in `screen.tabs` ('lessons', 'payments'…). The engine

@@ -1,13 +1,13 @@
 import { useList, useMany } from '@refinedev/core';
 import { Alert, Empty, Space, Spin, Table, Tag, Timeline, Typography } from 'antd';
-import { useTranslation } from 'react-i18next';
 import type { CustomFieldDefinition } from '../../../domain/custom-fields';
 import { customFieldDef } from '../../../domain/custom-fields';
 import { recordsHistoryEntity } from '../../../domain/custom-entities';
 import type { FieldDef, ResourceDef } from '../../../domain/fields';
 import { errorText } from '../../providers/errors';
-import { formatInstant, labelOf, refName, valueText, type RefLabel, type Translate } from '../fields/format';
+import { formatInstant, labelOf, refName, valueText, type RefLabel } from '../fields/format';
 import { rowLabel } from '../fields/reference-select';
+import { useT, type Translate } from '../../providers/i18nProvider';
 
 export interface HistoryEntry {
   id: number;
@@ -20,7 +20,7 @@ export interface HistoryEntry {
 }
 
 /** Rows of another resource, named once their names arrive (the history keeps only their ids). */
-export interface ReferencedRows {
+interface ReferencedRows {
   reference: string;
   ids: number[];
 }
@@ -97,7 +97,7 @@ function idsByReference(changes: Change[]): Map<string, number[]> {
 
 /** Names of referenced rows; cells of one resource share one request (same ids, same query). */
 function ReferenceNames({ value, all }: { value: ReferencedRows; all: number[] }) {
-  const { t } = useTranslation();
+  const { t } = useT();
   const { result, query } = useMany<Record<string, unknown> & { id: number }>({
     resource: value.reference,
     ids: all,
@@ -134,7 +134,7 @@ export function historyEntity(def: Pick<ResourceDef, 'name'>): string {
 
 /** The History tab of a detail view: who changed what and when, field by field, newest first. */
 export function HistoryTab({ def, id, customFields }: { def: ResourceDef; id: number; customFields?: readonly CustomFieldDefinition[] }) {
-  const { t } = useTranslation();
+  const { t } = useT();
   const { result, query } = useList<HistoryEntry>({
     resource: 'history',
     filters: [
@@ -148,7 +148,7 @@ export function HistoryTab({ def, id, customFields }: { def: ResourceDef; id: nu
   if (query.isError) return <Alert type="error" message={errorText(query.error)} />;
   if (!result.data.length) return <Empty description={t('history.empty')} />;
 
-  const described = result.data.map((entry) => ({ entry, changes: describeChanges(t as Translate, def, entry.changes, customFields) }));
+  const described = result.data.map((entry) => ({ entry, changes: describeChanges(t, def, entry.changes, customFields) }));
   const ids = idsByReference(described.flatMap((d) => d.changes));
   return (
     <Timeline

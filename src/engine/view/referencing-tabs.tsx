@@ -5,9 +5,10 @@ import { can } from '../../../domain/permissions';
 import type { FieldDef, ResourceDef } from '../../../domain/fields';
 import { session } from '../../providers/session';
 import { FieldDisplay } from '../fields/display';
-import { labelOf, type Translate } from '../fields/format';
+import { labelOf } from '../fields/format';
 import type { Row } from '../row';
 import { RelatedRows } from './related-rows';
+import type { Translate } from '../../providers/i18nProvider';
 
 /** The REFERENCE fields of `declarations` that point at rows of `target`, with their declaration. */
 export function referencesTo(target: string, declarations: readonly ResourceDef[]): { def: ResourceDef; field: FieldDef }[] {

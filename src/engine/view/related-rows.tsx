@@ -3,7 +3,7 @@ import type { TableColumnsType } from 'antd';
 import { useNavigate } from 'react-router';
 import { ListTable } from '../list/list-table';
 
-export interface RelatedRowsProps<T extends BaseRecord> {
+interface RelatedRowsProps<T extends BaseRecord> {
   /** The API resource whose rows point at the record. */
   resource: string;
   /** The filter naming the record (and any the tab adds, a date range); the user cannot remove them. */

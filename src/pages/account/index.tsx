@@ -81,7 +81,7 @@ export default function AccountPage() {
   const expenses = (
     <ResourceScreen
       def={EXPENSES}
-      createDefaults={expenseDefaults}
+      form={{ defaults: expenseDefaults }}
       // the first request already asks for the month (not all expenses, then the month)
       initialFilters={monthFilters(expenseMonth)}
       toolbar={(state) => <ExpenseToolbar state={state} month={expenseMonth} setMonth={(m) => set({ expense_month: m })} />}

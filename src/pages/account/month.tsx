@@ -9,7 +9,7 @@ import type { ReceiptSplit } from '../../../domain/money';
 import { formatMoney } from '../../engine/fields/format';
 import { errorText } from '../../providers/errors';
 import { PaymentsList } from '../../resources/money/payments-list';
-import { useRefetchAfterWrites } from '../../resources/money/refresh';
+import { accountKey } from '../../resources/money/refresh';
 
 export const FIGURES = ['income', 'expenses', 'expected', 'net'] as const;
 
@@ -36,11 +36,15 @@ function Figure({ name, split }: { name: (typeof FIGURES)[number]; split: Receip
 }
 
 /** The figures of one month (income, expenses, expected, net; each split by receipt). */
-export function MonthFiguresCards({ month }: { month: string }) {
-  const { result, query } = useCustom<z.infer<typeof AccountMonthAnswer>>({ url: '/api/account/month', method: 'get', config: { query: { month } } });
-  const figures = result.data?.data;
+function MonthFiguresCards({ month }: { month: string }) {
   // An expense or payment added, changed or deleted below moves these cards too.
-  useRefetchAfterWrites(query.refetch);
+  const { result, query } = useCustom<z.infer<typeof AccountMonthAnswer>>({
+    url: '/api/account/month',
+    method: 'get',
+    config: { query: { month } },
+    queryOptions: { queryKey: accountKey({ month }) },
+  });
+  const figures = result.data?.data;
   if (query.isLoading) return <Spin />;
   if (query.isError || !figures) return <Alert type="error" message={errorText(query.error)} />;
   return (

@@ -8,7 +8,7 @@ import type { MonthFigures, ReceiptSplit } from '../../../domain/money';
 import { formatMoney } from '../../engine/fields/format';
 import { errorText } from '../../providers/errors';
 import { BarChart } from '../../resources/money/charts';
-import { useRefetchAfterWrites } from '../../resources/money/refresh';
+import { accountKey } from '../../resources/money/refresh';
 import { monthLabel } from '../../resources/money/types';
 import { FIGURES } from './month';
 
@@ -20,9 +20,13 @@ const axisMoney = (cents: number) => `${Math.round(cents / 100).toLocaleString('
 /** The Year tab: twelve months side by side with their totals, and a chart of income, expenses and expected. */
 export function AccountYear({ year, setYear }: { year: number; setYear(year: number): void }) {
   const { t, i18n } = useTranslation();
-  const { result, query } = useCustom<z.infer<typeof AccountYearAnswer>>({ url: '/api/account/year', method: 'get', config: { query: { year } } });
+  const { result, query } = useCustom<z.infer<typeof AccountYearAnswer>>({
+    url: '/api/account/year',
+    method: 'get',
+    config: { query: { year } },
+    queryOptions: { queryKey: accountKey({ year }) },
+  });
   const figures = result.data?.data;
-  useRefetchAfterWrites(query.refetch);
   const short = (month: string) => monthLabel(month, i18n.language).slice(0, 3);
   const cell = (split: ReceiptSplit | undefined) =>
     split && (

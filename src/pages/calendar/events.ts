@@ -1,8 +1,8 @@
 import type { CSSProperties } from 'react';
-import type { Translate } from '../../engine/fields/format';
 import { KIND } from '../../../domain/lessons';
 import type { CalendarLesson } from '../../../domain/calendar';
 import { lessonTitle } from '../../resources/lessons/status';
+import type { Translate } from '../../providers/i18nProvider';
 
 /** The column of lessons without a room in the day view. */
 export const NO_ROOM = -1;
@@ -32,7 +32,7 @@ export interface CalendarEvent {
 const DEFAULT_COLOR = '#1677ff';
 
 /** Black or white, whichever reads better on `hex` (WCAG relative luminance). */
-export function readableText(hex: string): string {
+function readableText(hex: string): string {
   const m = /^#?([0-9a-f]{6})$/i.exec(hex);
   if (!m) return '#fff';
   const n = parseInt(m[1]!, 16);

@@ -5,9 +5,7 @@ import { createContext, useCallback, useContext, useMemo, useState, type CSSProp
 import { Calendar, type SlotInfo } from 'react-big-calendar';
 import * as dragAndDrop from 'react-big-calendar/lib/addons/dragAndDrop';
 import type { EventInteractionArgs } from 'react-big-calendar/lib/addons/dragAndDrop';
-import { useTranslation } from 'react-i18next';
 import { decodeCalendar } from '../../../domain/calendar';
-import type { Translate } from '../../engine/fields/format';
 import { conflictsOf, LessonConflicts } from '../../components/lesson-conflicts';
 import type { ProviderError } from '../../providers/dataProvider';
 import { providerError, QUIET, useCalendarLessons, useRefreshLessons, type CalendarQuery } from '../../resources/lessons/api';
@@ -18,6 +16,7 @@ import { LessonEvent } from './lesson-event';
 import { FORMATS, localizer, messages, visibleRange, VIEWS, type CalendarView } from './localizer';
 import './rbc-styles';
 import './calendar.css';
+import { useT } from '../../providers/i18nProvider';
 
 // The add-on is CommonJS only: depending on the bundler's interop its function is the module's
 // default or the default's default.
@@ -116,7 +115,7 @@ function MonthShowMore({ slotDate, count }: { slotDate: Date; count: number }) {
 const hourOf = (time: string, up: boolean) => Number(time.slice(0, 2)) + (up && time.slice(3, 5) !== '00' ? 1 : 0);
 const localIso = (d: Date) => dayjs(d).format('YYYY-MM-DDTHH:mm');
 
-export interface LessonCalendarProps {
+interface LessonCalendarProps {
   filters: CalendarFilters;
   onOpen(id: number): void;
   onSlot(slot: Record<string, string>): void;
@@ -128,8 +127,7 @@ export interface LessonCalendarProps {
  * drag and drop moves or resizes a lesson (PATCH with its version; a conflict puts it back).
  */
 export function LessonCalendar({ filters, onOpen, onSlot }: LessonCalendarProps) {
-  const { t: translate, i18n } = useTranslation();
-  const t = translate as Translate;
+  const { t, i18n } = useT();
   const { modal, message } = App.useApp();
   const refresh = useRefreshLessons();
   const { mutateAsync: update } = useUpdate<Lesson, ProviderError>();

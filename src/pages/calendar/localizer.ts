@@ -2,7 +2,7 @@ import dayjs from 'dayjs';
 import 'dayjs/locale/el';
 import updateLocale from 'dayjs/plugin/updateLocale';
 import { dayjsLocalizer, type DateLocalizer, type Formats, type Messages } from 'react-big-calendar';
-import type { Translate } from '../../engine/fields/format';
+import type { Translate } from '../../providers/i18nProvider';
 
 // Weeks start on Monday in both languages (the centre is in Greece); dayjs's 'el' already does.
 dayjs.extend(updateLocale);

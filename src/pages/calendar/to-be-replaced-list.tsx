@@ -1,8 +1,8 @@
 import { Button, Empty, List, Space, Typography } from 'antd';
-import { useTranslation } from 'react-i18next';
-import { formatDate, type Translate } from '../../engine/fields/format';
+import { formatDate } from '../../engine/fields/format';
 import { lessonTitle } from '../../resources/lessons/status';
 import type { Lesson } from '../../resources/lessons/types';
+import { useT } from '../../providers/i18nProvider';
 
 /** The lessons waiting for a replacement, in the calendar's "To be replaced" drawer. */
 export default function ToBeReplacedList({
@@ -16,8 +16,7 @@ export default function ToBeReplacedList({
   onView(id: number): void;
   onReplace(id: number): void;
 }) {
-  const { t: translate } = useTranslation();
-  const t = translate as Translate;
+  const { t } = useT();
   return lessons.length === 0 ? (
     <Empty description={t('lessons.toBeReplaced.empty')} />
   ) : (

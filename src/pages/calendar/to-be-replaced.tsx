@@ -1,10 +1,9 @@
 import { useList } from '@refinedev/core';
 import { Button, Drawer, Spin, Typography } from 'antd';
 import { Suspense, useState } from 'react';
-import { useTranslation } from 'react-i18next';
-import type { Translate } from '../../engine/fields/format';
 import { lazyPart } from '../../lazy';
 import type { Lesson } from '../../resources/lessons/types';
+import { useT } from '../../providers/i18nProvider';
 
 // The drawer's list (antd's List with its pagination) loads when the drawer first opens
 // (antd draws a drawer's content only then).
@@ -12,8 +11,7 @@ const ToBeReplacedList = lazyPart(() => import('./to-be-replaced-list'));
 
 /** "To be replaced (N)": the lessons still waiting for a replacement, one click from the calendar. */
 export function ToBeReplaced({ staff, onView, onReplace }: { staff: boolean; onView(id: number): void; onReplace(id: number): void }) {
-  const { t: translate } = useTranslation();
-  const t = translate as Translate;
+  const { t } = useT();
   const [open, setOpen] = useState(false);
   const { result, query } = useList<Lesson>({
     resource: 'lessons',

@@ -2,12 +2,11 @@ import { useCustomMutation } from '@refinedev/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Col, Form, Input, Row, Spin } from 'antd';
 import { useRef } from 'react';
-import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import type { PortalMeUpdate } from '../../../domain/answers/portal';
 import { GUARDIANS } from '../../../domain/resources/people';
 import { PasswordCard } from '../../components/password-card';
-import { labelOf, type Translate } from '../../engine/fields/format';
+import { labelOf } from '../../engine/fields/format';
 import { FieldFormItem } from '../../engine/fields/input';
 import { useKeptOnStale, useStaleChoice } from '../../engine/form/drawer-form';
 import { useLeaveGuard } from '../../engine/form/leave-guard';
@@ -15,6 +14,7 @@ import { fieldOf } from '../../engine/resource-screen';
 import { toProviderError, type ProviderError } from '../../providers/dataProvider';
 import { LoadError, PORTAL_ME_KEY, PORTAL_ME_URL, type PortalMe, usePortalMe } from './portal-data';
 import { ScreenTitle } from '../../components/headings';
+import { useT } from '../../providers/i18nProvider';
 
 type Update = z.infer<typeof PortalMeUpdate>;
 
@@ -27,8 +27,7 @@ const OWN_FIELDS = ['phone', 'address', 'city', 'postal_code', 'notify'] as cons
  * her password.
  */
 export default function PortalDetails() {
-  const { t: translate } = useTranslation();
-  const t = translate as Translate;
+  const { t } = useT();
   const { notification } = App.useApp();
   const queryClient = useQueryClient();
   const [form] = Form.useForm<Update>();

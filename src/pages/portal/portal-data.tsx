@@ -47,7 +47,7 @@ export { fullName as childName };
  * The child a screen shows: `?child=<id>` when it is one of hers, else her first. The choice
  * stays in the address, so a reload or a shared link keeps it and Back goes to the previous one.
  */
-export function useChild(children: readonly PortalChild[] | undefined): [PortalChild | undefined, (id: number) => void] {
+function useChild(children: readonly PortalChild[] | undefined): [PortalChild | undefined, (id: number) => void] {
   const [params, setParams] = useSearchParams();
   const wanted = Number(params.get('child'));
   const child = children?.find((c) => c.id === wanted) ?? children?.[0];
@@ -61,7 +61,7 @@ export function useChild(children: readonly PortalChild[] | undefined): [PortalC
 }
 
 /** Names her children apart when she has more than one: buttons on a phone, a list when there are many. */
-export function ChildSwitcher({ family, value, onChange }: { family: readonly PortalChild[]; value?: PortalChild; onChange(id: number): void }) {
+function ChildSwitcher({ family, value, onChange }: { family: readonly PortalChild[]; value?: PortalChild; onChange(id: number): void }) {
   const { t } = useTranslation();
   if (family.length < 2) return null;
   if (family.length > 3) {

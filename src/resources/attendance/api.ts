@@ -11,7 +11,7 @@ export interface Label {
   name: string | null;
 }
 
-export interface RosterMark {
+interface RosterMark {
   id: number;
   status: AttendanceStatus;
   note: string | null;
@@ -27,7 +27,7 @@ export interface RosterLine {
   mark: RosterMark | null;
 }
 
-export interface Roster {
+interface Roster {
   lesson: { id: number; date: string; start_time: string; end_time: string; class: Label | null; subject: Label | null };
   students: RosterLine[];
 }
@@ -46,7 +46,7 @@ export interface AttendanceRow {
   subject: Label | null;
 }
 
-export interface Rates {
+interface Rates {
   total: number;
   counts: Record<AttendanceStatus, number>;
   rate: number | null;

@@ -9,7 +9,7 @@ import { DateRangePresets, presetRange, type DateRange } from '../../engine/list
 import { toProviderError } from '../../providers/dataProvider';
 import { type AttendanceRow, useAttendanceList, useAttendanceRates } from './api';
 
-export type AttendanceOwner = 'student_id' | 'class_id';
+type AttendanceOwner = 'student_id' | 'class_id';
 
 export const STATUS_COLOR: Record<AttendanceStatus, string> = { PRESENT: 'green', ABSENT: 'red', LATE: 'orange', EXCUSED: 'blue' };
 const PAGE = 20;

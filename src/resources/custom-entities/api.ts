@@ -2,7 +2,6 @@ import {
   CUSTOM_ENTITY_FIELD_TYPES,
   type CustomEntity,
   type CustomEntityField,
-  recordsResourceName,
   REFERENCE_TARGETS,
   targetResource as domainTarget,
 } from '../../../domain/custom-entities';
@@ -14,8 +13,6 @@ import type { ApiErrorBody } from '../../providers/http';
 
 /** The field types an entity's field may take. */
 export const ENTITY_FIELD_TYPES = CUSTOM_ENTITY_FIELD_TYPES;
-export type EntityFieldType = (typeof ENTITY_FIELD_TYPES)[number];
-
 /** Built-in resources a REFERENCE field may point to. */
 export const BUILT_IN_TARGETS = REFERENCE_TARGETS;
 
@@ -26,9 +23,6 @@ export type EntityField = Omit<CustomEntityField, 'position'> & { position?: num
 export type EntityRow = Omit<CustomEntity, 'fields'> & { fields: EntityField[]; created_at?: string; updated_at?: string };
 
 export const isChoice = (type: string | undefined) => type === 'SINGLE_CHOICE' || type === 'MULTIPLE_CHOICE';
-
-/** The API resource of an entity's records: `custom-entities/<slug>/records`. */
-export const recordsResource = recordsResourceName;
 
 /** Where the records of an entity are listed. */
 export const recordsRoute = (slug: string) => `/custom-entities/entity/${slug}/`;
@@ -103,8 +97,10 @@ export function entityBody(values: Values): Record<string, unknown> {
 }
 
 /** A stored entity as the form holds it: fields in their order, no nulls in the choice lists. */
-export const toValues = (row: EntityRow) =>
-  ({ ...row, fields: [...row.fields].sort((a, b) => (a.position ?? 0) - (b.position ?? 0)).map((f) => ({ ...f, options: f.options ?? [] })) }) as never;
+export const toValues = (row: EntityRow) => ({
+  ...row,
+  fields: [...row.fields].sort((a, b) => (a.position ?? 0) - (b.position ?? 0)).map((f) => ({ ...f, options: f.options ?? [] })),
+});
 
 /** A server field code `fields.2.key` as the form's path `['fields', 2, 'key']`. */
 export const formPath = (name: string): (string | number)[] => name.split('.').map((part) => (/^\d+$/.test(part) ? Number(part) : part));

@@ -9,7 +9,6 @@ import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { FIELD_KEY_RE, SLUG_RE } from '../../../domain/custom-entities';
 import { SIDEBAR_GROUPS } from '../../../domain/fields';
-import type { Translate } from '../../engine/fields/format';
 import { FieldFormItem } from '../../engine/fields/input';
 import { offerReload } from '../../engine/form/stale';
 import { errorText } from '../../providers/errors';
@@ -31,6 +30,7 @@ import {
   type Values,
 } from './api';
 import { ScreenTitle, SectionTitle } from '../../components/headings';
+import { useT, type Translate } from '../../providers/i18nProvider';
 
 const newField = (): Partial<EntityField> => ({
   key: '',
@@ -60,8 +60,7 @@ export default function CustomEntityBuilderPage() {
 }
 
 function Builder({ id }: { id: number | null }) {
-  const { t: translate, i18n } = useTranslation();
-  const t = translate as Translate;
+  const { t, i18n } = useT();
   const { modal, message } = App.useApp();
   const navigate = useNavigate();
   const invalidate = useInvalidate();
@@ -81,7 +80,8 @@ function Builder({ id }: { id: number | null }) {
     if (readFor.current === id) return;
     readFor.current = id;
     if (id === null) {
-      form.setFieldsValue({ icon: 'BookOutlined', group: null, fields: [newField()] } as never);
+      form.setFieldsValue({ icon: 'BookOutlined', group: null });
+      form.setFieldValue('fields', [newField()]);
       return;
     }
     dataProvider()
@@ -167,7 +167,7 @@ function Builder({ id }: { id: number | null }) {
         name === 'slug' && code === 'duplicate'
           ? t('custom-entities.slugTaken')
           : t(`custom-entities.codes.${code}`, { defaultValue: t(`fields.${code}`, { defaultValue: t('fields.invalid') }) });
-      const shown = fields.filter(([name]) => form.getFieldInstance(formPath(name) as never) !== undefined || /^(fields\.\d+\.)?\w+$/.test(name));
+      const shown = fields.filter(([name]) => form.getFieldInstance(formPath(name)) !== undefined || /^(fields\.\d+\.)?\w+$/.test(name));
       form.setFields(shown.map(([name, code]) => ({ name: formPath(name) as never, errors: [text(name, code)] })));
       const general = fields.filter(([name]) => !shown.some(([n]) => n === name));
       if (general.length) message.error(general.map(([name, code]) => `${name}: ${text(name, code)}`).join('; '));

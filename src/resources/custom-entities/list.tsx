@@ -2,9 +2,7 @@ import { DeleteOutlined, EditOutlined, PlusOutlined, UnorderedListOutlined } fro
 import { List } from '@refinedev/antd';
 import { useDelete, useInvalidate } from '@refinedev/core';
 import { App, Button, Popconfirm, Space, Typography } from 'antd';
-import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import type { Translate } from '../../engine/fields/format';
 import { ListTable } from '../../engine/list/list-table';
 import { errorText } from '../../providers/errors';
 import { toProviderError } from '../../providers/dataProvider';
@@ -12,14 +10,14 @@ import { iconOf } from '../index';
 import { useRuntimeResources } from '../../engine/runtime/runtime';
 import { entityName, inUseDetails, recordsRoute, type EntityRow } from './api';
 import { ScreenTitle } from '../../components/headings';
+import { useT } from '../../providers/i18nProvider';
 
 /**
  * /custom-entities/ (ROOT): the centre's own record types, each with a link to its records
  * and to the builder. Deleting one that has records asks again, naming how many go with it.
  */
 export default function CustomEntitiesPage() {
-  const { t: translate, i18n } = useTranslation();
-  const t = translate as Translate;
+  const { t, i18n } = useT();
   const { modal, message } = App.useApp();
   const navigate = useNavigate();
   const invalidate = useInvalidate();

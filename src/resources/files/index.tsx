@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { FILES, FOLDERS, PREVIEW_TYPES } from '../../../domain/resources/index';
 import { FormButtons, useDrawerForm } from '../../engine/form/drawer-form';
-import { formatInstant, type Translate } from '../../engine/fields/format';
+import { formatInstant } from '../../engine/fields/format';
 import { ListTable } from '../../engine/list/list-table';
 import { ModeDrawer } from '../../engine/mode-drawer';
 import { errorText, usesText } from '../../providers/errors';
@@ -18,6 +18,7 @@ import { FilePreview, isolate, saveFile, type Preview } from './preview';
 import { UploadList, useUploads } from './uploads';
 import './files.css';
 import { ScreenTitle } from '../../components/headings';
+import { useT, type Translate } from '../../providers/i18nProvider';
 
 export interface Folder {
   id: number;
@@ -25,7 +26,7 @@ export interface Folder {
   parent_id: number | null;
   version: number;
 }
-export interface StoredFile {
+interface StoredFile {
   id: number;
   name: string;
   folder_id: number | null;
@@ -57,8 +58,7 @@ function treeOf(folders: readonly Folder[], parent: number | null): DataNode[] {
  * renames or moves folder 3, `?mode=update&file=7` renames or moves file 7.
  */
 export default function FileManagementPage() {
-  const { t: translate } = useTranslation();
-  const t = translate as Translate;
+  const { t } = useT();
   const { modal, message } = App.useApp();
   const [params, setParams] = useSearchParams();
   const invalidate = useInvalidate();

@@ -1,14 +1,14 @@
 import { PlusOutlined } from '@ant-design/icons';
 import { Form, Modal, Select, Button } from 'antd';
 import { useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { GUARDIAN_RELATIONS } from '../../../domain/enums';
 import type { FieldDef } from '../../../domain/fields';
 import { GUARDIANS } from '../../../domain/resources/people';
 import { FieldFormItem } from '../../engine/fields/input';
-import type { RefLabel, Translate } from '../../engine/fields/format';
+import type { RefLabel } from '../../engine/fields/format';
 import { ReferenceSelect } from '../../engine/fields/reference-select';
 import { useDiscardQuestion } from '../../engine/form/leave-guard';
+import { useT } from '../../providers/i18nProvider';
 
 /** The fields of a guardian asked for inline (her address too, for her receipts); the rest are on her own screen. */
 const INLINE = ['first_name', 'last_name', 'phone', 'email', 'address', 'city', 'postal_code', 'tax_id'];
@@ -39,8 +39,7 @@ interface Props {
  * the student is; cancelling the student's form discards her with everything else typed.
  */
 export function GuardianPicker({ value, onChange, known = [], id, onPending }: Props) {
-  const { t: translate } = useTranslation();
-  const t = translate as Translate;
+  const { t } = useT();
   const [open, setOpen] = useState(false);
   const [pending, setPending] = useState<RefLabel[]>([]);
   const [form] = Form.useForm();

@@ -16,13 +16,15 @@ export default function GuardiansPage() {
   return (
     <ResourceScreen
       def={GUARDIANS}
-      viewExtra={(row) => (
-        <>
-          <FamilyStatementButton id={Number(row.id)} />
-          <PortalAccessCard id={Number(row.id)} />
-          <PersonalDataActions resource="guardians" id={Number(row.id)} name={name(row)} />
-        </>
-      )}
+      view={{
+        extra: (row) => (
+          <>
+            <FamilyStatementButton id={Number(row.id)} />
+            <PortalAccessCard id={Number(row.id)} />
+            <PersonalDataActions resource="guardians" id={Number(row.id)} name={name(row)} />
+          </>
+        ),
+      }}
     />
   );
 }

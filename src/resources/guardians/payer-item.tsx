@@ -1,10 +1,10 @@
 import { Form } from 'antd';
 import { useEffect, useRef } from 'react';
-import { useTranslation } from 'react-i18next';
 import { CONTRACTS } from '../../../domain/resources/money';
 import { GUARDIANS } from '../../../domain/resources/people';
-import { labelOf, type RefLabel, type Translate } from '../../engine/fields/format';
+import { labelOf, type RefLabel } from '../../engine/fields/format';
 import { ReferenceSelect } from '../../engine/fields/reference-select';
+import { useT } from '../../providers/i18nProvider';
 
 /**
  * A contract's payer (docs/rules.md, Guardians): one of its student's guardians, or nobody (an
@@ -12,8 +12,7 @@ import { ReferenceSelect } from '../../engine/fields/reference-select';
  * who is not hers, and before a student is chosen there is nobody to offer.
  */
 export function PayerFormItem({ record }: { record?: Record<string, unknown> }) {
-  const { t: translate } = useTranslation();
-  const t = translate as Translate;
+  const { t } = useT();
   const form = Form.useFormInstance();
   const studentId = Form.useWatch('student_id', form) as number | null | undefined;
   const field = CONTRACTS.fields.find((f) => f.name === 'payer_guardian_id')!;

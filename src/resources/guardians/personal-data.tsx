@@ -1,14 +1,15 @@
 import { DeleteOutlined, DownloadOutlined, PrinterOutlined, SafetyOutlined } from '@ant-design/icons';
-import { useInvalidate } from '@refinedev/core';
+import { useCustomMutation, useInvalidate } from '@refinedev/core';
 import { App, Button, Descriptions, Modal, Space, Table } from 'antd';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { can } from '../../../domain/access';
-import { formatMoney, type Translate } from '../../engine/fields/format';
+import { formatMoney } from '../../engine/fields/format';
+import { API_URL } from '../../providers/dataProvider';
 import { errorText } from '../../providers/errors';
 import { http } from '../../providers/http';
 import { useRole } from '../lessons/status';
 import { SectionTitle } from '../../components/headings';
+import { useT } from '../../providers/i18nProvider';
 
 type Row = Record<string, unknown>;
 type Doc = Record<string, unknown> & { person: Row };
@@ -57,11 +58,11 @@ function brief(section: string, row: Row): string {
  * document to download), and the erasure of the person, after a confirmation.
  */
 export function PersonalDataActions({ resource, id, name }: { resource: 'students' | 'guardians'; id: number; name: string }) {
-  const { t: translate } = useTranslation();
-  const t = translate as Translate;
+  const { t } = useT();
   const role = useRole();
   const { modal, message } = App.useApp();
   const invalidate = useInvalidate();
+  const { mutateAsync: post } = useCustomMutation();
   const [doc, setDoc] = useState<Doc | null>(null);
   const [loading, setLoading] = useState(false);
   if (!can(role, 'personalData', 'read')) return null;
@@ -69,7 +70,7 @@ export function PersonalDataActions({ resource, id, name }: { resource: 'student
   const open = async () => {
     setLoading(true);
     try {
-      const { data } = await http.get<{ data: Doc }>(`/api/${resource}/${id}/personal-data`);
+      const { data } = await http.get<{ data: Doc }>(`${API_URL}/${resource}/${id}/personal-data`);
       setDoc(data.data);
     } catch (error) {
       message.error(errorText(error));
@@ -97,7 +98,7 @@ export function PersonalDataActions({ resource, id, name }: { resource: 'student
       cancelText: t('buttons.cancel'),
       onOk: async () => {
         try {
-          await http.post(`/api/${resource}/${id}/erase`, {});
+          await post({ url: `${API_URL}/${resource}/${id}/erase`, method: 'post', values: {}, successNotification: false, errorNotification: false });
           await invalidate({ resource, invalidates: ['all'] });
           message.success(t('personalData.erased'));
         } catch (error) {

@@ -1,9 +1,9 @@
 import { Space, Tag, Typography } from 'antd';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { GUARDIANS } from '../../../domain/resources/people';
-import type { RefLabel, Translate } from '../../engine/fields/format';
+import type { RefLabel } from '../../engine/fields/format';
 import { RelatedRows } from '../../engine/view/related-rows';
+import { useT } from '../../providers/i18nProvider';
 
 interface GuardianRow {
   id: number;
@@ -17,8 +17,7 @@ interface GuardianRow {
 
 /** A student's guardians, each with the other students she is a guardian of (the siblings). */
 export default function StudentGuardiansTab({ id }: { id: number }) {
-  const { t: translate } = useTranslation();
-  const t = translate as Translate;
+  const { t } = useT();
   return (
     <RelatedRows<GuardianRow>
       resource={GUARDIANS.name}

@@ -2,15 +2,15 @@ import { CheckSquareOutlined, EditOutlined, SettingOutlined } from '@ant-design/
 import { Button, Segmented, Space, Tooltip } from 'antd';
 import dayjs from 'dayjs';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { LESSONS, RECURRING_LESSONS } from '../../../domain/resources/lessons';
-import { formatDate, type Translate } from '../../engine/fields/format';
+import { formatDate } from '../../engine/fields/format';
 import { ResourceScreen, type Row } from '../../engine/resource-screen';
 import { LessonFilterDrawer } from './filter-drawer';
 import { LessonDrawers, useLessonParams } from './lesson-drawers';
 import { keepsAllLessons, LessonStatusTags, lessonRights, lessonTitle, useRole } from './status';
 import type { Lesson } from './types';
+import { useT } from '../../providers/i18nProvider';
 
 const MODES = ['create', 'update', 'view', 'filter', 'bulk_update'] as const;
 const time = (row: Row) => `${String(row.start_time ?? '')}–${String(row.end_time ?? '')}`;
@@ -23,8 +23,7 @@ const lessonOf = (row: Row) => row as Row & Lesson;
  * recurring series, with the modes create, update, view, filter and bulk_update.
  */
 export default function LessonsPage() {
-  const { t: translate } = useTranslation();
-  const t = translate as Translate;
+  const { t } = useT();
   const navigate = useNavigate();
   const [params, setParams] = useSearchParams();
   const { nav } = useLessonParams(MODES);
@@ -78,8 +77,7 @@ export default function LessonsPage() {
         columns={{ start_time: { title: t('lessons.fields.time'), render: time } }}
         rowName={(row) => `${formatDate(String(row.start_date))} ${time(row)}`}
         canCreate={false}
-        canDelete={() => staff}
-        deleteConfirm={() => t('lessons.confirmDeleteSeries')}
+        remove={{ can: () => staff, confirm: () => t('lessons.confirmDeleteSeries') }}
         rowActions={(row) =>
           staff ? (
             <Tooltip title={t('lessons.editSeries')}>
@@ -117,9 +115,7 @@ export default function LessonsPage() {
       rowName={(row) => `${formatDate(String(row.date))} ${time(row)} ${lessonTitle(lessonOf(row), t)}`}
       canCreate={staff}
       canEdit={(row) => lessonRights(lessonOf(row), role).edit}
-      canDelete={(row) => lessonRights(lessonOf(row), role).delete}
-      deletedMessage={() => t('lessons.deleted')}
-      deleteConfirm={() => t('lessons.confirmDelete')}
+      remove={{ can: (row) => lessonRights(lessonOf(row), role).delete, done: () => t('lessons.deleted'), confirm: () => t('lessons.confirmDelete') }}
       rowActions={(row) => (
         <Tooltip title={t('attendance.open')}>
           <Button size="small" icon={<CheckSquareOutlined />} aria-label={t('attendance.open')} onClick={() => nav.attendance(Number(row.id))} />

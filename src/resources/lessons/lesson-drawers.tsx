@@ -14,7 +14,7 @@ const LessonForm = lazyPart(() => import('./lesson-form').then((m) => ({ default
 const LessonView = lazyPart(() => import('./lesson-view').then((m) => ({ default: m.LessonView })));
 const SeriesForm = lazyPart(() => import('./series-form').then((m) => ({ default: m.SeriesForm })));
 
-export type LessonMode = 'create' | 'update' | 'view' | 'filter' | 'bulk_update';
+type LessonMode = 'create' | 'update' | 'view' | 'filter' | 'bulk_update';
 const DRAWER_PARAMS = ['mode', 'lesson', 'recurring_lesson', 'start', 'end', 'roomId', 'roomName', 'tab'];
 
 const idOf = (raw: string | null) => (raw && /^\d+$/.test(raw) ? Number(raw) : null);

@@ -1,10 +1,9 @@
 import { useCreate, useOne, useUpdate } from '@refinedev/core';
 import { Alert, App, Button, Col, Form, Input, Row, Space, Spin, Switch } from 'antd';
 import { useMemo, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { checkTimes, isoWeekday } from '../../../domain/lessons';
 import { SCHEDULE_FIELDS } from '../../../domain/resources/lessons';
-import { formatDate, labelOf, type Translate } from '../../engine/fields/format';
+import { formatDate, labelOf } from '../../engine/fields/format';
 import { FieldFormItem, type InputContext } from '../../engine/fields/input';
 import { conflictsOf, LessonConflicts } from '../../components/lesson-conflicts';
 import { offerStaleChoice } from '../../engine/form/stale';
@@ -26,6 +25,7 @@ import {
 import { ScopeModal, type ScopeChoice } from './scope-modal';
 import { lessonTitle } from './status';
 import type { Lesson, LessonConflict, RecurringLesson } from './types';
+import { useT } from '../../providers/i18nProvider';
 
 type Values = Record<string, unknown> & RuleValues & { repeat_on?: boolean };
 
@@ -61,7 +61,7 @@ export function changedFields(values: Record<string, unknown>, row: Record<strin
   return Object.fromEntries(Object.entries(body).filter(([k, v]) => !same(v, row[k])));
 }
 
-export interface LessonFormProps {
+interface LessonFormProps {
   mode: 'create' | 'update';
   /** The lesson edited (update) or replaced (create with a replacement). */
   lessonId?: number | null;
@@ -124,8 +124,7 @@ function LessonFormBody({
   /** The lesson as stored now (its version moves when its series is changed). */
   fresh(): Promise<Lesson | undefined>;
 }) {
-  const { t: translate } = useTranslation();
-  const t = translate as Translate;
+  const { t } = useT();
   const { message, modal } = App.useApp();
   const refresh = useRefreshLessons();
   // The version the form edits: the one it opened with, until a stale save's "keep mine" moves
@@ -172,7 +171,7 @@ function LessonFormBody({
       return;
     }
     const fields = fieldProblems(failure);
-    if (fields.length) form.setFields(fields.map(([name, text]) => ({ name: (name === 'start_date' ? 'date' : name) as never, errors: [text] })));
+    if (fields.length) form.setFields(fields.map(([name, text]) => ({ name: name === 'start_date' ? 'date' : name, errors: [text] })));
     setProblem(failure.message);
   };
 
@@ -252,12 +251,11 @@ function LessonFormBody({
     const mine = Object.fromEntries(LESSON_WRITABLE.map((name) => [name, form.getFieldValue(name) as unknown]));
     offerStaleChoice(modal, {
       mine,
-      theirs: async () => ((await fresh()) ?? {}) as Record<string, unknown>,
+      theirs: async () => (await fresh()) ?? ({} as Lesson),
       labelOf: (name) => fieldLabel(t, LESSON_DEF, name),
       keepMine: (theirs) => {
-        const stored = theirs as unknown as Lesson;
-        setRow(stored);
-        submit(form.getFieldsValue(true) as Values, stored);
+        setRow(theirs);
+        submit(form.getFieldsValue(true) as Values, theirs);
       },
       loadTheirs: onReload,
     });

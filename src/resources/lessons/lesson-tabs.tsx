@@ -2,11 +2,11 @@ import type { CrudFilter } from '@refinedev/core';
 import { Segmented, Space } from 'antd';
 import dayjs from 'dayjs';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
-import { formatDate, type RefLabel, type Translate } from '../../engine/fields/format';
+import { formatDate, type RefLabel } from '../../engine/fields/format';
 import { RelatedRows } from '../../engine/view/related-rows';
 import { LessonStatusTags } from './status';
 import type { Lesson, RecurringLesson } from './types';
+import { useT } from '../../providers/i18nProvider';
 
 /** The lessons' field that names the row a tab belongs to. */
 export type Owner = 'teacher_id' | 'class_id' | 'student_id';
@@ -15,8 +15,7 @@ export type Owner = 'teacher_id' | 'class_id' | 'student_id';
  * the classes the student is in): upcoming first, or the past newest first.
  */
 export function LessonsTab({ field, id }: { field: Owner; id: number }) {
-  const { t: translate } = useTranslation();
-  const t = translate as Translate;
+  const { t } = useT();
   const [when, setWhen] = useState<'upcoming' | 'past'>('upcoming');
   const today = dayjs().format('YYYY-MM-DD');
   const filters: CrudFilter[] = [
@@ -67,8 +66,7 @@ export function LessonsTab({ field, id }: { field: Owner; id: number }) {
 
 /** The Recurring Lessons tab: the series of this teacher or class, newest first. */
 export function SeriesTab({ field, id }: { field: Owner; id: number }) {
-  const { t: translate } = useTranslation();
-  const t = translate as Translate;
+  const { t } = useT();
   return (
     <RelatedRows<RecurringLesson>
       resource="recurring-lessons"

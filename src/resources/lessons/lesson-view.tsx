@@ -3,10 +3,9 @@ import { useDelete, useOne, useUpdate } from '@refinedev/core';
 import { Alert, App, Button, Descriptions, Form, Input, Popconfirm, Space, Spin, Tabs, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useState, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { FieldDisplay } from '../../engine/fields/display';
-import { formatDate, type Translate } from '../../engine/fields/format';
+import { formatDate } from '../../engine/fields/format';
 import { HistoryTab } from '../../engine/view/history-tab';
 import { conflictsOf, LessonConflicts } from '../../components/lesson-conflicts';
 import { offerReload } from '../../engine/form/stale';
@@ -17,6 +16,7 @@ import { lessonRights, LessonStatusTags, lessonTitle, useRole } from './status';
 import type { Lesson, LessonConflict } from './types';
 import { AttendanceRoster } from '../attendance/roster';
 import { SectionTitle } from '../../components/headings';
+import { useT } from '../../providers/i18nProvider';
 
 export interface LessonNavigation {
   view(id: number): void;
@@ -29,8 +29,7 @@ export interface LessonNavigation {
 
 /** The view drawer of a lesson: details, the actions its status and the role allow, attendance, history. */
 export function LessonView({ id, nav, tab }: { id: number; nav: LessonNavigation; tab?: string | null }) {
-  const { t: translate } = useTranslation();
-  const t = translate as Translate;
+  const { t } = useT();
   const { result: lesson, query } = useOne<Lesson, ProviderError>({ resource: 'lessons', id });
   if (query.isLoading) return <Spin />;
   if (query.isError || !lesson) return <Alert type="error" message={providerError(query.error).message} />;
@@ -56,8 +55,7 @@ export function LessonView({ id, nav, tab }: { id: number; nav: LessonNavigation
 }
 
 function Details({ lesson, nav, onReload }: { lesson: Lesson; nav: LessonNavigation; onReload(): void }) {
-  const { t: translate } = useTranslation();
-  const t = translate as Translate;
+  const { t } = useT();
   const { message, modal } = App.useApp();
   const refresh = useRefreshLessons();
   const { mutateAsync: update } = useUpdate<Lesson, ProviderError>();

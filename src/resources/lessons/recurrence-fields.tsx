@@ -1,10 +1,10 @@
 import { Alert, Form, Typography, type FormInstance } from 'antd';
-import { useTranslation } from 'react-i18next';
 import type { FieldDef, ResourceDef } from '../../../domain/fields';
 import { expandRecurrence, type RecurrenceRule } from '../../../domain/lessons';
 import { LESSONS, RECURRING_LESSONS } from '../../../domain/resources/lessons';
-import { formatDate, labelOf, type Translate } from '../../engine/fields/format';
+import { formatDate, labelOf } from '../../engine/fields/format';
 import { FieldFormItem, type InputContext } from '../../engine/fields/input';
+import { useT, type Translate } from '../../providers/i18nProvider';
 
 const field = (def: ResourceDef, name: string): FieldDef => def.fields.find((f) => f.name === name)!;
 
@@ -68,8 +68,7 @@ export function expansionOf(values: RuleValues) {
 
 /** The live count of a series' dates (domain expandRecurrence), or why the rule is refused. */
 export function RulePreview({ values, skipped = 0 }: { values: RuleValues; skipped?: number }) {
-  const { t: translate } = useTranslation();
-  const t = translate as Translate;
+  const { t } = useT();
   const expansion = expansionOf(values);
   if (!expansion) return null;
   if (!expansion.ok) {

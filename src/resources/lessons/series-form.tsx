@@ -2,10 +2,9 @@ import { useOne } from '@refinedev/core';
 import { Alert, App, Button, Checkbox, Col, Form, Radio, Row, Space, Spin, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { checkTimes } from '../../../domain/lessons';
 import { RECURRING_LESSONS } from '../../../domain/resources/lessons';
-import { formatDate, labelOf, type Translate } from '../../engine/fields/format';
+import { formatDate, labelOf } from '../../engine/fields/format';
 import { FieldFormItem, type InputContext } from '../../engine/fields/input';
 import { conflictsOf, LessonConflicts } from '../../components/lesson-conflicts';
 import { offerStaleChoice } from '../../engine/form/stale';
@@ -15,6 +14,7 @@ import { fieldProblems, providerError, useRefreshLessons, useSeriesCommand } fro
 import { changedFields, SERIES_SHARED } from './lesson-form';
 import { DefFields, fieldLabel, lessonField, RULE_FIELDS, RuleFields, RulePreview, usedRuleFields, WHO_WHERE, type RuleValues } from './recurrence-fields';
 import type { LessonConflict, RecurringLesson } from './types';
+import { useT } from '../../providers/i18nProvider';
 
 type Values = Record<string, unknown> & RuleValues & { scope?: 'all' | 'following'; from_date?: string; include_changed?: boolean };
 
@@ -49,8 +49,7 @@ function SeriesFormBody({
   /** The series as stored now. */
   fresh(): Promise<RecurringLesson | undefined>;
 }) {
-  const { t: translate } = useTranslation();
-  const t = translate as Translate;
+  const { t } = useT();
   const { message, modal } = App.useApp();
   const refresh = useRefreshLessons();
   const { send, saving } = useSeriesCommand();
@@ -101,7 +100,7 @@ function SeriesFormBody({
       else if (failure.code === 'stale') offerStale();
       else {
         const fields = fieldProblems(failure);
-        if (fields.length) form.setFields(fields.map(([name, text]) => ({ name: name as never, errors: [text] })));
+        if (fields.length) form.setFields(fields.map(([name, text]) => ({ name, errors: [text] })));
         setProblem(failure.message);
       }
     }
@@ -112,12 +111,11 @@ function SeriesFormBody({
     const mine = Object.fromEntries([...SERIES_SHARED, ...RULE_FIELDS].map((name) => [name, form.getFieldValue(name) as unknown]));
     offerStaleChoice(modal, {
       mine,
-      theirs: async () => ((await fresh()) ?? {}) as Record<string, unknown>,
+      theirs: async () => (await fresh()) ?? ({} as RecurringLesson),
       labelOf: (name) => fieldLabel(t, RECURRING_LESSONS, name),
       keepMine: (theirs) => {
-        const stored = theirs as unknown as RecurringLesson;
-        setRow(stored);
-        void submit(stored);
+        setRow(theirs);
+        void submit(theirs);
       },
       loadTheirs: onReload,
     });

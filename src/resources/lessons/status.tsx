@@ -4,9 +4,9 @@ import type { LessonStatus } from '../../../domain/enums';
 import { canBeReplaced, canChangeStatus, KIND } from '../../../domain/lessons';
 import type { Role } from '../../../domain/enums';
 import { isOwnOnly } from '../../../domain/permissions';
-import type { Translate } from '../../engine/fields/format';
 import type { SessionUser } from '../../providers/session';
 import type { Lesson } from './types';
+import type { Translate } from '../../providers/i18nProvider';
 
 /** The signed-in user's role, from Refine's identity (TEACHER until it is known: the least). */
 export function useRole(): Role {
@@ -33,7 +33,7 @@ export function LessonStatusTags({ lesson, t }: { lesson: Pick<Lesson, 'status' 
   );
 }
 
-export interface LessonRights {
+interface LessonRights {
   /** Staff may change everything; a TEACHER only homework and notes of own lessons. */
   staff: boolean;
   edit: boolean;

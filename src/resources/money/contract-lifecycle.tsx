@@ -8,7 +8,7 @@ import { formatDate, formatMoney } from '../../engine/fields/format';
 import { API_URL } from '../../providers/dataProvider';
 import { errorText } from '../../providers/errors';
 import { useRole } from '../lessons/status';
-import { useMoneyRefresh } from './payment-form';
+import { useMoneyRefresh } from './refresh';
 import type { Contract } from './types';
 
 const STATUS_COLOR: Record<string, string> = { ACTIVE: 'green', WITHDRAWN: 'orange', COMPLETED: 'default' };

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { formatMoney } from '../../engine/fields/format';
 import { API_URL } from '../../providers/dataProvider';
 import { errorText } from '../../providers/errors';
-import { useMoneyRefresh } from './payment-form';
+import { useMoneyRefresh } from './refresh';
 import type { ContractStatus } from './types';
 
 /**

@@ -6,7 +6,7 @@ import type { ContractReminderSchema, ContractRemindersAnswer } from '../../../d
 import { formatInstant, formatMoney } from '../../engine/fields/format';
 import { API_URL } from '../../providers/dataProvider';
 import { errorText } from '../../providers/errors';
-import { useRefetchAfterWrites } from './refresh';
+import { contractAnswerKey } from './refresh';
 import { monthLabel, type Contract } from './types';
 
 type Reminder = z.infer<typeof ContractReminderSchema>;
@@ -16,8 +16,11 @@ export function ContractReminders({ contract }: { contract: Contract }) {
   const { t, i18n } = useTranslation();
   const { message } = App.useApp();
   const { mutateAsync: update, mutation } = useUpdate();
-  const { result, query } = useCustom<z.infer<typeof ContractRemindersAnswer>>({ url: `${API_URL}/contracts/${contract.id}/reminders`, method: 'get' });
-  useRefetchAfterWrites(query.refetch);
+  const { result, query } = useCustom<z.infer<typeof ContractRemindersAnswer>>({
+    url: `${API_URL}/contracts/${contract.id}/reminders`,
+    method: 'get',
+    queryOptions: { queryKey: contractAnswerKey(contract.id, 'reminders') },
+  });
   const enabled = contract.reminders_enabled !== false;
   const toggle = async () => {
     try {

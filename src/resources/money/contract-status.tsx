@@ -6,12 +6,13 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { StatusLine } from '../../../domain/money';
 import { formatDate, formatMoney } from '../../engine/fields/format';
+import { API_URL } from '../../providers/dataProvider';
 import { errorText } from '../../providers/errors';
 import { ContractLifecycle } from './contract-lifecycle';
 import { ContractRefund } from './contract-refund';
 import { PaymentDrawer } from './payment-form';
 import { PaymentsList } from './payments-list';
-import { useRefetchAfterWrites } from './refresh';
+import { contractAnswerKey } from './refresh';
 import { MoneyTotals } from './totals';
 import { monthLabel, type ContractStatus, type PaymentDraft } from './types';
 import { SectionTitle } from '../../components/headings';
@@ -25,10 +26,13 @@ export function ContractStatusView({ id, withPayments = true }: { id: number; wi
   const { t, i18n } = useTranslation();
   const [draft, setDraft] = useState<PaymentDraft | null>(null);
   const phone = Grid.useBreakpoint().sm === false;
-  const { result, query } = useCustom<{ data: ContractStatus }>({ url: `/api/contracts/${id}/status`, method: 'get' });
+  // A withdrawal, its undoing, a payment or the contract saved changes these lines.
+  const { result, query } = useCustom<{ data: ContractStatus }>({
+    url: `${API_URL}/contracts/${id}/status`,
+    method: 'get',
+    queryOptions: { queryKey: contractAnswerKey(id, 'status') },
+  });
   const status = result.data?.data;
-  // A withdrawal, its undoing or a payment anywhere changes these lines.
-  useRefetchAfterWrites(query.refetch);
   if (query.isLoading) return <Spin />;
   if (query.isError || !status) return <Alert type="error" message={errorText(query.error)} />;
   const { contract } = status;

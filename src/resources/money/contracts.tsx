@@ -54,7 +54,7 @@ function useNewContractFor() {
 }
 
 /** "Μαρία Παππά · 01/09/2026 – 30/06/2027" */
-export const contractName = (row: Row) =>
+const contractName = (row: Row) =>
   `${(row.student as RefLabel | null | undefined)?.name ?? ''} · ${formatDate(row.start_date as string)} – ${formatDate(row.end_date as string)}`;
 
 /**
@@ -74,10 +74,12 @@ export default function ContractsPage() {
     <>
       <ResourceScreen
         def={CONTRACTS}
-        formFields={formFields}
-        createDefaults={createDefaults}
+        form={{
+          fields: formFields,
+          defaults: createDefaults,
+          item: (field, _mode, record) => (field.name === 'payer_guardian_id' ? <PayerFormItem record={record} /> : undefined),
+        }}
         // the payer is picked among the student's guardians
-        formItem={(field, _mode, record) => (field.name === 'payer_guardian_id' ? <PayerFormItem record={record} /> : undefined)}
         rowName={contractName}
         toolbar={(state) => <ContractToolbar state={state} />}
         // the list of a month's unpaid says which months each contract owes and how much
@@ -126,11 +128,13 @@ export default function ContractsPage() {
             onClick={() => status.open('status', row.id)}
           />
         )}
-        viewTabs={(row) => [
-          { key: 'status', label: t('contracts.status.title'), children: <ContractStatusView id={row.id} withPayments={false} /> },
-          { key: 'payments', label: t('contracts.tabs.payments'), children: <PaymentsList owner={{ field: 'contract_id', id: row.id }} /> },
-          ...(seesReminders ? [{ key: 'reminders', label: t('contractReminders.tab'), children: <ContractReminders contract={row as Contract} /> }] : []),
-        ]}
+        view={{
+          tabs: (row) => [
+            { key: 'status', label: t('contracts.status.title'), children: <ContractStatusView id={row.id} withPayments={false} /> },
+            { key: 'payments', label: t('contracts.tabs.payments'), children: <PaymentsList owner={{ field: 'contract_id', id: row.id }} /> },
+            ...(seesReminders ? [{ key: 'reminders', label: t('contractReminders.tab'), children: <ContractReminders contract={row as Contract} /> }] : []),
+          ],
+        }}
       />
       <ModeDrawer open={statusOpen} title={t('contracts.status.title')} onClose={status.close}>
         {statusOpen && <ContractStatusView key={status.id} id={status.id!} />}

@@ -1,5 +1,5 @@
 import { FilePdfOutlined, PrinterOutlined, StopOutlined } from '@ant-design/icons';
-import { CanAccess, useCustomMutation, useInvalidate, useOne } from '@refinedev/core';
+import { CanAccess, useCustomMutation, useOne } from '@refinedev/core';
 import { Alert, App, Button, Form, Input, Modal, Space, Spin, Tag } from 'antd';
 import { useEffect, useState, type ReactNode } from 'react';
 import QRCode from 'qrcode';
@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { formatDate, formatMoney } from '../../engine/fields/format';
 import { errorText } from '../../providers/errors';
 import { fetchBlob } from '../../providers/transfer';
+import { useMoneyRefresh } from './refresh';
 import type { ReceiptAnswer } from '../../../domain/answers/receipts';
 import './receipt.css';
 
@@ -36,7 +37,7 @@ function QrCode({ url }: { url: string }) {
 }
 
 /** The printed receipt: issuer block, title, number, payer, lines, amount in figures and words, the VAT line, myDATA. */
-export function FiscalReceiptSheet({ receipt }: { receipt: Receipt }) {
+function FiscalReceiptSheet({ receipt }: { receipt: Receipt }) {
   const { t } = useTranslation();
   const i = receipt.issuer;
   const p = receipt.payer;
@@ -130,7 +131,7 @@ function CancelButton({ receipt, onDone }: { receipt: Receipt; onDone(): void })
   const [open, setOpen] = useState(false);
   const [form] = Form.useForm<{ reason: string }>();
   const { mutateAsync, mutation } = useCustomMutation<{ id: number; data: Receipt }>();
-  const invalidate = useInvalidate();
+  const refresh = useMoneyRefresh();
   if (receipt.kind !== 'RECEIPT' || receipt.status === 'CANCELLED') return null;
   return (
     <>
@@ -155,7 +156,7 @@ function CancelButton({ receipt, onDone }: { receipt: Receipt; onDone(): void })
           });
           notification.success({ message: t('receipts.cancelled', { number: answer.data.data.bill_number }) });
           setOpen(false);
-          await invalidate({ invalidates: ['all'] });
+          await refresh();
           onDone();
         }}
       >

@@ -1,5 +1,5 @@
 import { useForm } from '@refinedev/antd';
-import { useCustom, useInvalidate, useOne, type HttpError } from '@refinedev/core';
+import { useCustom, useOne, type HttpError } from '@refinedev/core';
 import { Alert, DatePicker, Form, Input, Space, Spin } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useEffect, useState } from 'react';
@@ -7,10 +7,12 @@ import { useTranslation } from 'react-i18next';
 import type { FieldDef } from '../../../domain/fields';
 import { PAYMENTS } from '../../../domain/resources/money';
 import { FormButtons } from '../../engine/form/drawer-form';
-import { labelOf, type Translate } from '../../engine/fields/format';
+import { labelOf } from '../../engine/fields/format';
 import { FieldFormItem, type InputContext } from '../../engine/fields/input';
 import { ModeDrawer } from '../../engine/mode-drawer';
 import type { Contract, Payment, PaymentDraft } from './types';
+import { useMoneyRefresh } from './refresh';
+import { useT } from '../../providers/i18nProvider';
 
 const field = (name: string) => PAYMENTS.fields.find((f) => f.name === name) as FieldDef;
 
@@ -18,11 +20,6 @@ const field = (name: string) => PAYMENTS.fields.find((f) => f.name === name) as 
  * Every figure that a payment moves at once: the contracts' figures, their month-by-month
  * status and the account (custom queries, not tied to a resource), the payments' lists.
  */
-export function useMoneyRefresh() {
-  const invalidate = useInvalidate();
-  return () => invalidate({ invalidates: ['all'] });
-}
-
 interface Props {
   /** A new payment (prefilled from a line of the contract) or the id of one to correct. */
   draft?: PaymentDraft | null;
@@ -43,8 +40,7 @@ export function PaymentDrawer({ draft, id, onClose, onSaved }: Props) {
 }
 
 function PaymentForm({ draft, id, onClose, onSaved }: { draft: PaymentDraft | null; id: number | null; onClose(): void; onSaved?(): void }) {
-  const { t: translate } = useTranslation();
-  const t = translate as Translate;
+  const { t } = useT();
   const refresh = useMoneyRefresh();
   const [failure, setFailure] = useState<string | null>(null);
   const { formProps, saveButtonProps, form, formLoading, query } = useForm<Payment, HttpError>({

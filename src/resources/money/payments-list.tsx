@@ -3,17 +3,18 @@ import { CanAccess, useDelete, useList, type CrudFilter } from '@refinedev/core'
 import { Button, DatePicker, Input, Popconfirm, Select, Space, Table, Tag } from 'antd';
 import dayjs from 'dayjs';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { PAYMENT_KINDS, PAYMENT_METHODS } from '../../../domain/enums';
 import { PAYMENTS } from '../../../domain/resources/money';
 import { DateRangePresets, type DateRange } from '../../engine/list/date-range-presets';
 import { ExportCsvButton, resourceCsvColumns } from '../../engine/list/export-csv';
-import { formatDate, formatMoney, type Translate } from '../../engine/fields/format';
+import { formatDate, formatMoney } from '../../engine/fields/format';
 import { footerOf } from '../../engine/list/list-table';
-import { PaymentDrawer, useMoneyRefresh } from './payment-form';
+import { PaymentDrawer } from './payment-form';
+import { useMoneyRefresh } from './refresh';
 import { ReceiptModal } from './receipt';
 import { MoneyTotals } from './totals';
 import { monthLabel, type Payment } from './types';
+import { useT } from '../../providers/i18nProvider';
 
 const PAGE = 10;
 
@@ -30,8 +31,7 @@ interface Props {
  * rows; CSV export of them; correct, delete (with confirmation) and print the receipt.
  */
 export function PaymentsList({ owner, initialRange = null }: Props) {
-  const { t: translate, i18n } = useTranslation();
-  const t = translate as Translate;
+  const { t, i18n } = useT();
   const refresh = useMoneyRefresh();
   const { mutateAsync: remove } = useDelete();
   const [page, setPage] = useState(1);

@@ -14,7 +14,7 @@ import { FiscalReceiptModal } from './fiscal-receipt';
 import './receipt.css';
 
 /** What the payment was for, in words: "Δίδακτρα Νοεμβρίου 2026", "Εγγραφή", or the extra charge's description. */
-export function paymentPurpose(payment: Payment, t: (key: string, o?: Record<string, unknown>) => string, language: string): string {
+function paymentPurpose(payment: Payment, t: (key: string, o?: Record<string, unknown>) => string, language: string): string {
   if (payment.kind === 'MONTHLY') return t('receipt.monthly', { month: monthLabel(payment.month, language) });
   if (payment.kind === 'REGISTER') return t('receipt.register');
   return payment.description ? `${t('receipt.extra')}: ${payment.description}` : t('receipt.extra');

@@ -2,20 +2,20 @@ import { PlusOutlined, UnorderedListOutlined } from '@ant-design/icons';
 import { CreateButton } from '@refinedev/antd';
 import { useOne } from '@refinedev/core';
 import { Button, Space, Tag } from 'antd';
-import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { CONTRACTS } from '../../../domain/resources/money';
 import { STUDENTS } from '../../../domain/resources/people';
-import { formatDate, formatMoney, type Translate } from '../../engine/fields/format';
+import { formatDate, formatMoney } from '../../engine/fields/format';
 import { RelatedRows } from '../../engine/view/related-rows';
 import { PaymentsList } from './payments-list';
 import { NEW_CONTRACT_PAYER, NEW_CONTRACT_STUDENT, type Contract } from './types';
+import { useT } from '../../providers/i18nProvider';
 
 /**
  * The contracts screen's new-contract form for this student, her first guardian as the payer
  * (an adult student without one pays herself).
  */
-export function newContractLink(studentId: number, guardianIds: readonly number[] | null | undefined): string {
+function newContractLink(studentId: number, guardianIds: readonly number[] | null | undefined): string {
   const query = new URLSearchParams({ mode: 'create', [NEW_CONTRACT_STUDENT]: String(studentId) });
   const payer = guardianIds?.[0];
   if (payer !== undefined) query.set(NEW_CONTRACT_PAYER, String(payer));
@@ -24,8 +24,7 @@ export function newContractLink(studentId: number, guardianIds: readonly number[
 
 /** A student's contracts, newest first, each a click away from its month-by-month status. */
 function StudentContracts({ id }: { id: number }) {
-  const { t: translate } = useTranslation();
-  const t = translate as Translate;
+  const { t } = useT();
   const navigate = useNavigate();
   // the view behind this tab has read the student already: no second request
   const { result: student } = useOne<{ guardian_ids?: number[] | null }>({ resource: STUDENTS.name, id });

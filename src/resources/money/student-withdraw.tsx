@@ -1,10 +1,11 @@
-import { useCustomMutation, useInvalidate } from '@refinedev/core';
+import { useCustomMutation } from '@refinedev/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { Alert, App } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { API_URL, dataProvider } from '../../providers/dataProvider';
 import { WithdrawDialog } from './contract-lifecycle';
+import { useMoneyRefresh } from './refresh';
 
 interface Offer {
   studentId: number;
@@ -26,7 +27,7 @@ export function OfferWithdrawOnInactive() {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const client = useQueryClient();
-  const invalidate = useInvalidate();
+  const refresh = useMoneyRefresh();
   const { mutateAsync } = useCustomMutation<{ data: unknown[] }>();
   const [offer, setOffer] = useState<Offer | null>(null);
   const seen = useRef(new Set<number>());
@@ -72,7 +73,7 @@ export function OfferWithdrawOnInactive() {
           successNotification: false,
           errorNotification: false,
         });
-        await invalidate({ invalidates: ['all'] });
+        await refresh();
         setOffer(null);
         message.success(t('contractLifecycle.withdrawnMany', { count: answer.data.data.length }));
       }}

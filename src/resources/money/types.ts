@@ -1,51 +1,22 @@
-import type { PaymentKind, PaymentMethod } from '../../../domain/enums';
+import type { PaymentKind } from '../../../domain/enums';
+import type { RowOf } from '../../../domain/fields';
+import type { CONTRACTS, PAYMENTS } from '../../../domain/resources/money';
 import type { z } from 'zod';
 import type { ContractStatusAnswer } from '../../../domain/answers/money';
-import type { RefLabel } from '../../engine/fields/format';
 
-export interface Contract {
-  id: number;
-  version: number;
-  student_id: number;
-  student?: RefLabel | null;
-  category_id: number | null;
-  category?: RefLabel | null;
-  start_date: string;
-  end_date: string;
-  register_cost: number;
-  month_cost: number;
-  with_receipt: boolean;
-  notes: string | null;
-  total_cost: number;
-  total_paid: number;
-  rest: number;
-  extra_total: number;
-  is_register_paid: boolean;
+/** A contract as the API sends it: its declared fields and labels, and the due months the server adds (contracts' spec, `shown`). */
+export type Contract = RowOf<typeof CONTRACTS> & {
   unpaid_months: string[];
   /** What the due unpaid months still owe, in cents. */
   unpaid_amount: number;
   [key: string]: unknown;
-}
+};
 
-export interface Payment {
-  id: number;
-  version: number;
-  contract_id: number;
-  contract?: RefLabel | null;
-  kind: PaymentKind;
-  month: string | null;
-  amount: number;
-  method: PaymentMethod;
-  bill_number: string | null;
-  /** A receipt is issued for it (the number is bill_number, the receipt receipt_id while it stands). */
-  with_receipt?: boolean | null;
+/** A payment as the API sends it: its declared fields and labels, and the receipt standing for it (payments' spec, `shown`). */
+export type Payment = RowOf<typeof PAYMENTS> & {
   receipt_id?: number | null;
-  paid_on: string;
-  description: string | null;
-  student_id?: number;
-  student?: RefLabel | null;
   [key: string]: unknown;
-}
+};
 
 /** GET /api/contracts/:id/status (domain/answers/money.ts), its contract typed as the contract rows are. */
 export type ContractStatus = Omit<z.infer<typeof ContractStatusAnswer>['data'], 'contract'> & { contract: Contract };

@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCsv, parseCsv } from '../../../src/engine/list/csv';
-import type { Translate } from '../../../src/engine/fields/format';
+import type { Translate } from '../../../src/providers/i18nProvider';
 import { resourceCsvColumns } from '../../../src/engine/list/export-csv';
 import { parseRuntimeDeclarations } from '../../../src/engine/runtime/runtime-parse';
 import { guessTarget, importTargets, rowBody } from '../../../src/engine/import/csv-import';
