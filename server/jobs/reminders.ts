@@ -13,7 +13,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { formatMoney } from '../../domain/money-format';
 import { platform, queryRows, withTenant, type Database, type Tx } from '../db/client';
 import { tenants } from '../db/schema/index';
-import { enqueueMessage } from '../modules/outbox/enqueue';
+import { enqueueMessage } from '../modules/messages/enqueue';
 import { guardianAccounts, notify } from '../modules/notifications/create';
 import { displayDate, portalContractsLink } from '../../domain/notifications';
 

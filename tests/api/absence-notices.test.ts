@@ -6,7 +6,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows, withTenant } from '../../server/db/client';
-import { createDeliverer, type Deliverer } from '../../server/modules/outbox/deliver';
+import { createDeliverer, type Deliverer } from '../../server/modules/messages/deliver';
 import { json, show } from './api-helpers';
 import { DATABASE_KINDS, startApp, type TestApp } from './harness';
 import { created, dateCursor, lessonBody, makeLesson, makeWorld, ok, type Row, type World } from './lessons-helpers';

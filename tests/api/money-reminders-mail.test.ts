@@ -6,7 +6,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../server/db/client';
 import { runReminderJob } from '../../server/jobs/reminders';
-import { createDeliverer, type Deliverer } from '../../server/modules/outbox/deliver';
+import { createDeliverer, type Deliverer } from '../../server/modules/messages/deliver';
 import { expectStatus } from './api-helpers';
 import { DATABASE_KINDS, startApp, type TestApp } from './harness';
 import { type Mailbox, startMailbox } from './mailbox';

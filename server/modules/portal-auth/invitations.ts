@@ -14,7 +14,7 @@ import { recordHistory } from '../../engine/history';
 import { revokeUserSessions } from '../auth/sessions';
 import { refuseLookAlikeUsername } from '../auth/usernames';
 import { announce } from '../notifications/create';
-import { enqueueMessage } from '../outbox/enqueue';
+import { enqueueMessage } from '../messages/enqueue';
 
 export const INVITATION_KIND = 'portal-invitation';
 /** How long a link stays good after it is sent. */
