@@ -29,7 +29,10 @@ const hasEmail = (email: string | null | undefined) => Boolean(email?.trim());
 export const defaultNotifyBy = (email: string | null | undefined): NotifyBy => (hasEmail(email) ? 'EMAIL' : 'SMS');
 
 /** Where her notices go: the e-mail address and the mobile her channel uses and she has. */
-export function addressesOf(g: { notify_by: NotifyBy | string; email?: string | null; phone?: string | null }): { email: string | null; mobile: string | null } {
+export function addressesOf(g: { notify_by: NotifyBy | string; email?: string | null; phone?: string | null }): {
+  email: string | null;
+  mobile: string | null;
+} {
   const email = g.notify_by !== 'SMS' && hasEmail(g.email) ? g.email!.trim() : null;
   const mobile = g.notify_by !== 'EMAIL' ? mobileE164(g.phone) : null;
   return { email, mobile };

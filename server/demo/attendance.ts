@@ -97,7 +97,15 @@ export async function ensureDemoAttendance(
       const routes = [
         ...(email ? [{ channel: 'EMAIL', status: 'SENT', to: email, key, body: interpolate(el.attendance.notice.body, params) }] : []),
         ...(mobile
-          ? [{ channel: 'SMS', status: 'DELIVERED', to: mobile, key: smsKey(key), body: fitSms(interpolate(el.attendance.notice.sms, params), NOTICE_SEGMENTS) }]
+          ? [
+              {
+                channel: 'SMS',
+                status: 'DELIVERED',
+                to: mobile,
+                key: smsKey(key),
+                body: fitSms(interpolate(el.attendance.notice.sms, params), NOTICE_SEGMENTS),
+              },
+            ]
           : []),
       ];
       for (const r of routes)

@@ -32,7 +32,8 @@ describe('SMS segments', () => {
   });
 
   it('cuts a text to fit, at a word, ending with an ellipsis and the link kept whole', () => {
-    const text = 'Η Κωνσταντίνα απουσίασε από το μάθημα Μαθηματικά Προσανατολισμού και Θετικών Σπουδών, Τρίτη 07/12/2027 στις 17:00, και ακόμη περισσότερα λόγια.';
+    const text =
+      'Η Κωνσταντίνα απουσίασε από το μάθημα Μαθηματικά Προσανατολισμού και Θετικών Σπουδών, Τρίτη 07/12/2027 στις 17:00, και ακόμη περισσότερα λόγια.';
     const link = 'https://demo.frontis.app/portal/attendance?child=12';
     const fitted = fitSms(text, 2, link);
     expect(countSegments(fitted).segments).toBeLessThanOrEqual(2);

@@ -62,7 +62,12 @@ export async function routesOf(tx: Tx, message: OutboxMessage): Promise<Route[]>
   const routes: Route[] = [];
   if (email) routes.push({ channel: 'EMAIL', recipient: email, key: message.dedupeKey, body: message.body });
   if (mobile)
-    routes.push({ channel: 'SMS', recipient: mobile, key: smsKey(message.dedupeKey), body: fitSms(message.sms ?? message.subject, NOTICE_SEGMENTS, message.link) });
+    routes.push({
+      channel: 'SMS',
+      recipient: mobile,
+      key: smsKey(message.dedupeKey),
+      body: fitSms(message.sms ?? message.subject, NOTICE_SEGMENTS, message.link),
+    });
   return routes;
 }
 

@@ -82,7 +82,9 @@ const MESSAGE = {
 
 const SELECT = {
   o: outbox,
-  guardianName: sql<string | null>`(select g.first_name || ' ' || g.last_name from ${guardians} g where g.tenant_id = ${outbox.tenantId} and g.id = ${outbox.guardianId})`,
+  guardianName: sql<
+    string | null
+  >`(select g.first_name || ' ' || g.last_name from ${guardians} g where g.tenant_id = ${outbox.tenantId} and g.id = ${outbox.guardianId})`,
 };
 
 type Row = { o: typeof outbox.$inferSelect; guardianName: string | null };
@@ -166,7 +168,12 @@ export const messageRoutes: FastifyPluginAsyncZod<{ database: Database; config: 
     '/:id',
     {
       config: { access: { area: AREA, action: 'read' } },
-      schema: { tags: ['messages'], summary: 'One message as written and what became of it', params: z.strictObject({ id }), response: { 200: { type: 'object', properties: { data: MESSAGE } } } },
+      schema: {
+        tags: ['messages'],
+        summary: 'One message as written and what became of it',
+        params: z.strictObject({ id }),
+        response: { 200: { type: 'object', properties: { data: MESSAGE } } },
+      },
     },
     async (request) => {
       const ctx = ctxOf(request);

@@ -6,8 +6,7 @@
  * a link whole at its end.
  */
 
-const GSM_BASIC =
-  '@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà';
+const GSM_BASIC = '@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà';
 const GSM_EXTENSION = '^{}\\[~]|€\f';
 const BASIC = new Set(GSM_BASIC);
 const EXTENSION = new Set(GSM_EXTENSION);
@@ -25,12 +24,10 @@ const LIMITS: Record<SmsEncoding, { single: number; part: number }> = { 'GSM-7':
 
 export const encodingOf = (text: string): SmsEncoding => ([...text].every((c) => BASIC.has(c) || EXTENSION.has(c)) ? 'GSM-7' : 'UCS-2');
 
-const unitsOf = (text: string, encoding: SmsEncoding) =>
-  encoding === 'UCS-2' ? text.length : [...text].reduce((n, c) => n + (EXTENSION.has(c) ? 2 : 1), 0);
+const unitsOf = (text: string, encoding: SmsEncoding) => (encoding === 'UCS-2' ? text.length : [...text].reduce((n, c) => n + (EXTENSION.has(c) ? 2 : 1), 0));
 
 /** The units that fit in `segments` segments of the encoding. */
-export const capacity = (encoding: SmsEncoding, segments: number) =>
-  segments <= 1 ? LIMITS[encoding].single : LIMITS[encoding].part * segments;
+export const capacity = (encoding: SmsEncoding, segments: number) => (segments <= 1 ? LIMITS[encoding].single : LIMITS[encoding].part * segments);
 
 export function countSegments(text: string): SegmentCount {
   const encoding = encodingOf(text);

@@ -109,9 +109,10 @@ export function signedReport(token: string, urls: readonly string[], params: Rec
 export const SENDER_PATTERN = /^(?=.*[A-Za-z])[A-Za-z0-9 ]{1,11}$/;
 
 const LATIN: Record<string, string> = Object.fromEntries(
-  [...'αβγδεζηθικλμνξοπρσςτυφχψω'].map((c, i) =>
-    [c, ['a', 'v', 'g', 'd', 'e', 'z', 'i', 'th', 'i', 'k', 'l', 'm', 'n', 'x', 'o', 'p', 'r', 's', 's', 't', 'y', 'f', 'ch', 'ps', 'o'][i]!],
-  ),
+  [...'αβγδεζηθικλμνξοπρσςτυφχψω'].map((c, i) => [
+    c,
+    ['a', 'v', 'g', 'd', 'e', 'z', 'i', 'th', 'i', 'k', 'l', 'm', 'n', 'x', 'o', 'p', 'r', 's', 's', 't', 'y', 'f', 'ch', 'ps', 'o'][i]!,
+  ]),
 );
 
 /** The sender name a centre's SMS carry: its setting, else its name in Latin letters cut to 11. */

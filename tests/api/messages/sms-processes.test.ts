@@ -50,7 +50,8 @@ describe.runIf(DATABASE_KINDS.includes('postgres'))('SMS from server processes o
       marks.push({ student_id: student.id, status: 'ABSENT' });
     }
     const lessons: Row[] = [];
-    for (const date of dates) lessons.push(await make('/api/lessons', { date, start_time: '17:00', end_time: '18:00', class_id: klass.id, subject_id: subject.id }));
+    for (const date of dates)
+      lessons.push(await make('/api/lessons', { date, start_time: '17:00', end_time: '18:00', class_id: klass.id, subject_id: subject.id }));
     return { marks, lessons };
   }
 
@@ -91,7 +92,9 @@ describe.runIf(DATABASE_KINDS.includes('postgres'))('SMS from server processes o
     // The claim would lapse after its two minutes: the test lets them pass.
     const client = new pg.Client({ connectionString: db!.url });
     await client.connect();
-    const { rowCount } = await client.query(`update outbox set deliver_after = now() where channel = 'SMS' and claimed_at is not null`).finally(() => client.end());
+    const { rowCount } = await client
+      .query(`update outbox set deliver_after = now() where channel = 'SMS' and claimed_at is not null`)
+      .finally(() => client.end());
     expect(rowCount).toBe(1);
     const token = (await signIn(a.base, ROOT.username, ROOT.password)).token;
     const row = async () => {

@@ -84,7 +84,8 @@ export async function startSmsStandIn(options: { maxSegments?: number } = {}): P
     });
     req.on('end', () => {
       state.requests++;
-      if (req.method !== 'POST' || req.url !== `/2010-04-01/Accounts/${account}/Messages.json`) return refuse(res, 404, 20404, `not found: ${req.method} ${req.url}`);
+      if (req.method !== 'POST' || req.url !== `/2010-04-01/Accounts/${account}/Messages.json`)
+        return refuse(res, 404, 20404, `not found: ${req.method} ${req.url}`);
       if (req.headers.authorization !== `Basic ${Buffer.from(`${account}:${token}`).toString('base64')}`) return refuse(res, 401, 20003, 'authenticate');
       if (!String(req.headers['content-type']).startsWith('application/x-www-form-urlencoded')) return refuse(res, 400, 21000, 'not a form');
       if (hold) {
@@ -102,7 +103,8 @@ export async function startSmsStandIn(options: { maxSegments?: number } = {}): P
       const body = form.get('Body') ?? '';
       const callback = form.get('StatusCallback') ?? undefined;
       if (!/^\+[1-9][0-9]{7,14}$/.test(to)) return refuse(res, 400, 21211, `To is not E.164: ${to}`);
-      if (!from || from.length > 11 || !/^[A-Za-z0-9 ]+$/.test(from) || !/[A-Za-z]/.test(from)) return refuse(res, 400, 21212, `From is not a sender name: ${from}`);
+      if (!from || from.length > 11 || !/^[A-Za-z0-9 ]+$/.test(from) || !/[A-Za-z]/.test(from))
+        return refuse(res, 400, 21212, `From is not a sender name: ${from}`);
       if (!body) return refuse(res, 400, 21602, 'Body is required');
       if (segmentsOf(body) > maxSegments) return refuse(res, 400, 21617, `Body takes ${segmentsOf(body)} segments: ${body}`);
       if (callback !== undefined && !/^https?:\/\//.test(callback)) return refuse(res, 400, 21609, `StatusCallback is no URL: ${callback}`);

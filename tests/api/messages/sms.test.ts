@@ -40,7 +40,14 @@ describe.each(DATABASE_KINDS)('messages by SMS and e-mail on %s', (kind) => {
   async function family(first: string, last: string, guardian: Row) {
     const student = created(await w.admin('POST', '/api/students', { first_name: first, last_name: last, class_ids: [w.classes[0]!.id] }), 'student');
     const g = created(
-      await w.admin('POST', '/api/guardians', { first_name: 'Μαρία', last_name: last, relation: 'MOTHER', student_ids: [student.id], notify: true, ...guardian }),
+      await w.admin('POST', '/api/guardians', {
+        first_name: 'Μαρία',
+        last_name: last,
+        relation: 'MOTHER',
+        student_ids: [student.id],
+        notify: true,
+        ...guardian,
+      }),
       'guardian',
     );
     return { student, guardian: g };
@@ -138,7 +145,15 @@ describe.each(DATABASE_KINDS)('messages by SMS and e-mail on %s', (kind) => {
 
     const { data, total } = await log(`guardian_id=${guardian.id}`);
     expect(total).toBe(1);
-    expect(data[0]).toMatchObject({ channel: 'SMS', kind: 'absence', status: 'SENT', recipient: '+306975551234', guardian: { id: guardian.id }, error: null, note: null });
+    expect(data[0]).toMatchObject({
+      channel: 'SMS',
+      kind: 'absence',
+      status: 'SENT',
+      recipient: '+306975551234',
+      guardian: { id: guardian.id },
+      error: null,
+      note: null,
+    });
     expect(data[0]!.sent_at).not.toBeNull();
     expect(sms.refused).toEqual([]);
   });
@@ -161,7 +176,9 @@ describe.each(DATABASE_KINDS)('messages by SMS and e-mail on %s', (kind) => {
   });
 
   it('a notice too long for two segments is cut to fit and carries the link to the portal', async () => {
-    const long = created(await w.admin('POST', '/api/subjects', { name: `Μαθηματικά Προσανατολισμού και Θετικών Σπουδών ${'Α'.repeat(40)}`, color: '#225588' }));
+    const long = created(
+      await w.admin('POST', '/api/subjects', { name: `Μαθηματικά Προσανατολισμού και Θετικών Σπουδών ${'Α'.repeat(40)}`, color: '#225588' }),
+    );
     const { student } = await family('Κωνσταντίνα-Ευαγγελία', 'Παπαχριστοδούλου', { phone: '6981112233' });
     await absent(student.id, { subject_id: long.id });
     const [message] = sms.sent.filter((m) => m.to === '+306981112233');
@@ -270,7 +287,9 @@ describe('messages without an SMS setting', () => {
 
   it('an SMS is kept in the log as what would be sent, QUEUED and marked not configured', async () => {
     const student = created(await w.admin('POST', '/api/students', { first_name: 'Λίνα', last_name: 'Καρρά', class_ids: [w.classes[0]!.id] }));
-    const guardian = created(await w.admin('POST', '/api/guardians', { first_name: 'Ρένα', last_name: 'Καρρά', phone: '6970001122', student_ids: [student.id] }));
+    const guardian = created(
+      await w.admin('POST', '/api/guardians', { first_name: 'Ρένα', last_name: 'Καρρά', phone: '6970001122', student_ids: [student.id] }),
+    );
     const lesson = await makeLesson(w.admin, lessonBody(w, nextDate()));
     ok(await w.admin('PUT' as 'PATCH', `/api/lessons/${lesson.id}/attendance`, { marks: [{ student_id: student.id, status: 'ABSENT' }] }));
     const { data } = json(await w.secretary('GET', `/api/messages?guardian_id=${guardian.id}`)) as { data: Row[] };
