@@ -1,4 +1,4 @@
-ALTER TABLE "guardians" ADD COLUMN "notify_by" text DEFAULT 'EMAIL' NOT NULL;--> statement-breakpoint
+ALTER TABLE "guardians" ADD COLUMN "notify_by" text;--> statement-breakpoint
 ALTER TABLE "outbox" ADD COLUMN "channel" text DEFAULT 'EMAIL' NOT NULL;--> statement-breakpoint
 ALTER TABLE "outbox" ADD COLUMN "status" text DEFAULT 'QUEUED' NOT NULL;--> statement-breakpoint
 ALTER TABLE "outbox" ADD COLUMN "delivered_at" timestamp with time zone;--> statement-breakpoint
@@ -9,4 +9,4 @@ ALTER TABLE "centre_settings" ADD COLUMN "sms_sender" text;--> statement-breakpo
 CREATE INDEX "outbox_created_idx" ON "outbox" USING btree ("tenant_id","created_at");--> statement-breakpoint
 CREATE UNIQUE INDEX "outbox_provider_key" ON "outbox" USING btree ("tenant_id","provider_id");--> statement-breakpoint
 UPDATE "outbox" SET "status" = 'SENT' WHERE "sent_at" IS NOT NULL;--> statement-breakpoint
-UPDATE "guardians" SET "notify_by" = 'SMS' WHERE coalesce(trim("email"), '') = '' AND coalesce(trim("phone"), '') <> '';
+UPDATE "guardians" SET "notify_by" = CASE WHEN coalesce(trim("email"), '') <> '' THEN 'EMAIL' ELSE 'SMS' END;

@@ -27,8 +27,12 @@ export const guardians = pgTable(
     postalCode: text('postal_code'),
     taxId: text('tax_id'),
     notify: boolean('notify').notNull().default(true),
-    /** How notices reach her: EMAIL, SMS or BOTH (a new guardian's default follows her contacts). */
-    notifyBy: text('notify_by').notNull().default('EMAIL'),
+    /**
+     * How notices reach her: EMAIL, SMS or BOTH. Set on every write the API makes (a new or
+     * cleared one takes the default from her contacts: e-mail where known, else SMS); a row
+     * written otherwise with none is read as BOTH (every address she has).
+     */
+    notifyBy: text('notify_by'),
     portal: boolean('portal').notNull().default(false),
     search: search(),
     firstNameSort: sortKeyColumn('first_name'),

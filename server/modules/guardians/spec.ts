@@ -29,10 +29,11 @@ const plainGuardians: ResourceSpec = {
   table: guardians,
   ...personLabel(guardians),
   computed: { unreachable: UNREACHABLE },
-  // A new guardian's channel, unless given: e-mail where an address is known, else SMS.
+  // A new guardian's channel, unless given (or cleared): e-mail where an address is known, else SMS.
   async beforeWrite({ input, before }) {
-    if (before || input.notify_by !== undefined) return undefined;
-    return { notify_by: defaultNotifyBy(input.email as string | null | undefined) };
+    if (input.notify_by === null || (!before && input.notify_by === undefined))
+      return { notify_by: defaultNotifyBy((input.email === undefined ? before?.email : input.email) as string | null | undefined) };
+    return undefined;
   },
   links: {
     student_ids: { table: studentGuardians, tenantId: studentGuardians.tenantId, owner: studentGuardians.guardianId, other: studentGuardians.studentId },

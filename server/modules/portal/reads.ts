@@ -69,7 +69,7 @@ export async function guardianOf(tx: Tx, f: Family): Promise<Guardian & { notify
     city: (row.city as string | null) ?? null,
     postal_code: (row.postal_code as string | null) ?? null,
     notify: row.notify === true,
-    notify_by: row.notify_by as NotifyBy,
+    notify_by: (row.notify_by ?? 'BOTH') as NotifyBy,
     unreachable: unreachable({ notify_by: String(row.notify_by), email: row.email as string | null, phone: row.phone as string | null }),
   };
 }
