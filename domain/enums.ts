@@ -53,7 +53,7 @@ export type MessageChannel = (typeof MESSAGE_CHANNELS)[number];
 export const MESSAGE_STATUSES = ['QUEUED', 'SENT', 'DELIVERED', 'FAILED'] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 /** What a message is about. */
-export const MESSAGE_KINDS = ['absence', 'reminder', 'invitation'] as const;
+export const MESSAGE_KINDS = ['absence', 'reminder', 'portal-invitation'] as const;
 
 /** A student's mark for one lesson. */
 export const ATTENDANCE_STATUSES = ['PRESENT', 'ABSENT', 'LATE', 'EXCUSED'] as const;

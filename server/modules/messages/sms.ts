@@ -43,7 +43,7 @@ export class SmsError extends Error {
 /** How long a send may take before its outcome is unknown. */
 const SEND_TIMEOUT_MS = 20_000;
 /** Errors of a connection that never carried the request. */
-const UNREACHED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNRESET_BEFORE']);
+const UNREACHED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
 /** Sends one SMS; answers the provider's id of it. */
 export async function sendSms(settings: SmsSettings, message: SmsRequest): Promise<{ id: string; status: string }> {
