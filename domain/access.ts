@@ -17,6 +17,7 @@ export type Area =
   | 'guardians'
   | 'attendance'
   | 'receipts'
+  | 'messages'
   | 'settings'
   | 'teachers'
   | 'contracts'
@@ -68,6 +69,8 @@ export const PERMISSIONS: Record<Area, Grant> = {
   // The families and the centre's fiscal documents are the office's.
   guardians: { read: STAFF, write: STAFF },
   receipts: { read: STAFF, write: STAFF },
+  // The log of messages to families: the office reads it; only the server writes it.
+  messages: { read: STAFF, write: [] },
   // The centre's issuer details, myDATA credentials and reminder schedule.
   settings: { read: MANAGERS, write: MANAGERS },
   // A TEACHER reads and marks the attendance of her own lessons.

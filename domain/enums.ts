@@ -37,6 +37,16 @@ export const DEFAULT_TIME_ZONE = 'Europe/Athens';
 
 /** Who a guardian is to the student. */
 export const GUARDIAN_RELATIONS = ['MOTHER', 'FATHER', 'GUARDIAN', 'OTHER'] as const;
+/** How notices reach a guardian (docs/rules.md, Messages to families). */
+export const NOTIFY_BY = ['EMAIL', 'SMS', 'BOTH'] as const;
+export type NotifyBy = (typeof NOTIFY_BY)[number];
+/** The channels a message to a family goes by, and the states of one in the log. */
+export const MESSAGE_CHANNELS = ['EMAIL', 'SMS'] as const;
+export type MessageChannel = (typeof MESSAGE_CHANNELS)[number];
+export const MESSAGE_STATUSES = ['QUEUED', 'SENT', 'DELIVERED', 'FAILED'] as const;
+export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
+/** What a message is about. */
+export const MESSAGE_KINDS = ['absence', 'reminder', 'portal-invitation'] as const;
 
 /** A student's mark for one lesson. */
 export const ATTENDANCE_STATUSES = ['PRESENT', 'ABSENT', 'LATE', 'EXCUSED'] as const;

@@ -132,7 +132,7 @@ export interface ScreenDef {
 }
 
 /** Detail tabs a declaration may ask for; each lists rows of another resource pointing at this one. */
-export const DETAIL_TABS = ['lessons', 'recurring-lessons', 'contracts', 'payments', 'guardians', 'attendance'] as const;
+export const DETAIL_TABS = ['lessons', 'recurring-lessons', 'contracts', 'payments', 'guardians', 'attendance', 'messages'] as const;
 export type DetailTab = (typeof DETAIL_TABS)[number];
 
 export interface ResourceDef {

@@ -15,3 +15,4 @@ export * from './answers/index';
 export * from './tax-id';
 export * from './personal';
 export * from './csv-cell';
+export * from './reach';

@@ -15,6 +15,7 @@ const UNDECLARED_AREAS: Record<string, Area> = {
   mydata: 'mydata',
   'custom-entity-records': 'customEntityRecords',
   receipts: 'receipts',
+  messages: 'messages',
   settings: 'settings',
 };
 

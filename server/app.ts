@@ -40,6 +40,7 @@ import { attendanceRoutes } from './modules/attendance/routes';
 import { notificationRoutes } from './modules/notifications/routes';
 import { portalRoutes } from './modules/portal/routes';
 import { paymentRoutes } from './modules/payments/routes';
+import { messageRoutes } from './modules/messages/routes';
 import { receiptRoutes } from './modules/receipts/routes';
 import { settingsRoutes } from './modules/settings/routes';
 import { buildServerRegistry } from './registry';
@@ -182,6 +183,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(contractRoutes, { prefix: '/api/contracts', database, registry });
   await app.register(paymentRoutes, { prefix: '/api/payments', database, registry });
   await app.register(receiptRoutes, { prefix: '/api/receipts', database });
+  await app.register(messageRoutes, { prefix: '/api/messages', database, config });
   await app.register(settingsRoutes, { prefix: '/api/settings', database });
   await app.register(expenseRoutes, { database, registry });
   await app.register(accountRoutes, { prefix: '/api/account', database });

@@ -44,6 +44,12 @@ export interface Config {
   smtpUrl?: string;
   /** The sender of those e-mails. */
   mailFrom: string;
+  /** The base of a Twilio-compatible Messages API (SMS_URL, e.g. https://api.twilio.com): SMS to families. Unset: SMS are kept in the log, not sent. */
+  smsUrl?: string;
+  /** The account (SMS_ACCOUNT) in the API's path and basic auth. */
+  smsAccount?: string;
+  /** The account's token (SMS_TOKEN): basic auth and the key of the delivery reports' signatures. */
+  smsToken?: string;
   /** The centres' address with `{tenant}` for the centre's label (https://{tenant}.frontis.app): links in e-mails. */
   publicUrl?: string;
   /** Answers carry x-db-round-trips and x-db-statements: the database work the request cost (tests, bench). */
@@ -175,6 +181,9 @@ export function loadConfig(env: Env = process.env): Config {
     drainSeconds: int(env, 'DRAIN_SECONDS', 20, 1),
     smtpUrl: text(env, 'SMTP_URL'),
     mailFrom: text(env, 'MAIL_FROM') ?? 'Frontis <no-reply@frontis.invalid>',
+    smsUrl: text(env, 'SMS_URL')?.replace(/\/+$/, ''),
+    smsAccount: text(env, 'SMS_ACCOUNT'),
+    smsToken: text(env, 'SMS_TOKEN'),
     publicUrl: text(env, 'PUBLIC_URL'),
     dbCounts: flag(env, 'DB_COUNTS', false),
     today: text(env, 'FRONTIS_TODAY'),

@@ -25,6 +25,7 @@ export const PAGE_LOADERS: Record<string, Loader> = {
   contracts: () => import('./resources/money/contracts'),
   account: () => import('./pages/account'),
   receipts: () => import('./pages/receipts'),
+  messages: () => import('./pages/messages'),
   'centre-settings': () => import('./pages/centre-settings'),
   analytics: () => import('./pages/analytics'),
   'custom-entities': () => import('./resources/custom-entities/list'),

@@ -5,7 +5,7 @@
  * Names only where staff rows are named (teacher, subject, class, room), never their contacts.
  */
 import { z } from 'zod';
-import { ATTENDANCE_STATUSES, CONTRACT_STATUSES, GUARDIAN_RELATIONS, LESSON_STATUSES, RECEIPT_KINDS } from '../enums';
+import { ATTENDANCE_STATUSES, CONTRACT_STATUSES, GUARDIAN_RELATIONS, LESSON_STATUSES, NOTIFY_BY, RECEIPT_KINDS } from '../enums';
 import { StatusLineSchema } from './money';
 import { dataOf, date, int } from './shape';
 
@@ -28,6 +28,9 @@ export const PortalGuardianSchema = z.object({
   city: z.string().nullable(),
   postal_code: z.string().nullable(),
   notify: z.boolean(),
+  /** How her notices reach her (EMAIL, SMS, BOTH), and whether her channel has no address. */
+  notify_by: z.enum(NOTIFY_BY),
+  unreachable: z.boolean(),
 });
 
 /** GET /api/portal/me (and the answer of PATCH /api/portal/me): herself and her children. */
@@ -46,6 +49,7 @@ export const PortalMeUpdate = z
     city: z.string().nullable().optional(),
     postal_code: z.string().nullable().optional(),
     notify: z.boolean().optional(),
+    notify_by: z.enum(NOTIFY_BY).optional(),
   })
   .strict();
 

@@ -21,6 +21,8 @@ export interface SettingsAnswer {
   mydata_unsent: number;
   reminder_day: number;
   reminder_repeat_days: number;
+  /** The name the centre's SMS come from (null: its name in Latin letters, cut to 11). */
+  sms_sender: string | null;
   version: number;
   updated_at: string;
 }

@@ -86,6 +86,8 @@ export const MYDATA_PAGE: PageDef = {
 };
 /** The centre's receipts (fiscal documents): read, printed, cancelled by a credit receipt. */
 export const RECEIPTS_PAGE: PageDef = { name: 'receipts', area: 'receipts', screen: { order: 75, route: '/receipts/', icon: 'file-text', page: 'receipts' } };
+/** The log of messages to families, by e-mail and SMS: what was sent, to whom, and what became of it. */
+export const MESSAGES_PAGE: PageDef = { name: 'messages', area: 'messages', screen: { order: 77, route: '/messages/', icon: 'message', page: 'messages' } };
 /** The centre's details as the issuer of its receipts, myDATA and reminders (under Settings). */
 export const CENTRE_SETTINGS_PAGE: PageDef = {
   name: 'centre-settings',
@@ -113,6 +115,7 @@ export const SCREENS: readonly (ResourceDef | PageDef)[] = [
   NOTIFICATIONS_PAGE,
   MYDATA_PAGE,
   RECEIPTS_PAGE,
+  MESSAGES_PAGE,
   CENTRE_SETTINGS_PAGE,
   ...PORTAL_PAGES,
 ].sort((a, b) => place(a) - place(b));

@@ -1,4 +1,4 @@
-import { ACTIVE_STATES, CUSTOM_FIELD_TYPES, GENDERS, GUARDIAN_RELATIONS } from '../enums';
+import { ACTIVE_STATES, CUSTOM_FIELD_TYPES, GENDERS, GUARDIAN_RELATIONS, NOTIFY_BY } from '../enums';
 import { defineResource, type FieldDef } from '../fields';
 
 const person: FieldDef[] = [
@@ -112,6 +112,10 @@ export const GUARDIANS = defineResource({
     { name: 'tax_id', type: 'TAX_ID', filterable: true, searchable: true, personal: true },
     { name: 'student_ids', type: 'REFERENCES', reference: 'students', filterable: true },
     { name: 'notify', type: 'BOOLEAN', default: true, sortable: true, filterable: true },
+    // By default e-mail where an address is known, else SMS (set by the server on create).
+    { name: 'notify_by', type: 'ENUM', options: NOTIFY_BY, sortable: true, filterable: true },
+    // No notice reaches her: her channel has no address (computed; domain/reach.ts says the same).
+    { name: 'unreachable', type: 'BOOLEAN', readOnly: true, sortable: true, filterable: true },
     { name: 'portal', type: 'BOOLEAN', default: false, sortable: true, filterable: true },
   ],
   defaultSort: byName,
@@ -124,7 +128,8 @@ export const GUARDIANS = defineResource({
     // the person's data and its erasure, for managers
     page: 'guardians',
     titleFields: personTitle,
-    listFields: ['last_name', 'first_name', 'relation', 'phone', 'email', 'student_ids', 'notify', 'portal'],
+    listFields: ['last_name', 'first_name', 'relation', 'phone', 'email', 'student_ids', 'notify', 'notify_by', 'unreachable', 'portal'],
+    tabs: ['messages'],
   },
 });
 

@@ -36,7 +36,7 @@ const TABLES: FamilyTable[] = [
   // move with every write).
   {
     table: 'guardians',
-    grant: 'SELECT, UPDATE (phone, address, city, postal_code, notify, version, updated_at)',
+    grant: 'SELECT, UPDATE (phone, address, city, postal_code, notify, notify_by, version, updated_at)',
     using: `id = ${GUARDIAN}`,
     check: `id = ${GUARDIAN}`,
   },

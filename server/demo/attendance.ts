@@ -2,15 +2,18 @@
  * DEMO_DATA=1: a term of attendance for the demo centre — every student of each class marked
  * for each of its lessons from the start of the school year to yesterday, nearly all present,
  * a few late, excused or absent (chosen from the lesson and student, so every run is the
- * same) — and the absence notices those absences sent their guardians (outbox rows sent a few
- * minutes after the lesson, in the text a real absence writes). Once: a centre that has marks
- * is left alone. Runs after the demo's guardians, whose addresses the notices go to.
+ * same) — and the absence notices those absences sent their guardians by their channels (an
+ * e-mail sent, an SMS delivered, a few minutes after the lesson, in the text a real absence
+ * writes). Once: a centre that has marks is left alone. Runs after the demo's guardians, whose
+ * addresses the notices go to.
  */
 import { sql } from 'drizzle-orm';
-import { displayDate, interpolate } from '../../domain/index';
+import { addressesOf, displayDate, interpolate } from '../../domain/index';
 import el from '../../src/locales/el/attendance.json' with { type: 'json' };
 import type { Database } from '../db/types';
 import { queryRows } from '../db/statements';
+import { NOTICE_SEGMENTS, smsKey } from '../modules/messages/enqueue';
+import { fitSms } from '../modules/messages/segments';
 import { attendance } from '../db/schema/index';
 import type { Registry } from '../engine/registry';
 import { fillOnce } from './fill';
@@ -29,7 +32,9 @@ interface Absence {
   lesson: string;
   guardian_id: number;
   guardian: string;
-  email: string;
+  email: string | null;
+  phone: string | null;
+  notify_by: string;
   sent_at: string;
 }
 
@@ -65,7 +70,7 @@ export async function ensureDemoAttendance(
       sql`select a.lesson_id, a.student_id, trim(s.first_name || ' ' || s.last_name) as student,
                  to_char(l.date, 'YYYY-MM-DD') as date, to_char(l.start_time, 'HH24:MI') as start, to_char(l.end_time, 'HH24:MI') as end,
                  coalesce(nullif(concat_ws(' · ', sb.name, c.name), ''), '—') as lesson,
-                 g.id as guardian_id, trim(g.first_name || ' ' || g.last_name) as guardian, trim(g.email) as email,
+                 g.id as guardian_id, trim(g.first_name || ' ' || g.last_name) as guardian, trim(g.email) as email, g.phone, g.notify_by,
                  to_char((a.marked_at + make_interval(mins => ${SENT_AFTER_MINUTES})) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as sent_at
           from attendance a
           join lessons l on l.tenant_id = a.tenant_id and l.id = a.lesson_id
@@ -73,7 +78,7 @@ export async function ensureDemoAttendance(
           left join subjects sb on sb.tenant_id = l.tenant_id and sb.id = l.subject_id
           left join classes c on c.tenant_id = l.tenant_id and c.id = l.class_id
           join student_guardians sg on sg.tenant_id = a.tenant_id and sg.student_id = a.student_id
-          join guardians g on g.tenant_id = sg.tenant_id and g.id = sg.guardian_id and g.notify and coalesce(trim(g.email), '') <> ''
+          join guardians g on g.tenant_id = sg.tenant_id and g.id = sg.guardian_id and g.notify
           where a.tenant_id = ${tenantId} and a.status = 'ABSENT'
           order by a.marked_at, a.student_id, g.id`,
     );
@@ -87,12 +92,30 @@ export async function ensureDemoAttendance(
         end: a.end,
         centre: centre?.name ?? '',
       };
-      await tx.execute(sql`
-        insert into outbox (tenant_id, kind, dedupe_key, recipient, guardian_id, subject, body, params, deliver_after, attempts, sent_at, created_at)
-        values (${tenantId}, 'absence', ${`absence:${a.lesson_id}:${a.student_id}:${a.guardian_id}`}, ${a.email}, ${a.guardian_id},
-                ${interpolate(el.attendance.notice.subject, params)}, ${interpolate(el.attendance.notice.body, params)},
+      const { email, mobile } = addressesOf(a);
+      const key = `absence:${a.lesson_id}:${a.student_id}:${a.guardian_id}`;
+      const subject = interpolate(el.attendance.notice.subject, params);
+      const routes = [
+        ...(email ? [{ channel: 'EMAIL', status: 'SENT', to: email, key, body: interpolate(el.attendance.notice.body, params) }] : []),
+        ...(mobile
+          ? [
+              {
+                channel: 'SMS',
+                status: 'DELIVERED',
+                to: mobile,
+                key: smsKey(key),
+                body: fitSms(interpolate(el.attendance.notice.sms, params), NOTICE_SEGMENTS),
+              },
+            ]
+          : []),
+      ];
+      for (const r of routes)
+        await tx.execute(sql`
+        insert into outbox (tenant_id, kind, dedupe_key, channel, status, recipient, guardian_id, subject, body, params, deliver_after, attempts, sent_at, delivered_at, created_at)
+        values (${tenantId}, 'absence', ${r.key}, ${r.channel}, ${r.status}, ${r.to}, ${a.guardian_id}, ${subject}, ${r.body},
                 ${JSON.stringify({ ...params, lesson_id: a.lesson_id, student_id: a.student_id })}::jsonb,
-                ${a.sent_at}::timestamptz, 1, ${a.sent_at}::timestamptz, ${a.sent_at}::timestamptz - make_interval(mins => ${SENT_AFTER_MINUTES}))
+                ${a.sent_at}::timestamptz, 1, ${a.sent_at}::timestamptz, ${r.status === 'DELIVERED' ? a.sent_at : null}::timestamptz,
+                ${a.sent_at}::timestamptz - make_interval(mins => ${SENT_AFTER_MINUTES}))
         on conflict (tenant_id, dedupe_key) do nothing`);
     }
   });

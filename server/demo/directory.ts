@@ -149,7 +149,7 @@ function demoTaxId(n: number): string {
   return `${digits}${(sum % 11) % 10}`;
 }
 
-/** The guardian of family `j` (the elder sibling's index): a parent, some with e-mail, address and ΑΦΜ. */
+/** The guardian of family `j` (the elder sibling's index): a parent with a mobile, some with e-mail, address and ΑΦΜ. */
 function guardian(j: number) {
   const [male, female] = surnameOf(j);
   const mother = (j % PARENTS.length) % 2 === 1;
@@ -166,6 +166,8 @@ function guardian(j: number) {
     postal_code: full ? postal : null,
     tax_id: full ? demoTaxId(j + 1) : null,
     notify: true,
+    // Some who have an address want SMS too; the rest take the default (e-mail where known, else SMS).
+    ...(j % 8 === 0 ? { notify_by: 'BOTH' } : {}),
   };
 }
 

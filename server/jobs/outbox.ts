@@ -1,5 +1,5 @@
 /**
- * The job that delivers the outbox of messages to families (server/modules/outbox/deliver.ts):
+ * The job that delivers messages to families, by e-mail and SMS (server/modules/messages/deliver.ts):
  * every OUTBOX_SWEEP_SECONDS, and when the notification bus says a centre has news (an absence
  * notice is written beside its staff notification). One run at a time in a process; another
  * process runs its own, and the claims keep them from sending one message twice.
@@ -7,7 +7,7 @@
 import type { Config } from '../config';
 import type { Database } from '../db/types';
 import type { NotificationBus } from '../modules/notifications/bus';
-import { createDeliverer, type Deliverer } from '../modules/outbox/deliver';
+import { createDeliverer, smsSettingsOf, type Deliverer } from '../modules/messages/deliver';
 
 export interface OutboxJob {
   /** Sends what is due now (tests call it instead of waiting for the timer). */
@@ -16,7 +16,11 @@ export interface OutboxJob {
 }
 
 export function startOutboxJob(database: Database, config: Config, bus: NotificationBus, log: { warn(obj: unknown, msg?: string): void }): OutboxJob | null {
-  const deliverer = createDeliverer(database, { smtpUrl: config.smtpUrl, mailFrom: config.mailFrom, maxAttempts: config.outboxMaxAttempts }, log);
+  const deliverer = createDeliverer(
+    database,
+    { smtpUrl: config.smtpUrl, mailFrom: config.mailFrom, sms: smsSettingsOf(config), publicUrl: config.publicUrl, maxAttempts: config.outboxMaxAttempts },
+    log,
+  );
   if (!deliverer) return null;
   let running: Promise<unknown> | null = null;
   let again = false;

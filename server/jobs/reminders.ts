@@ -20,7 +20,7 @@ import type { Database, Tx } from '../db/types';
 import { platform, withTenant } from '../db/doors';
 import { queryRows } from '../db/statements';
 import { tenants } from '../db/schema/index';
-import { enqueueMessage } from '../modules/outbox/enqueue';
+import { enqueueMessage } from '../modules/messages/enqueue';
 import { guardianAccounts, notify } from '../modules/notifications/create';
 import { displayDate, portalContractsLink } from '../../domain/notifications';
 import { DomainError } from '../../domain/index';

@@ -47,8 +47,8 @@ export interface Standby {
 const WAITING_RECEIPTS = sql`r.mark is null and r.status in ('ISSUED', 'CANCELLED') and s.mydata_enabled
   and r.created_at >= coalesce(s.mydata_since, '-infinity')`;
 
-/** Messages the outbox job would send now (server/modules/outbox/deliver.ts). */
-const DUE_MESSAGES = sql`o.sent_at is null and o.cancelled_at is null and o.deliver_after <= now()`;
+/** Messages the outbox job would send now (server/modules/messages/deliver.ts). */
+const DUE_MESSAGES = sql`o.status = 'QUEUED' and o.sent_at is null and o.cancelled_at is null and o.deliver_after <= now()`;
 
 const queues = (maxAttempts: number) => sql`
   (select extract(epoch from now() - min(coalesce(r.next_attempt_at, r.created_at)))::float8

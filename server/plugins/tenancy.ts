@@ -83,14 +83,25 @@ const firstLabel = (host: string | undefined) => (host ?? '').trim().toLowerCase
 
 const headerValue = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v)?.trim();
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * A provider's callback (an SMS delivery report): it can't send our headers, so its path's
+     * `:tenant` names the centre and it counts as an API call; the Host must still agree.
+     */
+    providerCallback?: boolean;
+  }
+}
+
 export const tenancyPlugin = fp(async (app: FastifyInstance, opts: { database: Database }) => {
   app.decorateRequest('tenant', null);
   app.decorateRequest('clientType', null);
 
   app.addHook('onRequest', async (request) => {
     if (!isApiPath(request.method, pathOf(request.url))) return;
-    const clientType = headerValue(request.headers['x-client-type']);
-    const slug = headerValue(request.headers['x-tenant-id'])?.toLowerCase();
+    const callback = request.routeOptions.config?.providerCallback === true;
+    const clientType = callback ? 'api' : headerValue(request.headers['x-client-type']);
+    const slug = (callback ? (request.params as { tenant?: string }).tenant : headerValue(request.headers['x-tenant-id']))?.toLowerCase();
     if ((clientType !== 'web' && clientType !== 'api') || !slug || slug.length > 63) {
       throw new DomainError('missing-headers');
     }

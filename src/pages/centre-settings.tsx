@@ -67,6 +67,7 @@ export default function CentreSettingsPage() {
           if (askEarlier) body.mydata_send_earlier = values.mydata_send_earlier === 'send';
           body.reminder_day = values.reminder_day;
           body.reminder_repeat_days = values.reminder_repeat_days;
+          body.sms_sender = typeof values.sms_sender === 'string' && values.sms_sender.trim() ? values.sms_sender.trim() : null;
           return formProps.onFinish?.(body);
         }}
       >
@@ -152,6 +153,16 @@ export default function CentreSettingsPage() {
             <Col xs={24} md={12}>
               <Form.Item name="reminder_repeat_days" label={label('reminder_repeat_days')} rules={[{ required: true, message: t('forms.required') }]}>
                 <InputNumber min={1} max={90} style={{ width: '100%' }} aria-label={label('reminder_repeat_days')} />
+              </Form.Item>
+            </Col>
+            <Col xs={24} md={12}>
+              <Form.Item
+                name="sms_sender"
+                label={label('sms_sender')}
+                extra={t('centre-settings.smsSenderHint')}
+                rules={[{ pattern: /^(?=.*[A-Za-z])[A-Za-z0-9 ]{1,11}$/, message: t('centre-settings.smsSenderHint') }]}
+              >
+                <Input maxLength={11} aria-label={label('sms_sender')} />
               </Form.Item>
             </Col>
           </Row>

@@ -12,6 +12,7 @@ const SeriesTab = lazyPart(() => import('./lessons/lesson-tabs').then((m) => ({ 
 const StudentMoneyTab = lazyPart(() => import('./money/student-tabs'));
 const AttendanceTab = lazyPart(() => import('./attendance/attendance-tab').then((m) => ({ default: m.AttendanceTab })));
 const StudentGuardiansTab = lazyPart(() => import('./guardians/student-guardians-tab'));
+const GuardianMessagesTab = lazyPart(() => import('./messages/guardian-messages-tab'));
 
 /**
  * The lessons filter naming rows of `def`: class_id for classes, teacher_id for teachers, and
@@ -44,4 +45,6 @@ export const DETAIL_TABS: Readonly<Record<string, DetailTab>> = {
     shows: (def) => def.name === 'students' || def.name === 'classes',
     render: (def, id) => <AttendanceTab field={def.name === 'students' ? 'student_id' : 'class_id'} id={id} />,
   },
+  // the messages sent to a guardian, by e-mail and SMS
+  messages: { label: 'messages.tab', shows: (def) => def.name === 'guardians', render: (_, id) => <GuardianMessagesTab id={id} /> },
 };

@@ -13,6 +13,7 @@ import {
   FormOutlined,
   HomeOutlined,
   IdcardOutlined,
+  MessageOutlined,
   ReadOutlined,
   ScheduleOutlined,
   SettingOutlined,
@@ -55,6 +56,7 @@ const ICONS: Record<string, ReactNode> = {
   folder: <FolderOutlined />,
   bell: <BellOutlined />,
   bank: <BankOutlined />,
+  message: <MessageOutlined />,
 };
 
 const GROUP_ICONS: Record<string, string> = { settings: 'setting' };

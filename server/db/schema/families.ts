@@ -27,6 +27,12 @@ export const guardians = pgTable(
     postalCode: text('postal_code'),
     taxId: text('tax_id'),
     notify: boolean('notify').notNull().default(true),
+    /**
+     * How notices reach her: EMAIL, SMS or BOTH. Set on every write the API makes (a new or
+     * cleared one takes the default from her contacts: e-mail where known, else SMS); a row
+     * written otherwise with none is read as BOTH (every address she has).
+     */
+    notifyBy: text('notify_by'),
     portal: boolean('portal').notNull().default(false),
     search: search(),
     firstNameSort: sortKeyColumn('first_name'),
@@ -70,7 +76,8 @@ export const attendance = pgTable(
 );
 
 /**
- * Messages to families, one row per recipient and message. `dedupe_key` (e.g.
+ * Messages to families, one row per recipient, channel and message (the log ADMIN and
+ * SECRETARY read at /api/messages). `dedupe_key` (e.g.
  * `absence:<lesson>:<student>:<guardian>`) makes a message once-only however often, and by
  * however many processes, it is asked for. The delivery job claims due rows (deliver_after
  * passed, not sent, not cancelled) with FOR UPDATE SKIP LOCKED, sends, and sets sent_at; a
@@ -84,7 +91,11 @@ export const outbox = pgTable(
     id: id(),
     kind: text('kind').notNull(),
     dedupeKey: text('dedupe_key').notNull(),
-    /** The e-mail address it goes to. */
+    /** EMAIL or SMS. */
+    channel: text('channel').notNull().default('EMAIL'),
+    /** QUEUED, SENT, DELIVERED or FAILED (docs/rules.md, Messages to families). */
+    status: text('status').notNull().default('QUEUED'),
+    /** The e-mail address or the mobile (E.164) it goes to. */
     recipient: text('recipient').notNull(),
     /** The guardian it is for, when it is for one (what ADMIN sees was sent to whom). */
     guardianId: integer('guardian_id'),
@@ -95,6 +106,13 @@ export const outbox = pgTable(
     attempts: integer('attempts').notNull().default(0),
     lastError: text('last_error'),
     sentAt: instant('sent_at'),
+    /** The delivery report's time: delivered, or failed after it left (or given up here). */
+    deliveredAt: instant('delivered_at'),
+    failedAt: instant('failed_at'),
+    /** When a process took it for sending and has not yet said how it went: an SMS left so is not sent again. */
+    claimedAt: instant('claimed_at'),
+    /** The provider's id of an SMS (its delivery reports name it). */
+    providerId: text('provider_id'),
     cancelledAt: instant('cancelled_at'),
     createdAt: instant('created_at').notNull().defaultNow(),
   },
@@ -103,6 +121,8 @@ export const outbox = pgTable(
     uniqueIndex('outbox_dedupe_key').on(t.tenantId, t.dedupeKey),
     index('outbox_due_idx').on(t.tenantId, t.deliverAfter).where(sql`${t.sentAt} is null and ${t.cancelledAt} is null`),
     index('outbox_guardian_idx').on(t.tenantId, t.guardianId, t.createdAt),
+    index('outbox_created_idx').on(t.tenantId, t.createdAt),
+    uniqueIndex('outbox_provider_key').on(t.tenantId, t.providerId),
     foreignKey({ columns: [t.tenantId, t.guardianId], foreignColumns: [guardians.tenantId, guardians.id] }).onDelete('set null'),
   ],
 );

@@ -39,6 +39,8 @@ export const centreSettings = pgTable('centre_settings', {
   mydataSince: instant('mydata_since'),
   reminderDay: integer('reminder_day').notNull().default(10),
   reminderRepeatDays: integer('reminder_repeat_days').notNull().default(7),
+  /** The sender name its SMS carry (From: at most 11 letters, digits, spaces); null: the centre's name cut to fit. */
+  smsSender: text('sms_sender'),
   ...rowMeta(),
 });
 

@@ -1,9 +1,9 @@
 /**
- * docs/rules.md, Attendance: an ABSENT mark writes, in the mark's own transaction, one e-mail
- * per guardian of the student who wants notices and has an address, held back for the grace
- * period; the office is told in the app. Undoing the mark within the grace period cancels the
- * e-mails; marking ABSENT again arms the same rows again (their keys are per lesson, student
- * and guardian), so a lesson and student never send two.
+ * docs/rules.md, Attendance: an ABSENT mark writes, in the mark's own transaction, one notice
+ * per guardian of the student who wants notices, by her channel (e-mail, SMS or both, one row
+ * each), held back for the grace period; the office is told in the app. Undoing the mark
+ * within the grace period cancels them; marking ABSENT again arms the same rows again (their
+ * keys are per lesson, student, guardian and channel), so a lesson and student never send two.
  */
 import { sql } from 'drizzle-orm';
 import { interpolate, lessonLink, portalAttendanceLink, type NotificationParams } from '../../../domain/index';
@@ -11,6 +11,7 @@ import el from '../../../src/locales/el/attendance.json' with { type: 'json' };
 import en from '../../../src/locales/en/attendance.json' with { type: 'json' };
 import type { Tx } from '../../db/types';
 import { queryRows } from '../../db/statements';
+import { armMessage } from '../messages/enqueue';
 import { guardianAccounts, notify, officeStaff, wake } from '../notifications/create';
 import { greeting } from '../notifications/letter';
 import { asLanguage } from '../notifications/text';
@@ -35,21 +36,30 @@ const portalKey = (lessonId: number, studentId: number) => `child-absent:${lesso
 /** Writes (or arms again) the notices of one absence; answers how many guardians it reaches. */
 export async function armAbsenceNotices(
   tx: Tx,
-  args: { tenantId: number; lesson: NoticeLesson; student: { id: number; name: string }; graceSeconds: number; except: number | null },
+  args: {
+    tenantId: number;
+    lesson: NoticeLesson;
+    student: { id: number; name: string };
+    graceSeconds: number;
+    except: number | null;
+    /** The centre's address (PUBLIC_URL with its label), for the link an SMS cut short carries. */
+    origin?: string;
+  },
 ): Promise<number> {
   const { tenantId, lesson, student } = args;
   const [centre] = await queryRows<{ name: string; language: string }>(tx, sql`select name, language from tenants where id = ${tenantId}`);
   const language = asLanguage(centre?.language);
   const texts = NOTICE[language];
   const what = [lesson.subject, lesson.className].filter(Boolean).join(' · ') || '—';
-  const guardians = await queryRows<{ id: number; email: string; first_name: string; last_name: string; relation: string }>(
+  const wanting = await queryRows<{ id: number; first_name: string; last_name: string; relation: string }>(
     tx,
-    sql`select g.id, g.email, g.first_name, g.last_name, g.relation from guardians g
+    sql`select g.id, g.first_name, g.last_name, g.relation from guardians g
         join student_guardians sg on sg.tenant_id = g.tenant_id and sg.guardian_id = g.id
-        where g.tenant_id = ${tenantId} and sg.student_id = ${student.id} and g.notify and coalesce(trim(g.email), '') <> ''
+        where g.tenant_id = ${tenantId} and sg.student_id = ${student.id} and g.notify
         order by g.id`,
   );
-  for (const guardian of guardians) {
+  const guardians: typeof wanting = [];
+  for (const guardian of wanting) {
     const params: NotificationParams = {
       guardian: `${guardian.first_name} ${guardian.last_name}`.trim(),
       greeting: greeting(guardian, language),
@@ -60,16 +70,20 @@ export async function armAbsenceNotices(
       end: lesson.end,
       centre: centre?.name ?? '',
     };
-    // Once per lesson, student and guardian: a key already sent stays sent; a cancelled one is armed again.
-    await tx.execute(sql`
-      insert into outbox (tenant_id, kind, dedupe_key, recipient, guardian_id, subject, body, params, deliver_after)
-      values (${tenantId}, 'absence', ${keyPrefix(lesson.id, student.id) + guardian.id}, ${guardian.email.trim()}, ${guardian.id},
-              ${interpolate(texts.subject, params)}, ${interpolate(texts.body, params)}, ${JSON.stringify({ ...params, lesson_id: lesson.id, student_id: student.id })}::jsonb,
-              now() + make_interval(secs => ${args.graceSeconds}))
-      on conflict (tenant_id, dedupe_key) do update
-        set cancelled_at = null, deliver_after = excluded.deliver_after, recipient = excluded.recipient,
-            subject = excluded.subject, body = excluded.body, params = excluded.params
-        where outbox.sent_at is null`);
+    // Once per lesson, student, guardian and channel: a key already sent stays sent; a cancelled one is armed again.
+    const channels = await armMessage(tx, {
+      tenantId,
+      kind: 'absence',
+      dedupeKey: keyPrefix(lesson.id, student.id) + guardian.id,
+      guardianId: guardian.id,
+      subject: interpolate(texts.subject, params),
+      body: interpolate(texts.body, params),
+      sms: interpolate(texts.sms, params),
+      link: args.origin ? `${args.origin}${portalAttendanceLink(student.id)}` : undefined,
+      params: { ...params, lesson_id: lesson.id, student_id: student.id },
+      delaySeconds: args.graceSeconds,
+    });
+    if (channels > 0) guardians.push(guardian);
   }
   const notice = { student: student.name, lesson: what, date: lesson.date, start: lesson.start };
   await notify(tx, tenantId, [

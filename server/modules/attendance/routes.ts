@@ -370,6 +370,7 @@ export const attendanceRoutes: FastifyPluginAsyncZod<{ database: Database; confi
               student: { id: mark.student_id, name },
               graceSeconds: config.absenceGraceSeconds,
               except: markedBy,
+              origin: ctx.origin,
             });
           } else if (before.status === 'ABSENT' && mark.status !== 'ABSENT') {
             await cancelAbsenceNotices(tx, ctx.tenantId, lesson.id, mark.student_id);

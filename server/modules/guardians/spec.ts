@@ -5,7 +5,7 @@
  * off, her sign-in ends; a guardian deleted takes her sign-in with her.
  */
 import { sql } from 'drizzle-orm';
-import { GUARDIANS } from '../../../domain/index';
+import { defaultNotifyBy, GUARDIANS } from '../../../domain/index';
 import { guardians, studentGuardians } from '../../db/schema/index';
 import { personLabel } from '../../db/schema/columns';
 import type { ResourceSpec } from '../../engine/spec';
@@ -14,10 +14,27 @@ import { endPortal, inviteGuardian, refuseTakenEmail, removeSignIn, signInOf, us
 
 const emailOf = (value: unknown) => (typeof value === 'string' && value.trim() ? usernameOfEmail(value) : null);
 
+/** Her phone as a mobile an SMS reaches (domain/reach.ts, mobileE164, in SQL). */
+const HAS_MOBILE = sql`(regexp_replace(coalesce(guardians.phone, ''), '[[:space:]().-]', '', 'g') ~ '^(([+]|00)30)?69[0-9]{8}$'
+  or (regexp_replace(coalesce(guardians.phone, ''), '[[:space:]().-]', '', 'g') ~ '^([+]|00)[1-9][0-9]{7,14}$'
+      and regexp_replace(coalesce(guardians.phone, ''), '[[:space:]().-]', '', 'g') !~ '^([+]|00)30'))`;
+const HAS_EMAIL = sql`coalesce(trim(guardians.email), '') <> ''`;
+
+/** No notice reaches her: her channel has no address (domain/reach.ts, unreachable). */
+export const UNREACHABLE = sql<boolean>`(case guardians.notify_by when 'EMAIL' then not ${HAS_EMAIL} when 'SMS' then not ${HAS_MOBILE}
+  else not (${HAS_EMAIL} or ${HAS_MOBILE}) end)`;
+
 const plainGuardians: ResourceSpec = {
   def: GUARDIANS,
   table: guardians,
   ...personLabel(guardians),
+  computed: { unreachable: UNREACHABLE },
+  // A new guardian's channel, unless given (or cleared): e-mail where an address is known, else SMS.
+  async beforeWrite({ input, before }) {
+    if (input.notify_by === null || (!before && input.notify_by === undefined))
+      return { notify_by: defaultNotifyBy((input.email === undefined ? before?.email : input.email) as string | null | undefined) };
+    return undefined;
+  },
   links: {
     student_ids: { table: studentGuardians, tenantId: studentGuardians.tenantId, owner: studentGuardians.guardianId, other: studentGuardians.studentId },
   },

@@ -16,7 +16,7 @@ import { revokeUserSessions } from '../auth/sessions';
 import { refuseLookAlikeUsername } from '../auth/usernames';
 import { announce } from '../notifications/create';
 import { type Addressee, greeting, signature } from '../notifications/letter';
-import { enqueueMessage } from '../outbox/enqueue';
+import { enqueueMessage } from '../messages/enqueue';
 
 export const INVITATION_KIND = 'portal-invitation';
 /** How long a link stays good after it is sent. */

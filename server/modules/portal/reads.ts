@@ -11,6 +11,8 @@ import {
   contractFigures,
   contractLines,
   DomainError,
+  type NotifyBy,
+  unreachable,
   type PortalAttendanceAnswer,
   type PortalChildSchema,
   type PortalContractSchema,
@@ -49,10 +51,10 @@ const childrenOf = (f: Family) => sql`(select sg.student_id from student_guardia
  */
 export const centreToday = (f: Family) => sql`coalesce(nullif(current_setting('frontis.today', true), '')::date, (now() at time zone ${f.timeZone})::date)`;
 
-export async function guardianOf(tx: Tx, f: Family): Promise<Guardian & { notify: boolean }> {
+export async function guardianOf(tx: Tx, f: Family): Promise<Guardian & { notify: boolean; notify_by: NotifyBy; unreachable: boolean }> {
   const [row] = await queryRows<Record<string, unknown>>(
     tx,
-    sql`select id, version, first_name, last_name, relation, email, phone, address, city, postal_code, notify
+    sql`select id, version, first_name, last_name, relation, email, phone, address, city, postal_code, notify, notify_by
         from guardians where tenant_id = ${f.tenantId} and id = ${f.guardianId}`,
   );
   if (!row) throw new DomainError('not-found');
@@ -68,6 +70,8 @@ export async function guardianOf(tx: Tx, f: Family): Promise<Guardian & { notify
     city: (row.city as string | null) ?? null,
     postal_code: (row.postal_code as string | null) ?? null,
     notify: row.notify === true,
+    notify_by: (row.notify_by ?? 'BOTH') as NotifyBy,
+    unreachable: unreachable({ notify_by: String(row.notify_by), email: row.email as string | null, phone: row.phone as string | null }),
   };
 }
 

@@ -13,6 +13,8 @@ import {
   fieldSchema,
   GUARDIANS,
   isRealDate,
+  NOTIFY_BY,
+  type NotifyBy,
   parseBody,
   PortalAttendanceAnswer,
   PortalContractsAnswer,
@@ -81,8 +83,9 @@ const MeBody = z.strictObject({
   version: z.number().int().min(0).max(2_147_483_647),
   ...Object.fromEntries(EDITABLE.map((name) => [name, fieldSchema(fieldDef(name)).nullable().optional()])),
   notify: z.boolean().optional(),
+  notify_by: z.enum(NOTIFY_BY).optional(),
 });
-type MeInput = { version: number; notify?: boolean } & Partial<Record<(typeof EDITABLE)[number], string | null>>;
+type MeInput = { version: number; notify?: boolean; notify_by?: NotifyBy } & Partial<Record<(typeof EDITABLE)[number], string | null>>;
 
 export const portalRoutes: FastifyPluginAsyncZod<{ database: Database }> = async (app, { database }) => {
   /** Her family: her centre, and her guardian id from her sign-in. */
@@ -141,6 +144,7 @@ export const portalRoutes: FastifyPluginAsyncZod<{ database: Database }> = async
         const changes: Record<string, unknown> = {};
         for (const name of EDITABLE) if (input[name] !== undefined) changes[name] = input[name] === '' ? null : input[name];
         if (input.notify !== undefined) changes.notify = input.notify;
+        if (input.notify_by !== undefined) changes.notify_by = input.notify_by;
         const changed = Object.entries(changes).filter(([k, v]) => (before as Record<string, unknown>)[k] !== v);
         if (changed.length) {
           const values = Object.fromEntries(changed);
@@ -152,6 +156,7 @@ export const portalRoutes: FastifyPluginAsyncZod<{ database: Database }> = async
               ...('city' in values ? { city: values.city as string | null } : {}),
               ...('postal_code' in values ? { postalCode: values.postal_code as string | null } : {}),
               ...('notify' in values ? { notify: values.notify as boolean } : {}),
+              ...('notify_by' in values ? { notifyBy: values.notify_by as NotifyBy } : {}),
               version: sql`${guardians.version} + 1`,
               updatedAt: new Date(),
             })

@@ -16,6 +16,7 @@ import { recordHistory } from '../../engine/history';
 import { ctxOf } from '../../engine/routes';
 import { seal, settingsKey } from './secret-box';
 import { answerOf, loadSettings, unsentReceipts } from './store';
+import { SENDER_PATTERN } from '../messages/sms';
 
 const AREA = 'settings' as const;
 
@@ -61,6 +62,8 @@ export const SettingsPatch = z.preprocess(
     mydata_send_earlier: z.boolean().optional(),
     reminder_day: z.number().int().min(1).max(28).optional(),
     reminder_repeat_days: z.number().int().min(1).max(90).optional(),
+    /** The SMS sender name: 1-11 Latin letters, digits and spaces, one letter at least (what networks accept). */
+    sms_sender: z.string().trim().regex(SENDER_PATTERN).nullable().optional(),
   }),
 );
 
@@ -83,6 +86,7 @@ const ANSWER = oneJsonSchema({
     mydata_unsent: { type: 'integer' },
     reminder_day: { type: 'integer' },
     reminder_repeat_days: { type: 'integer' },
+    sms_sender: { type: ['string', 'null'] },
     version: { type: 'integer' },
     updated_at: { type: 'string' },
   },
@@ -102,6 +106,7 @@ const COLUMNS = {
   mydata_user_id: 'mydataUserId',
   reminder_day: 'reminderDay',
   reminder_repeat_days: 'reminderRepeatDays',
+  sms_sender: 'smsSender',
 } as const;
 
 export const settingsRoutes: FastifyPluginAsyncZod<{ database: Database }> = async (app, { database }) => {

@@ -53,6 +53,7 @@ export function answerOf(row: SettingsRow, unsent: number): SettingsAnswer {
     mydata_unsent: unsent,
     reminder_day: row.reminderDay,
     reminder_repeat_days: row.reminderRepeatDays,
+    sms_sender: row.smsSender,
     version: row.version,
     updated_at: row.updatedAt.toISOString(),
   };

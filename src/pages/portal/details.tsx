@@ -1,6 +1,6 @@
 import { useCustomMutation } from '@refinedev/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Col, Form, Input, Row, Spin } from 'antd';
+import { Alert, App, Button, Card, Col, Form, Input, Row, Spin } from 'antd';
 import { useRef } from 'react';
 import type { z } from 'zod';
 import type { PortalMeUpdate } from '../../../domain/answers/portal';
@@ -19,7 +19,7 @@ import { useT } from '../../providers/i18nProvider';
 type Update = z.infer<typeof PortalMeUpdate>;
 
 /** What she changes of herself; her name, e-mail address (her sign-in) and ΑΦΜ are the centre's to change. */
-const OWN_FIELDS = ['phone', 'address', 'city', 'postal_code', 'notify'] as const;
+const OWN_FIELDS = ['phone', 'address', 'city', 'postal_code', 'notify', 'notify_by'] as const;
 
 /**
  * /portal/details/: her contact details and notice preference, saved with the version she read
@@ -49,7 +49,9 @@ export default function PortalDetails() {
     const body: Record<string, unknown> = { version: values.version };
     for (const name of OWN_FIELDS) {
       const value = (values as Record<string, unknown>)[name];
-      body[name] = name === 'notify' ? Boolean(value) : typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
+      if (name === 'notify_by') {
+        if (value) body[name] = value;
+      } else body[name] = name === 'notify' ? Boolean(value) : typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
     }
     try {
       const answer = await save({ url: PORTAL_ME_URL, method: 'patch', values: body, successNotification: false, errorNotification: false });
@@ -75,6 +77,9 @@ export default function PortalDetails() {
         <Col xs={24} lg={12}>
           <Card title={guardian ? `${guardian.first_name} ${guardian.last_name}` : t('portal.details.title')}>
             {!guardian && query.isLoading && <Spin />}
+            {guardian?.unreachable && (
+              <Alert type="warning" showIcon style={{ marginBottom: 16 }} data-testid="portal-unreachable" message={t('guardians.unreachableHint')} />
+            )}
             {guardian && (
               <Form<Update>
                 form={form}

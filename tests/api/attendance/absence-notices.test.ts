@@ -5,7 +5,7 @@
 // two server processes on one PostgreSQL database never send one notice twice.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDeliverer, type Deliverer } from '../../../server/modules/outbox/deliver';
+import { createDeliverer, type Deliverer } from '../../../server/modules/messages/deliver';
 import { json, show } from '../support/api-helpers';
 import { DATABASE_KINDS, startApp, type TestApp } from '../support/harness';
 import { created, dateCursor, lessonBody, makeLesson, makeWorld, ok, type Row, type World } from '../support/lessons-helpers';

@@ -5,7 +5,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runReminderJob } from '../../../server/jobs/reminders';
-import { createDeliverer, type Deliverer } from '../../../server/modules/outbox/deliver';
+import { createDeliverer, type Deliverer } from '../../../server/modules/messages/deliver';
 import { expectStatus } from '../support/api-helpers';
 import { DATABASE_KINDS, startApp, type TestApp } from '../support/harness';
 import { type Mailbox, startMailbox } from '../support/mailbox';

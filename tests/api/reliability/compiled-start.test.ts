@@ -46,10 +46,10 @@ describe('the compiled server on the embedded database', () => {
     expect(brotliDecompressSync(readFileSync(join(REPO, 'dist', `${script}.br`))).equals(readFileSync(join(REPO, 'dist', script)))).toBe(true);
   });
 
-  it('warns at start that no mail setting is set (no SMTP_URL, no SMS_URL), and serves', async () => {
+  it('warns at start that neither channel to families is set (no SMTP_URL, no SMS_URL), and serves', async () => {
     const output = server!.output();
-    expect(output).toContain('No mail setting: SMTP_URL (and SMS_URL) unset');
-    expect(output).toContain('portal invitations, absence notices and reminders to families stay unsent');
+    expect(output).toContain('No channel to families: neither SMTP_URL nor SMS_URL');
+    expect(output).toContain('portal invitations, absence notices and reminders stay in the message log, unsent');
     const health = await call(server!.base, 'GET', '/healthz');
     expect(health.status).toBe(200);
   });
