@@ -2,10 +2,11 @@
  * /api/portal: the families' portal, for a GUARDIAN only (area `portal`). Who she is comes
  * from her sign-in (guardian_users); everything after runs in withFamily(), as her, so the
  * database itself hides every other family. She reads her children's timetable, homework,
- * attendance, contracts and receipts, and writes her own contact details and notice
- * preference (versioned, in the history as her).
+ * attendance, contracts and receipts. Her own contact details and notice preference she
+ * changes on the office's write path (engine/write.ts: version, search text, the guardians'
+ * hooks, the history as her), on her own row only and only those fields.
  */
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -22,13 +23,13 @@ import {
   PortalReceiptsAnswer,
   type FieldDef,
 } from '../../../domain/index';
-import { queryRows, withFamily, withTenantReads, type Database, type Tx } from '../../db/client';
-import { guardians, guardianUsers } from '../../db/schema/index';
+import { withFamily, withTenant, withTenantReads, type Database, type Tx } from '../../db/client';
+import { guardianUsers } from '../../db/schema/index';
 import { answerSchema } from '../../engine/answers';
-import { recordHistory } from '../../engine/history';
 import { IdParams } from '../../engine/params';
 import { ctxOf } from '../../engine/routes';
-import { searchText } from '../../engine/write';
+import type { Registry } from '../../engine/registry';
+import { updateRow } from '../../engine/write';
 import { guardiansSpec } from '../guardians/spec';
 import { receiptPdf } from '../receipts/pdf';
 import { loadReceipt } from '../receipts/routes';
@@ -78,7 +79,7 @@ const MeBody = z.strictObject({
 });
 type MeInput = { version: number; notify?: boolean } & Partial<Record<(typeof EDITABLE)[number], string | null>>;
 
-export const portalRoutes: FastifyPluginAsyncZod<{ database: Database }> = async (app, { database }) => {
+export const portalRoutes: FastifyPluginAsyncZod<{ database: Database; registry: Registry }> = async (app, { database, registry }) => {
   /** Her family: her centre, and her guardian id from her sign-in. */
   async function familyOf(request: Parameters<typeof ctxOf>[0]): Promise<Family> {
     const ctx = ctxOf(request);
@@ -122,47 +123,13 @@ export const portalRoutes: FastifyPluginAsyncZod<{ database: Database }> = async
       },
     },
     async (request) => {
-      const input = parseBody(MeBody, request.body) as MeInput;
-      const ctx = ctxOf(request);
-      return asHer(request, async (tx, f) => {
-        const [locked] = await queryRows<{ version: number }>(
-          tx,
-          sql`select version from guardians where tenant_id = ${f.tenantId} and id = ${f.guardianId} for update`,
-        );
-        if (!locked) throw new DomainError('not-found');
-        if (Number(locked.version) !== input.version) throw new DomainError('stale');
-        const before = await guardianOf(tx, f);
-        const changes: Record<string, unknown> = {};
-        for (const name of EDITABLE) if (input[name] !== undefined) changes[name] = input[name] === '' ? null : input[name];
-        if (input.notify !== undefined) changes.notify = input.notify;
-        const changed = Object.entries(changes).filter(([k, v]) => (before as Record<string, unknown>)[k] !== v);
-        if (changed.length) {
-          const values = Object.fromEntries(changed);
-          await tx
-            .update(guardians)
-            .set({
-              ...('phone' in values ? { phone: values.phone as string | null } : {}),
-              ...('address' in values ? { address: values.address as string | null } : {}),
-              ...('city' in values ? { city: values.city as string | null } : {}),
-              ...('postal_code' in values ? { postalCode: values.postal_code as string | null } : {}),
-              ...('notify' in values ? { notify: values.notify as boolean } : {}),
-              version: sql`${guardians.version} + 1`,
-              updatedAt: new Date(),
-            })
-            .where(and(eq(guardians.tenantId, f.tenantId), eq(guardians.id, f.guardianId)));
-          await recordHistory(tx, f.tenantId, ctx.actor, { entity: 'guardians', entityId: f.guardianId, action: 'update', before, after: values });
-          // The search text (the phone is searched) is the centre's bookkeeping, and the contracts
-          // that follow it are not hers to write: that one statement runs as the centre.
-          const after = { ...before, ...values };
-          await tx.execute(sql`select set_config('role', 'frontis_app', true)`);
-          await tx
-            .update(guardians)
-            .set({ search: searchText(guardiansSpec, after) })
-            .where(and(eq(guardians.tenantId, f.tenantId), eq(guardians.id, f.guardianId)));
-          await tx.execute(sql`select set_config('role', 'frontis_guardian', true)`);
-        }
-        return me(tx, f);
-      });
+      const { version, ...fields } = parseBody(MeBody, request.body) as MeInput;
+      const f = await familyOf(request);
+      // Her own row, named by her sign-in, on the office's write path: the same version check,
+      // search text, hooks and history (as her). Only the fields of MeBody reach it.
+      const changes = Object.fromEntries(Object.entries(fields).map(([name, value]) => [name, value === '' ? null : value]));
+      await withTenant(database, f.tenantId, (tx) => updateRow(tx, registry, ctxOf(request), guardiansSpec, f.guardianId, changes, version));
+      return withFamily(database, f.tenantId, f.guardianId, (tx) => me(tx, f));
     },
   );
 
