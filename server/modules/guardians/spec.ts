@@ -8,7 +8,7 @@ import { sql } from 'drizzle-orm';
 import { GUARDIANS } from '../../../domain/index';
 import { guardians, studentGuardians } from '../../db/schema/index';
 import { personLabel } from '../../db/schema/columns';
-import type { ResourceSpec } from '../../engine/spec';
+import { declaredRow, type ResourceSpec } from '../../engine/spec';
 import { deleteRow } from '../../engine/write';
 import { endPortal, inviteGuardian, refuseTakenEmail, removeSignIn, signInOf, usernameOfEmail, type InvitedGuardian } from '../portal-auth/invitations';
 
@@ -31,7 +31,7 @@ export const guardiansSpec: ResourceSpec = {
       if (wasOn) await endPortal(tx, ctx.tenantId, after.id);
       return;
     }
-    const guardian = after as unknown as InvitedGuardian;
+    const guardian: InvitedGuardian = declaredRow(GUARDIANS, after);
     if (!wasOn) return inviteGuardian(tx, ctx.tenantId, ctx.actor, ctx.origin, guardian);
     const email = emailOf(after.email);
     if (email === emailOf(before?.email)) return;
