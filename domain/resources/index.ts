@@ -91,20 +91,23 @@ export const VIEW_ROUTES = viewRoutesOf(Object.values(RESOURCES));
 
 /**
  * The order to create rows of `defs` in: a resource after every resource of `defs` it points
- * at. A circle of references (a class lists its students, a student her classes) is broken at
- * the resource that waits for the fewest; it is created first and its links to the others are
- * filled afterwards. Ties keep the order of `defs`.
+ * at. A circle of links (a class lists its students, a student her classes) is broken at the
+ * resource that waits for the fewest through REFERENCES fields only; it is created first and
+ * those links are filled afterwards. A REFERENCE is never left waiting while any order avoids
+ * it. Ties keep the order of `defs`.
  */
 export function creationOrder(defs: readonly ResourceDef[]): ResourceDef[] {
   const names = new Set(defs.map((d) => d.name));
-  const waitsFor = new Map(
-    defs.map((d) => [d.name, new Set(d.fields.flatMap((f) => (f.reference && f.reference !== d.name && names.has(f.reference) ? [f.reference] : [])))]),
-  );
+  const pointsAt = (d: ResourceDef) => d.fields.filter((f) => f.reference && f.reference !== d.name && names.has(f.reference));
   const order: ResourceDef[] = [];
   let left = [...defs];
+  // What a resource still waits for: a REFERENCE outweighs any number of REFERENCES links.
+  const waiting = (d: ResourceDef) =>
+    pointsAt(d)
+      .filter((f) => left.some((l) => l.name === f.reference))
+      .reduce((sum, f) => sum + (f.type === 'REFERENCE' ? 1000 : 1), 0);
   while (left.length) {
-    const unmet = (d: ResourceDef) => [...waitsFor.get(d.name)!].filter((name) => left.some((l) => l.name === name)).length;
-    const next = left.reduce((best, d) => (unmet(d) < unmet(best) ? d : best));
+    const next = left.reduce((best, d) => (waiting(d) < waiting(best) ? d : best));
     order.push(next);
     left = left.filter((d) => d !== next);
   }
