@@ -37,6 +37,7 @@ describe('creationOrder', () => {
       { name: 'name', type: 'TEXT', required: true, max: 100 },
       { name: 'room_id', type: 'REFERENCE', reference: 'rooms' },
     ],
+    defaultSort: [{ field: 'name', order: 'asc' }],
     screen: { route: '/holidays/', entity: 'holiday', modes: ['create', 'update'] },
   });
 

@@ -29,7 +29,8 @@ import { answerSchema } from '../../engine/answers';
 import { IdParams } from '../../engine/params';
 import { ctxOf } from '../../engine/routes';
 import type { Registry } from '../../engine/registry';
-import { updateRow } from '../../engine/write';
+import { assertVersion } from '../../engine/store';
+import { lockRow, updateRow } from '../../engine/write';
 import { guardiansSpec } from '../guardians/spec';
 import { receiptPdf } from '../receipts/pdf';
 import { loadReceipt } from '../receipts/routes';
@@ -126,9 +127,16 @@ export const portalRoutes: FastifyPluginAsyncZod<{ database: Database; registry:
       const { version, ...fields } = parseBody(MeBody, request.body) as MeInput;
       const f = await familyOf(request);
       // Her own row, named by her sign-in, on the office's write path: the same version check,
-      // search text, hooks and history (as her). Only the fields of MeBody reach it.
-      const changes = Object.fromEntries(Object.entries(fields).map(([name, value]) => [name, value === '' ? null : value]));
-      await withTenant(database, f.tenantId, (tx) => updateRow(tx, registry, ctxOf(request), guardiansSpec, f.guardianId, changes, version));
+      // search text, hooks and history (as her). Only the fields of MeBody reach it, and a body
+      // that changes nothing leaves the row and its version as they were.
+      const ctx = ctxOf(request);
+      const asked = Object.entries(fields).map(([name, value]) => [name, value === '' ? null : value] as const);
+      await withTenant(database, f.tenantId, async (tx) => {
+        const before = await lockRow(tx, registry, ctx, guardiansSpec, f.guardianId);
+        assertVersion(before, version);
+        const changes = Object.fromEntries(asked.filter(([name, value]) => before[name] !== value));
+        if (Object.keys(changes).length) await updateRow(tx, registry, ctx, guardiansSpec, f.guardianId, changes, version);
+      });
       return withFamily(database, f.tenantId, f.guardianId, (tx) => me(tx, f));
     },
   );
