@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { CalendarAnswerSchema, CalendarLabelSchema } from './answers/lessons';
 import type { LessonStatus } from './enums';
 import type { ReferenceLabel } from './references';
+import { CALENDAR_COLUMNS, type CalendarColumn } from './calendar-columns';
 
 // The calendar's range answer (GET /api/lessons/calendar) in its compact wire form, shared by
 // the server, which writes it, and the client, which turns it back into lessons.
@@ -17,25 +18,7 @@ import type { ReferenceLabel } from './references';
 //               "lesson_type": {"3": {"name": "Θεωρία", "color": "#52c41a"}}},
 //    "total": 1248}
 
-/** A lesson's values in a row, in this order. */
-export const CALENDAR_COLUMNS = [
-  'id',
-  'version',
-  'date',
-  'start_time',
-  'end_time',
-  'status',
-  'kind',
-  'teacher_id',
-  'subject_id',
-  'room_id',
-  'class_id',
-  'lesson_type_id',
-  'recurring_lesson_id',
-  'replaces_lesson_id',
-  'detached',
-] as const;
-export type CalendarColumn = (typeof CALENDAR_COLUMNS)[number];
+export { CALENDAR_COLUMNS, type CalendarColumn } from './calendar-columns';
 
 /** The references whose labels the answer carries once each: label name and its id column. */
 export const CALENDAR_LABELS = {

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { ImportRowErrorSchema } from './answers/imports';
+import { FIELD_CODES, type FieldCode, type FieldErrors } from './field-codes';
 import type { LessonConflict } from './lessons';
 
 // Error codes of the HTTP API and the session protocol. The client translates each
@@ -35,36 +36,7 @@ export const ERROR_CODES = [
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
-// Why one field was refused (`fields.<code>` in the client's translations).
-export const FIELD_CODES = [
-  'required',
-  'invalid-type',
-  'too-short',
-  'too-long',
-  'too-small',
-  'too-large',
-  'invalid-format',
-  'invalid-option',
-  'unknown-field',
-  'mismatch',
-  'taken',
-  'invalid',
-  // a slug or key that is a reserved word, a value given twice where each must be unique
-  'reserved',
-  'duplicate',
-  // a reference given by name (an import) that names no record, or more than one
-  'no-match',
-  'ambiguous',
-  // portal access given to a guardian with no e-mail address to invite
-  'needs-email',
-  // a contract's payer who is not a guardian of its student
-  'not-a-guardian',
-  // a staff username that is a guardian's e-mail address (her portal username)
-  'guardian-email',
-] as const;
-export type FieldCode = (typeof FIELD_CODES)[number];
-
-export type FieldErrors = Record<string, FieldCode>;
+export { FIELD_CODES, type FieldCode, type FieldErrors } from './field-codes';
 
 /**
  * Why, more precisely than the code, for the few codes that have several causes a user should

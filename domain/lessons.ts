@@ -1,4 +1,4 @@
-import type { FieldErrors } from './errors';
+import type { FieldErrors } from './field-codes';
 import type { LessonStatus, Recurrence, RecurrenceEnd } from './enums';
 import type { ReferenceLabel } from './references';
 

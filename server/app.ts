@@ -213,7 +213,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     outbox?.close();
     await bus.close();
   });
-  await app.register(portalRoutes, { prefix: '/api/portal', database });
+  await app.register(portalRoutes, { prefix: '/api/portal', database, registry });
   await app.register(notificationRoutes, { prefix: '/api/notifications', database, bus, streamsPerUser: config.streamsPerUser });
   await app.register(runtimeResourceRoutes, { prefix: '/api/resources', database });
   // Record types the centre defines at run time, and their records.

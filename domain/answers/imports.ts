@@ -1,6 +1,6 @@
 /** The report of an import (students, records of a custom entity): what was made, what was left out and why. */
 import { z } from 'zod';
-import { FIELD_CODES } from '../errors';
+import { FIELD_CODES } from '../field-codes';
 import { int } from './shape';
 
 /** One refused row: its place in the rows sent (0-based) and a field code per refused field. */

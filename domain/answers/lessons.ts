@@ -1,6 +1,6 @@
 /** The answers of the calendar's week and of a recurring series' create and change. */
 import { z } from 'zod';
-import { CALENDAR_COLUMNS } from '../calendar';
+import { CALENDAR_COLUMNS } from '../calendar-columns';
 import { int, RecordRow } from './shape';
 
 /**

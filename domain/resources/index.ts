@@ -1,47 +1,8 @@
 import type { ResourceDef, ScreenDef } from '../fields';
 import type { Area } from '../access';
-import * as directoryDeclarations from './directory';
-import { CLASS_CATEGORIES, CLASSES, CONTRACT_CATEGORIES, LESSON_TAGS, LESSON_TYPES, ROOMS, SUBJECTS } from './directory';
-import * as fileDeclarations from './files';
-import { FILES, FOLDERS } from './files';
-import * as lessonDeclarations from './lessons';
-import { LESSONS, RECURRING_LESSONS } from './lessons';
-import * as moneyDeclarations from './money';
-import { CONTRACTS, EXPENSE_CATEGORIES, EXPENSES, PAYMENTS } from './money';
-import * as peopleDeclarations from './people';
-import { GUARDIANS, NOTES, STUDENT_CUSTOM_FIELDS, STUDENTS, TEACHERS } from './people';
-import * as tenantDeclarations from './tenants';
-import { TENANTS } from './tenants';
-import * as userDeclarations from './users';
-import { USERS } from './users';
+import * as declarations from './declarations';
 
-export { PREVIEW_TYPES } from './files';
-export { SCHEDULE_FIELDS, TEACHER_LESSON_FIELDS } from './lessons';
-
-export {
-  CLASS_CATEGORIES,
-  CLASSES,
-  CONTRACT_CATEGORIES,
-  CONTRACTS,
-  EXPENSE_CATEGORIES,
-  EXPENSES,
-  FILES,
-  FOLDERS,
-  GUARDIANS,
-  LESSON_TAGS,
-  LESSON_TYPES,
-  LESSONS,
-  NOTES,
-  PAYMENTS,
-  RECURRING_LESSONS,
-  ROOMS,
-  STUDENT_CUSTOM_FIELDS,
-  STUDENTS,
-  SUBJECTS,
-  TEACHERS,
-  TENANTS,
-  USERS,
-};
+export * from './declarations';
 
 /** Sidebar place of a declaration or page: its own `screen.order`, or after every numbered one. */
 const place = (def: { screen: { order?: number } }) => def.screen.order ?? Number.MAX_SAFE_INTEGER;
@@ -51,11 +12,12 @@ const isDeclaration = (value: unknown): value is ResourceDef =>
 
 /**
  * Every declared resource by API name, in the order of the sidebar: each ResourceDef the
- * declaration files export is one, so declaring a resource is all it takes to list it here.
+ * declaration files export is one (./declarations.ts), so declaring a resource is all it takes
+ * to list it here and to import it by name from this module.
  */
 export const RESOURCES: Record<string, ResourceDef> = Object.fromEntries(
-  [lessonDeclarations, peopleDeclarations, moneyDeclarations, directoryDeclarations, fileDeclarations, userDeclarations, tenantDeclarations]
-    .flatMap((module) => Object.values(module).filter(isDeclaration))
+  Object.values(declarations)
+    .flatMap((value) => (isDeclaration(value) ? [value] : []))
     .sort((a, b) => place(a) - place(b))
     .map((r) => [r.name, r]),
 );
@@ -129,3 +91,28 @@ export function viewRoutesOf(defs: readonly ResourceDef[]): Record<string, { pat
 }
 
 export const VIEW_ROUTES = viewRoutesOf(Object.values(RESOURCES));
+
+/**
+ * The order to create rows of `defs` in: a resource after every resource of `defs` it points
+ * at. A circle of links (a class lists its students, a student her classes) is broken at the
+ * resource that waits for the fewest through REFERENCES fields only; it is created first and
+ * those links are filled afterwards. A REFERENCE is never left waiting while any order avoids
+ * it. Ties keep the order of `defs`.
+ */
+export function creationOrder(defs: readonly ResourceDef[]): ResourceDef[] {
+  const names = new Set(defs.map((d) => d.name));
+  const pointsAt = (d: ResourceDef) => d.fields.filter((f) => f.reference && f.reference !== d.name && names.has(f.reference));
+  const order: ResourceDef[] = [];
+  let left = [...defs];
+  // What a resource still waits for: a REFERENCE outweighs any number of REFERENCES links.
+  const waiting = (d: ResourceDef) =>
+    pointsAt(d)
+      .filter((f) => left.some((l) => l.name === f.reference))
+      .reduce((sum, f) => sum + (f.type === 'REFERENCE' ? 1000 : 1), 0);
+  while (left.length) {
+    const next = left.reduce((best, d) => (waiting(d) < waiting(best) ? d : best));
+    order.push(next);
+    left = left.filter((d) => d !== next);
+  }
+  return order;
+}

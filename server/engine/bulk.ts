@@ -33,7 +33,7 @@ export async function createMany(tx: Tx, ctx: Ctx, spec: ResourceSpec, inputs: r
     });
     const ids = (await tx
       .insert(spec.table)
-      .values(rows as never)
+      .values(rows)
       .returning({ id: cols.id })
       .catch((error: unknown) => {
         throw uniqueTaken(spec, error);
@@ -41,7 +41,7 @@ export async function createMany(tx: Tx, ctx: Ctx, spec: ResourceSpec, inputs: r
     created.push(...ids.map((r) => r.id));
     for (const [name, link] of links) {
       const pairs = batch.flatMap((input, i) => ((input[name] as number[] | null) ?? []).map((other) => linkRow(link, ctx.tenantId, ids[i]!.id, other)));
-      if (pairs.length) await tx.insert(link.table).values(pairs as never);
+      if (pairs.length) await tx.insert(link.table).values(pairs);
     }
     await recordHistoryMany(
       tx,

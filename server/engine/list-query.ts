@@ -59,7 +59,7 @@ function toColumnValue(def: FieldDef | undefined, value: FilterValue): unknown {
   return value;
 }
 
-export function listWhere(res: ResourceDef, query: ListQuery, columns: ColumnMap, searchColumn?: AnyPgColumn): SQL[] {
+export function listWhere(res: ResourceDef, query: ListQuery, columns: ColumnMap, searchColumn?: AnyPgColumn | SQL): SQL[] {
   const defs = new Map([...SYSTEM_FIELDS, ...res.fields].map((f) => [f.name, f]));
   const conditions: SQL[] = [];
   for (const filter of query.filters) {
@@ -120,12 +120,12 @@ export async function listPage<T extends Record<string, unknown>>(
   const where = and(...opts.where.filter((c): c is SQL => c !== undefined));
   const limit = opts.query.end - opts.query.start;
   const rows = (await q
-    .select(opts.select as never)
+    .select(opts.select)
     .from(opts.table)
     .where(where)
     .orderBy(...opts.order)
     .limit(limit)
-    .offset(opts.query.start)) as unknown as T[];
+    .offset(opts.query.start)) as T[];
   let total = opts.query.start + rows.length;
   if (!(rows.length < limit && (rows.length > 0 || opts.query.start === 0))) {
     const [row] = await q

@@ -199,14 +199,13 @@ async function pageOf(
  * What `q` looks in for a role that reads only some fields: those of its searchable fields,
  * folded as the stored search text is, so a hidden value (a phone number) never matches.
  */
-function narrowSearch(spec: ResourceSpec, readable: ReadonlySet<string>): AnyPgColumn {
+function narrowSearch(spec: ResourceSpec, readable: ReadonlySet<string>): SQL {
   const columns = filterColumns(spec);
   const parts = spec.def.fields
     .filter((f) => f.searchable && f.type !== 'REFERENCES' && readable.has(f.name) && columns[f.name])
     .map((f) => sql`coalesce(${columns[f.name]}::text, '')`);
   const text = parts.length ? sql`lower(concat_ws(' ', ${sql.join(parts, sql`, `)}))` : sql`''`;
-  // list-query only places it inside SQL templates, where a column and an expression are alike.
-  return sortKey(text) as unknown as AnyPgColumn;
+  return sortKey(text);
 }
 
 async function sumRows(tx: Tx, spec: ResourceSpec, where: SQL[], totals: Record<string, SQL>, tally?: SQL) {
@@ -215,8 +214,8 @@ async function sumRows(tx: Tx, spec: ResourceSpec, where: SQL[], totals: Record<
   else {
     const select: Record<string, SQL> = { n: sql`count(*)` };
     for (const [name, expr] of Object.entries(totals)) select[name] = sql`coalesce(${expr}, 0)`;
-    const q = tx.select(select as never).from(spec.table as never);
-    [row] = (await (spec.join ? q.leftJoin(spec.join.table as never, spec.join.on) : q).where(and(...where))) as Record<string, unknown>[];
+    const q = tx.select(select).from(spec.table);
+    [row] = (await (spec.join ? q.leftJoin(spec.join.table, spec.join.on) : q).where(and(...where))) as Record<string, unknown>[];
   }
   const out: Record<string, number> = {};
   for (const name of Object.keys(totals)) out[name] = Number(row?.[name] ?? 0);

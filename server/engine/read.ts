@@ -60,17 +60,17 @@ export async function loadRows(tx: Tx, registry: Registry, ctx: Ctx, spec: Resou
   const cols = tableColumns(spec.table);
   const folded = foldedLabels(registry, spec);
   const select: Record<string, Selectable> = { ...selectShape(spec), ...folded.select };
-  const base = tx.select(select as never).from(spec.table as never);
-  const joined = spec.join ? base.leftJoin(spec.join.table as never, spec.join.on) : base;
+  const base = tx.select(select).from(spec.table);
+  const joined = spec.join ? base.leftJoin(spec.join.table, spec.join.on) : base;
   const offset = opts.offset ?? 0;
   const page = joined
     .where(and(...opts.where))
     .orderBy(...(opts.order ?? [asc(cols.id)]))
     .limit(opts.limit)
-    .offset(offset) as unknown as Promise<Record<string, unknown>[]>;
+    .offset(offset);
   const countAll = () => {
-    const q = tx.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(spec.table as never);
-    return (spec.join ? q.leftJoin(spec.join.table as never, spec.join.on) : q).where(and(...opts.where)) as unknown as Promise<{ n: number }[]>;
+    const q = tx.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(spec.table);
+    return (spec.join ? q.leftJoin(spec.join.table, spec.join.on) : q).where(and(...opts.where));
   };
   // Where queries sent together share a round trip, the count goes with the page; elsewhere
   // it waits, since a short page that is not past the end already tells the total.
@@ -200,7 +200,7 @@ async function attachLabels(tx: Tx, registry: Registry, ctx: Ctx, spec: Resource
       if (ids.length) {
         const labels = await tx
           .select({ id: target.id, name, deleted: target.deletedAt ? sql<boolean>`(${target.deletedAt} is not null)` : sql<boolean>`false` })
-          .from(target.table as never)
+          .from(target.table)
           .where(and(eq(target.tenantId, ctx.tenantId), inArray(target.id, ids)));
         for (const l of labels as { id: number; name: string | null; deleted: boolean }[]) found.set(l.id, l);
       }
@@ -218,8 +218,8 @@ async function attachLabels(tx: Tx, registry: Registry, ctx: Ctx, spec: Resource
           name,
           deleted: target.deletedAt ? sql<boolean>`(${target.deletedAt} is not null)` : sql<boolean>`false`,
         })
-        .from(link.table as never)
-        .innerJoin(target.table as never, and(eq(target.tenantId, link.tenantId), eq(target.id, link.other)))
+        .from(link.table)
+        .innerJoin(target.table, and(eq(target.tenantId, link.tenantId), eq(target.id, link.other)))
         .where(
           and(
             eq(link.tenantId, ctx.tenantId),
@@ -253,7 +253,7 @@ export async function findRow(tx: Tx, registry: Registry, ctx: Ctx, spec: Resour
   if (lock) {
     const locked = await tx
       .select({ id: cols.id })
-      .from(spec.table as never)
+      .from(spec.table)
       .where(and(ownRows(cols, ctx.tenantId), eq(cols.id, id)))
       .for('update');
     if (!locked.length) return null;

@@ -7,7 +7,7 @@
 import type { SQL } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
-import type { FieldDef, FieldErrors, ListQuery, ResourceDef } from '../../domain/index';
+import type { FieldDef, FieldErrors, ListQuery, ResourceDef, RowOf } from '../../domain/index';
 import type { Actor } from '../context';
 import type { Tx } from '../db/types';
 
@@ -189,3 +189,10 @@ export interface Registry {
   /** REFERENCES fields (join tables) pointing at each resource: removed with it. */
   links: Map<string, Array<Incoming & { link: Link }>>;
 }
+
+/**
+ * A row the engine read (findRow, the `after` of a write), typed by its declaration: the engine
+ * reads every declared field a role may read, so a hook, which runs with the full row, gets
+ * each of them with its declared type.
+ */
+export const declaredRow = <R extends ResourceDef>(_def: R, data: Data): RowOf<R> & Data => data as RowOf<R> & Data;

@@ -3,7 +3,7 @@
  * in the same transaction. References are checked against the tenant's rows first, so an
  * unknown or foreign id is a 400 on that field rather than a constraint error.
  */
-import { and, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, eq, getTableColumns, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { can, DomainError, normalizeSearch, RESOURCE_AREA, type FieldErrors } from '../../domain/index';
 import type { Tx } from '../db/types';
 import { enterTenant } from '../db/doors';
@@ -108,7 +108,7 @@ export async function checkReferences(tx: Tx, registry: Registry, ctx: Ctx, spec
         ? []
         : ((await tx
             .select({ id: target.id })
-            .from(target.table as never)
+            .from(target.table)
             .where(and(eq(target.tenantId, ctx.tenantId), inArray(target.id, [...ids]), target.deletedAt ? isNull(target.deletedAt) : undefined, visible))) as {
             id: number;
           }[]);
@@ -155,14 +155,13 @@ async function writeLinks(tx: Tx, ctx: Ctx, spec: ResourceSpec, ownerId: number,
     const ids = (input[name] as number[] | null) ?? [];
     if (!isNew) await tx.delete(link.table).where(and(eq(link.tenantId, ctx.tenantId), eq(link.owner, ownerId)));
     if (ids.length) {
-      await tx.insert(link.table).values(ids.map((other) => linkRow(link, ctx.tenantId, ownerId, other)) as never);
+      await tx.insert(link.table).values(ids.map((other) => linkRow(link, ctx.tenantId, ownerId, other)));
     }
   }
 }
 
 const propOf = (link: Link, which: 'tenantId' | 'owner' | 'other') => {
-  const cols = link.table as unknown as Record<string, unknown>;
-  const key = Object.keys(cols).find((k) => cols[k] === link[which]);
+  const key = Object.entries(getTableColumns(link.table)).find(([, column]) => column === link[which])?.[0];
   if (!key) throw new Error('link column not in its table');
   return key;
 };
@@ -189,7 +188,7 @@ export async function createRow(tx: Tx, registry: Registry, ctx: Ctx, spec: Reso
   if (cols.tenantId) values[cols.keyOf.tenant_id!] = ctx.tenantId;
   const [row] = (await tx
     .insert(spec.table)
-    .values({ ...values, [cols.keyOf.search!]: searchText(spec, { ...input, ...extra }) } as never)
+    .values({ ...values, [cols.keyOf.search!]: searchText(spec, { ...input, ...extra }) })
     .returning({ id: cols.id })
     .catch((error: unknown) => {
       throw uniqueTaken(spec, error);
@@ -242,7 +241,7 @@ export async function updateRow(
       [cols.keyOf.search!]: searchText(spec, { ...before, ...input, ...extra }),
       [cols.keyOf.version!]: sql`${cols.version} + 1`,
       [cols.keyOf.updated_at!]: sql`now()`,
-    } as never)
+    })
     .where(and(ownRows(cols, ctx.tenantId), eq(cols.id, id)))
     .catch((error: unknown) => {
       throw uniqueTaken(spec, error);
@@ -273,7 +272,7 @@ export async function releaseReferences(tx: Tx, registry: Registry, ctx: Ctx, sp
     const column = oc.byName[field]!;
     const [row] = (await tx
       .select({ n: sql<number>`count(*)`.mapWith(Number) })
-      .from(other.table as never)
+      .from(other.table)
       .where(and(ownRows(oc, ctx.tenantId), eq(column, id)))) as { n: number }[];
     if (row && row.n > 0) uses[other.def.name] = (uses[other.def.name] ?? 0) + row.n;
   }
@@ -284,13 +283,13 @@ export async function releaseReferences(tx: Tx, registry: Registry, ctx: Ctx, sp
   for (const { spec: owner, field, link } of registry.links.get(spec.def.name) ?? []) {
     const holders = (await tx
       .select({ owner: link.owner })
-      .from(link.table as never)
+      .from(link.table)
       .where(and(eq(link.tenantId, ctx.tenantId), eq(link.other, id)))) as { owner: number }[];
     if (!holders.length) continue;
     const ownerIds = holders.map((h) => h.owner);
     const all = (await tx
       .select({ owner: link.owner, other: link.other })
-      .from(link.table as never)
+      .from(link.table)
       .where(and(eq(link.tenantId, ctx.tenantId), inArray(link.owner, ownerIds)))
       .orderBy(link.owner, link.other)) as { owner: number; other: number }[];
     await tx.delete(link.table).where(and(eq(link.tenantId, ctx.tenantId), eq(link.other, id)));
@@ -298,7 +297,7 @@ export async function releaseReferences(tx: Tx, registry: Registry, ctx: Ctx, sp
     const oc = tableColumns(owner.table);
     await tx
       .update(owner.table)
-      .set({ [oc.keyOf.version!]: sql`${oc.version} + 1`, [oc.keyOf.updated_at!]: sql`now()` } as never)
+      .set({ [oc.keyOf.version!]: sql`${oc.version} + 1`, [oc.keyOf.updated_at!]: sql`now()` })
       .where(and(ownRows(oc, ctx.tenantId), inArray(oc.id, ownerIds)));
     // One statement for every owner: a tag may sit on hundreds of lessons.
     await recordHistoryMany(

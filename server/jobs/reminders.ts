@@ -20,7 +20,8 @@ import type { Database, Tx } from '../db/types';
 import { platform, withTenant } from '../db/doors';
 import { queryRows } from '../db/statements';
 import { tenants } from '../db/schema/index';
-import { enqueueMessage } from '../modules/messages/enqueue';
+import { enqueueMessage, smsKey } from '../modules/messages/enqueue';
+import { addressesOf } from '../../domain/reach';
 import { guardianAccounts, notify } from '../modules/notifications/create';
 import { displayDate, portalContractsLink } from '../../domain/notifications';
 import { DomainError } from '../../domain/index';
@@ -38,7 +39,9 @@ interface OwedRow {
   student_id: number;
   student_name: string;
   guardian_id: number;
-  email: string;
+  email: string | null;
+  phone: string | null;
+  notify_by: string | null;
   last_name: string;
   relation: string;
   centre: string;
@@ -48,7 +51,6 @@ interface OwedRow {
 
 export interface FamilyDue {
   guardian_id: number;
-  email: string;
   last_name: string;
   relation: string;
   centre: string;
@@ -80,13 +82,13 @@ owed as (
     and exists (select 1 from unnest(c.unpaid_months) m where m <= to_char(${today}::date, 'YYYY-MM'))
     ${scheduled ? sql`` : sql`and c.payer_guardian_id = ${which.guardianId}`}
 )
-select x.id as contract_id, x.student_id, g.id as guardian_id, g.email, g.last_name, g.relation,
+select x.id as contract_id, x.student_id, g.id as guardian_id, g.email, g.phone, g.notify_by, g.last_name, g.relation,
   trim(st.first_name || ' ' || st.last_name) as student_name, t.name as centre, x.months,
   array(select x.fee - coalesce((select sum(p.amount) from payments p
                                   where p.tenant_id = ${tenantId} and p.contract_id = x.id and p.kind = 'MONTHLY' and p.month = m and p.refunded_on is null), 0)
         from unnest(x.months) m order by m) as amounts
 from owed x
-join guardians g on g.tenant_id = ${tenantId} and g.id = x.payer_guardian_id and g.notify and coalesce(trim(g.email), '') <> ''
+join guardians g on g.tenant_id = ${tenantId} and g.id = x.payer_guardian_id and g.notify
 join students st on st.tenant_id = ${tenantId} and st.id = x.student_id
 join tenants t on t.id = ${tenantId}
 cross join settings s
@@ -107,10 +109,11 @@ order by g.id, st.last_name, st.first_name, st.id, x.id`,
   for (const row of rows) {
     const guardianId = Number(row.guardian_id);
     let family = families.get(guardianId);
+    // A payer no channel of hers reaches is left out (her screen says she can't be reached).
+    if (!family && !reachable(row)) continue;
     if (!family) {
       family = {
         guardian_id: guardianId,
-        email: row.email.trim(),
         last_name: row.last_name,
         relation: row.relation,
         centre: row.centre,
@@ -162,6 +165,20 @@ export function reminderText(family: Pick<FamilyDue, 'last_name' | 'relation' | 
   return { subject, body };
 }
 
+/** Whether her channel (e-mail, SMS or both) has an address to reach her by. */
+const reachable = (g: { notify_by: string | null; email: string | null; phone: string | null }) => {
+  const { email, mobile } = addressesOf({ ...g, notify_by: g.notify_by ?? 'BOTH' });
+  return Boolean(email || mobile);
+};
+
+/** The SMS of one family's reminder: the centre, every child's due months with what each owes, the total (cut to two segments). */
+export function reminderSms(family: Pick<FamilyDue, 'centre' | 'children' | 'total'>) {
+  const owed = family.children
+    .map((child) => `${child.name}: ${child.lines.map((line) => `${monthGenitive(line.month)} ${formatMoney(line.amount)}`).join(', ')}`)
+    .join('; ');
+  return `${family.centre}: υπενθύμιση διδάκτρων. ${owed}. Σύνολο ${formatMoney(family.total)}.`;
+}
+
 /** Writes one family's reminder under `dedupeKey`; answers whether it was new. */
 async function writeReminder(tx: Tx, tenantId: number, family: FamilyDue, today: string, dedupeKey: string, by: 'schedule' | 'office'): Promise<boolean> {
   const { subject, body } = reminderText(family);
@@ -170,10 +187,10 @@ async function writeReminder(tx: Tx, tenantId: number, family: FamilyDue, today:
     tenantId,
     kind: REMINDER_KIND,
     dedupeKey,
-    recipient: family.email,
     guardianId: family.guardian_id,
     subject,
     body,
+    sms: reminderSms(family),
     params: {
       guardian_id: family.guardian_id,
       day: today,
@@ -223,20 +240,22 @@ export async function remindNow(
   guardianId: number,
   today: string,
 ): Promise<{ id: number; created: boolean; created_at: string; total: number }> {
-  const [guardian] = await queryRows<{ id: number; email: string | null; notify: boolean }>(
+  const [guardian] = await queryRows<{ id: number; email: string | null; phone: string | null; notify_by: string; notify: boolean }>(
     tx,
-    sql`select id, email, notify from guardians where tenant_id = ${tenantId} and id = ${guardianId} for update`,
+    sql`select id, email, phone, notify_by, notify from guardians where tenant_id = ${tenantId} and id = ${guardianId} for update`,
   );
   if (!guardian) throw new DomainError('not-found');
-  if (!guardian.notify || !guardian.email?.trim())
-    throw new DomainError('validation', 'She has no e-mail address, or her notices are off.', undefined, { details: { reason: 'reminder-unreachable' } });
+  if (!guardian.notify || !reachable(guardian))
+    throw new DomainError('validation', 'No channel of hers has an address, or her notices are off.', undefined, {
+      details: { reason: 'reminder-unreachable' },
+    });
   const dedupeKey = `${REMINDER_KIND}:${guardianId}:${today}:now`;
   const [family] = await familiesDue(tx, tenantId, today, { guardianId });
   const created = family ? await writeReminder(tx, tenantId, family, today, dedupeKey, 'office') : false;
   const [row] = await queryRows<{ id: number; created_at: string; amount: number | string }>(
     tx,
     sql`select id, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created_at, coalesce((params->>'amount')::bigint, 0) as amount
-        from outbox where tenant_id = ${tenantId} and dedupe_key = ${dedupeKey}`,
+        from outbox where tenant_id = ${tenantId} and dedupe_key in (${dedupeKey}, ${smsKey(dedupeKey)}) order by id limit 1`,
   );
   if (!row) throw new DomainError('validation', 'Nothing is due on her reminded contracts.', undefined, { details: { reason: 'reminder-nothing-due' } });
   return { id: Number(row.id), created, created_at: row.created_at, total: Number(row.amount) };

@@ -242,7 +242,7 @@ async function labelsOf(tx: Tx, registry: Registry, tenantId: number, target: st
       name: scopedName(t.label, labelScope(registry, ctx, target)),
       deleted: t.deletedAt ? sql<boolean>`(${t.deletedAt} is not null)` : sql<boolean>`false`,
     })
-    .from(t.table as never)
+    .from(t.table)
     .where(and(eq(t.tenantId, tenantId), inArray(t.id, ids)))) as { id: number; name: string | null; deleted: boolean }[];
   for (const r of rows) found.set(r.id, r.deleted ? { id: r.id, name: null, deleted: true } : { id: r.id, name: r.name });
   return found;
@@ -304,7 +304,7 @@ async function idsByName(tx: Tx, registry: Registry, tenantId: number, target: s
     select = (wanted) =>
       tx
         .select({ id: t.id, key: sql<string>`${key}` })
-        .from(t.table as never)
+        .from(t.table)
         .where(and(eq(t.tenantId, tenantId), t.deletedAt ? sql`${t.deletedAt} is null` : undefined, sql`${key} in (${wanted})`)) as Promise<
         { id: number; key: string }[]
       >;

@@ -114,10 +114,10 @@ export const foldersSpec: ResourceSpec = {
       await releaseReferences(tx, registry, ctx, foldersSpec, before.id);
     }
     const tree = await subtree(tx, ctx, before.id);
-    const inside = (await tx
+    const inside = await tx
       .select(fileColumns)
       .from(files)
-      .where(and(eq(files.tenantId, ctx.tenantId), inArray(files.folderId, tree)))) as unknown as Data[];
+      .where(and(eq(files.tenantId, ctx.tenantId), inArray(files.folderId, tree)));
     await deleteFiles(
       tx,
       ctx,

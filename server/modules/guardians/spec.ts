@@ -8,7 +8,7 @@ import { sql } from 'drizzle-orm';
 import { defaultNotifyBy, GUARDIANS } from '../../../domain/index';
 import { guardians, studentGuardians } from '../../db/schema/index';
 import { personLabel } from '../../db/schema/columns';
-import type { ResourceSpec } from '../../engine/spec';
+import { declaredRow, type ResourceSpec } from '../../engine/spec';
 import { deleteRow } from '../../engine/write';
 import { endPortal, inviteGuardian, refuseTakenEmail, removeSignIn, signInOf, usernameOfEmail, type InvitedGuardian } from '../portal-auth/invitations';
 
@@ -48,11 +48,16 @@ export const guardiansSpec: ResourceSpec = {
       if (wasOn) await endPortal(tx, ctx.tenantId, after.id);
       return;
     }
+<<<<<<< HEAD
     const guardian = after as unknown as InvitedGuardian;
     if (!wasOn) {
       await inviteGuardian(tx, ctx.tenantId, ctx.actor, ctx.origin, guardian);
       return;
     }
+=======
+    const guardian: InvitedGuardian = declaredRow(GUARDIANS, after);
+    if (!wasOn) return inviteGuardian(tx, ctx.tenantId, ctx.actor, ctx.origin, guardian);
+>>>>>>> res
     const email = emailOf(after.email);
     if (email === emailOf(before?.email)) return;
     // A new address while she has access: she signs in with it from now on, or is invited at it.

@@ -68,7 +68,7 @@ export async function labelChanges(
         name: scopedName(target.label, labelScope(registry, ctx, resource)),
         deleted: target.deletedAt ? sql<boolean>`(${target.deletedAt} is not null)` : sql<boolean>`false`,
       })
-      .from(target.table as never)
+      .from(target.table)
       .where(and(eq(target.tenantId, tenantId), inArray(target.id, [...ids])))) as { id: number; name: string | null; deleted: boolean }[];
     for (const r of rows) byId.set(r.id, r.deleted ? { id: r.id, name: null, deleted: true } : { id: r.id, name: r.name });
   }

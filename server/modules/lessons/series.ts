@@ -72,10 +72,7 @@ async function insertLessons(tx: Tx, tenantId: number, rows: Row[]): Promise<num
     tenantId,
     [cols.keyOf.search!]: searchText(lessonsSpec, row),
   }));
-  const inserted = await tx
-    .insert(lessons)
-    .values(values as never)
-    .returning({ id: lessons.id, date: lessons.date });
+  const inserted = await tx.insert(lessonsSpec.table).values(values).returning({ id: lessons.id, date: lessons.date });
   // Dates are unique within a series: match by date rather than trust the RETURNING order.
   const byDate = new Map(inserted.map((r) => [r.date, r.id]));
   const ids = rows.map((row) => byDate.get(row.date as string)!);
@@ -123,8 +120,8 @@ export async function createSeries(tx: Tx, registry: Registry, ctx: Ctx, input: 
 
   const cols = tableColumns(recurringLessons);
   const [row] = await tx
-    .insert(recurringLessons)
-    .values({ ...columnValues(recurringLessonsSpec, series), tenantId: ctx.tenantId, [cols.keyOf.search!]: searchText(recurringLessonsSpec, series) } as never)
+    .insert(recurringLessonsSpec.table)
+    .values({ ...columnValues(recurringLessonsSpec, series), tenantId: ctx.tenantId, [cols.keyOf.search!]: searchText(recurringLessonsSpec, series) })
     .returning({ id: recurringLessons.id });
   const seriesId = row!.id;
   await writeSeriesTags(tx, ctx.tenantId, seriesId, (series.tag_ids as number[] | null) ?? [], true);
@@ -216,8 +213,8 @@ export async function patchSeries(tx: Tx, registry: Registry, ctx: Ctx, id: numb
     const ids = updated.map((l) => l.id);
     const values = columnValues(lessonsSpec, patch);
     await tx
-      .update(lessons)
-      .set({ ...values, version: sql`${lessons.version} + 1`, updatedAt: sql`now()` } as never)
+      .update(lessonsSpec.table)
+      .set({ ...values, version: sql`${lessons.version} + 1`, updatedAt: sql`now()` })
       .where(and(eq(lessons.tenantId, ctx.tenantId), inArray(lessons.id, ids)));
     if ('tag_ids' in patch) {
       await tx.delete(lessonTagLinks).where(and(eq(lessonTagLinks.tenantId, ctx.tenantId), inArray(lessonTagLinks.lessonId, ids)));
@@ -244,13 +241,13 @@ export async function patchSeries(tx: Tx, registry: Registry, ctx: Ctx, id: numb
   const cols = tableColumns(recurringLessons);
   const seriesInput = { ...input, ...(rule?.rule ?? {}) };
   await tx
-    .update(recurringLessons)
+    .update(recurringLessonsSpec.table)
     .set({
       ...columnValues(recurringLessonsSpec, seriesInput),
       [cols.keyOf.search!]: searchText(recurringLessonsSpec, series),
       version: sql`${recurringLessons.version} + 1`,
       updatedAt: sql`now()`,
-    } as never)
+    })
     .where(and(eq(recurringLessons.tenantId, ctx.tenantId), eq(recurringLessons.id, id)));
   if ('tag_ids' in input) await writeSeriesTags(tx, ctx.tenantId, id, (input.tag_ids as number[] | null) ?? [], false);
   const data = await mustFindSeries(tx, registry, ctx, id);
@@ -366,8 +363,8 @@ export async function deleteSeries(tx: Tx, registry: Registry, ctx: Ctx, id: num
         ? { dates: ((before.dates as string[] | null) ?? []).filter((d) => d <= lastDay) }
         : { end_type: 'ON_DATE', until_date: lastDay, occurrences: null };
     await tx
-      .update(recurringLessons)
-      .set({ ...columnValues(recurringLessonsSpec, ending), version: sql`${recurringLessons.version} + 1`, updatedAt: sql`now()` } as never)
+      .update(recurringLessonsSpec.table)
+      .set({ ...columnValues(recurringLessonsSpec, ending), version: sql`${recurringLessons.version} + 1`, updatedAt: sql`now()` })
       .where(and(eq(recurringLessons.tenantId, ctx.tenantId), eq(recurringLessons.id, id)));
     entries.unshift({
       entity: 'recurring-lessons',

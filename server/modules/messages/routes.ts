@@ -14,7 +14,6 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { DomainError, MESSAGE_CHANNELS, MESSAGE_KINDS, MESSAGE_STATUSES } from '../../../domain/index';
 import type { Config } from '../../config';
-import { queryRows } from '../../db/statements';
 import { withTenant } from '../../db/doors';
 import type { Database } from '../../db/types';
 import { guardians, outbox } from '../../db/schema/index';

@@ -19,6 +19,7 @@ import { recordHistory } from '../../engine/history';
 import type { Registry } from '../../engine/registry';
 import { prepareInput } from '../../engine/input';
 import { findRow } from '../../engine/read';
+import { declaredRow } from '../../engine/spec';
 import { updateRow } from '../../engine/write';
 import { userAccounts } from '../users/spec';
 
@@ -75,7 +76,7 @@ async function readMine(database: Database, registry: Registry, actor: Actor): P
     return found && { ...found, email_notifications: prefs?.emailNotifications ?? false };
   });
   if (!row) throw new DomainError('not-found');
-  return row as unknown as MyDataRow;
+  return declaredRow(USERS, row);
 }
 
 export const mydataRoutes: FastifyPluginAsyncZod<{ database: Database; registry: Registry }> = async (app, { database, registry }) => {

@@ -51,7 +51,7 @@ export async function startBus(database: Database, log: { warn(msg: string): voi
       if (!database.pglite!.closed) await unlisten();
     };
   } else if (database.pool) {
-    const options = (database.pool as unknown as { options: pg.ClientConfig }).options;
+    const options = database.pool.options;
     let client: pg.Client | undefined;
     let retry: NodeJS.Timeout | undefined;
     let pause = 500;

@@ -9,8 +9,8 @@ import en from '../../../src/locales/en/notifications.json' with { type: 'json' 
 
 type Texts = Record<string, Record<string, string>>;
 const KINDS: Record<Language, Texts> = {
-  el: el.notifications.kinds as unknown as Texts,
-  en: en.notifications.kinds as unknown as Texts,
+  el: el.notifications.kinds,
+  en: en.notifications.kinds,
 };
 const FOOTERS: Record<Language, string> = { el: el.notifications.emailFooter, en: en.notifications.emailFooter };
 

@@ -2,10 +2,11 @@
  * /api/portal: the families' portal, for a GUARDIAN only (area `portal`). Who she is comes
  * from her sign-in (guardian_users); everything after runs in withFamily(), as her, so the
  * database itself hides every other family. She reads her children's timetable, homework,
- * attendance, contracts and receipts, and writes her own contact details and notice
- * preference (versioned, in the history as her).
+ * attendance, contracts and receipts. Her own contact details and notice preference she
+ * changes on the office's write path (engine/write.ts: version, search text, the guardians'
+ * hooks, the history as her), on her own row only and only those fields.
  */
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -24,16 +25,22 @@ import {
   PortalReceiptsAnswer,
   type FieldDef,
 } from '../../../domain/index';
+<<<<<<< HEAD
 import type { Database, Tx } from '../../db/types';
 import { withFamily } from '../../db/doors';
 import { withTenantReads } from '../../db/read-batch';
 import { queryRows } from '../../db/statements';
 import { guardians, guardianUsers } from '../../db/schema/index';
+=======
+import { withFamily, withTenant, withTenantReads, type Database, type Tx } from '../../db/client';
+import { guardianUsers } from '../../db/schema/index';
+>>>>>>> res
 import { answerSchema } from '../../engine/answers';
-import { recordHistory } from '../../engine/history';
 import { IdParams } from '../../engine/params';
 import { ctxOf } from '../../engine/routes';
-import { searchText } from '../../engine/write';
+import type { Registry } from '../../engine/registry';
+import { assertVersion } from '../../engine/store';
+import { lockRow, updateRow } from '../../engine/write';
 import { guardiansSpec } from '../guardians/spec';
 import { receiptPdf } from '../receipts/pdf';
 import { statementPdf } from '../statements/pdf';
@@ -87,7 +94,7 @@ const MeBody = z.strictObject({
 });
 type MeInput = { version: number; notify?: boolean; notify_by?: NotifyBy } & Partial<Record<(typeof EDITABLE)[number], string | null>>;
 
-export const portalRoutes: FastifyPluginAsyncZod<{ database: Database }> = async (app, { database }) => {
+export const portalRoutes: FastifyPluginAsyncZod<{ database: Database; registry: Registry }> = async (app, { database, registry }) => {
   /** Her family: her centre, and her guardian id from her sign-in. */
   async function familyOf(request: Parameters<typeof ctxOf>[0]): Promise<Family> {
     const ctx = ctxOf(request);
@@ -131,8 +138,13 @@ export const portalRoutes: FastifyPluginAsyncZod<{ database: Database }> = async
       },
     },
     async (request) => {
-      const input = parseBody(MeBody, request.body) as MeInput;
+      const { version, ...fields } = parseBody(MeBody, request.body) as MeInput;
+      const f = await familyOf(request);
+      // Her own row, named by her sign-in, on the office's write path: the same version check,
+      // search text, hooks and history (as her). Only the fields of MeBody reach it, and a body
+      // that changes nothing leaves the row and its version as they were.
       const ctx = ctxOf(request);
+<<<<<<< HEAD
       return asHer(request, async (tx, f) => {
         const [locked] = await queryRows<{ version: number }>(
           tx,
@@ -173,7 +185,16 @@ export const portalRoutes: FastifyPluginAsyncZod<{ database: Database }> = async
           await tx.execute(sql`select set_config('role', 'frontis_guardian', true)`);
         }
         return me(tx, f);
+=======
+      const asked = Object.entries(fields).map(([name, value]) => [name, value === '' ? null : value] as const);
+      await withTenant(database, f.tenantId, async (tx) => {
+        const before = await lockRow(tx, registry, ctx, guardiansSpec, f.guardianId);
+        assertVersion(before, version);
+        const changes = Object.fromEntries(asked.filter(([name, value]) => before[name] !== value));
+        if (Object.keys(changes).length) await updateRow(tx, registry, ctx, guardiansSpec, f.guardianId, changes, version);
+>>>>>>> res
       });
+      return withFamily(database, f.tenantId, f.guardianId, (tx) => me(tx, f));
     },
   );
 

@@ -5,6 +5,7 @@
 // search, paging, other-tenant ids (404 and unchanged; 400 as references), history of writes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Response } from 'light-my-request';
+<<<<<<< HEAD:tests/api/directory/directory-resources.test.ts
 import { DATABASE_KINDS, startApp, type TestApp } from '../support/harness';
 import { expectError, expectNoSecret, expectStatus, json, show } from '../support/api-helpers';
 import { FIELD_REGISTRY, SYSTEM_FIELDS, type FieldDef, type ResourceDef } from '../../../domain/fields';
@@ -24,29 +25,23 @@ import {
   TEACHERS,
 } from '../../../domain/resources/index';
 import { normalizeSearch, sortKey } from '../../../domain/text';
+=======
+import { DATABASE_KINDS, startApp, type TestApp } from './harness';
+import { expectError, expectNoSecret, expectStatus, json, show } from './api-helpers';
+import { FIELD_REGISTRY, SYSTEM_FIELDS, type FieldDef, type ResourceDef } from '../../domain/fields';
+import { CLASSES, creationOrder, RESOURCES } from '../../domain/resources/index';
+import { normalizeSearch, sortKey } from '../../domain/text';
+>>>>>>> res:tests/api/directory-resources.test.ts
 
 type Row = Record<string, any>;
 
-/** Creation order: a resource comes after those it references (classes.student_ids is filled afterwards). */
-const ORDER: readonly ResourceDef[] = [
-  SUBJECTS,
-  ROOMS,
-  CLASS_CATEGORIES,
-  CONTRACT_CATEGORIES,
-  LESSON_TYPES,
-  LESSON_TAGS,
-  STUDENT_CUSTOM_FIELDS,
-  TEACHERS,
-  CLASSES,
-  GUARDIANS,
-  STUDENTS,
-  NOTES,
-];
 /** Resources tested in their own files. */
 // The foundation's resources, and lessons (tests/api/lessons/lessons-*.test.ts: their writes follow the calendar's rules).
 // The money resources have their own tests (money-*.test.ts); folders and files too (files-suite.ts:
 // a file is created by an upload, never by a JSON body).
 const EARLIER = ['users', 'tenants', 'lessons', 'recurring-lessons', 'contracts', 'payments', 'expenses', 'expense-categories', 'folders', 'files'];
+/** Creation order: a resource after those it references, derived from the declarations (classes.student_ids is filled afterwards). */
+const ORDER = creationOrder(Object.values(RESOURCES).filter((res) => !EARLIER.includes(res.name)));
 /** student-custom-fields live in their own tenant: a required definition would bind every student write. */
 const OWN_TENANT = new Set(['student-custom-fields']);
 
@@ -338,12 +333,13 @@ describe.each(DATABASE_KINDS)('directory resources on %s', (kind) => {
     await t?.close();
   });
 
-  it('every resource of the domain but the earlier ones is covered here', () => {
-    expect(ORDER.map((r) => r.name).sort()).toEqual(
-      Object.keys(RESOURCES)
-        .filter((n) => !EARLIER.includes(n))
-        .sort(),
-    );
+  it('every resource of the domain but the earlier ones is covered here, after the rows its single references need', () => {
+    const names = ORDER.map((r) => r.name);
+    expect(names.length).toBe(Object.keys(RESOURCES).length - EARLIER.length);
+    for (const res of ORDER)
+      for (const ref of res.fields.filter((f) => f.type === 'REFERENCE' && names.includes(f.reference!) && f.reference !== res.name))
+        expect(names.indexOf(ref.reference!), `${res.name}.${ref.name}`).toBeLessThan(names.indexOf(res.name));
+    expect(names.indexOf('classes')).toBeLessThan(names.indexOf('students'));
     for (const res of ORDER) for (const def of writable(res)) expect(() => valueOf(def, 0, {}), `${res.name}.${def.name}`).not.toThrow();
   });
 

@@ -204,6 +204,26 @@ describe.each(DATABASE_KINDS)('the families portal on %s', (kind) => {
     expect(JSON.stringify(mine!.changes)).toContain('Πάτρα');
   });
 
+  it('PATCH me writes as the office does: every searchable field stays found, and the history holds the whole change', async () => {
+    const gB2 = f.b.guardians[1]!;
+    const TAX_ID = '133333336';
+    const set = ok(await f.world.admin('GET', `/api/guardians/${gB2.row.id}`));
+    ok(await f.world.admin('PATCH', `/api/guardians/${gB2.row.id}`, { tax_id: TAX_ID, version: set.version }));
+    const me = PortalMeAnswer.parse(await get(gB2.call, '/api/portal/me')).data.guardian;
+    const res = await gB2.call('PATCH', '/api/portal/me', { version: me.version, phone: '+30 6970001122', city: '' });
+    expect(res.statusCode, show(res)).toBe(200);
+    expect(PortalMeAnswer.parse(json(res)).data.guardian).toMatchObject({ phone: '+30 6970001122', city: null, version: me.version + 1 });
+    // The search text is the office's, of the whole row: her tax number, which the portal never shows her, is still found.
+    const found = async (q: string) => (ok(await f.world.admin('GET', `/api/guardians?q=${encodeURIComponent(q)}`)) as Row[]).map((r) => r.id);
+    expect(await found(TAX_ID)).toEqual([gB2.row.id]);
+    expect(await found('6970001122')).toEqual([gB2.row.id]);
+    expect(await found(gB2.row.last_name as string)).toContain(gB2.row.id);
+    const entries = await historyOf(f.world.admin, 'guardians', gB2.row.id);
+    const hers = entries.find((e) => e.action === 'update' && e.user_id === gB2.userId);
+    expect(hers, JSON.stringify(entries)).toBeDefined();
+    expect(JSON.stringify(hers!.changes)).toContain('6970001122');
+  });
+
   it('notifications: her own only, the absence of her own child and the receipts issued to her', async () => {
     const inbox = async (g: Guardian) => (await get(g.call, '/api/notifications?_end=50')).data as Row[];
     const [a1] = f.a.children;
