@@ -48,16 +48,11 @@ export const guardiansSpec: ResourceSpec = {
       if (wasOn) await endPortal(tx, ctx.tenantId, after.id);
       return;
     }
-<<<<<<< HEAD
-    const guardian = after as unknown as InvitedGuardian;
+    const guardian: InvitedGuardian = declaredRow(GUARDIANS, after);
     if (!wasOn) {
       await inviteGuardian(tx, ctx.tenantId, ctx.actor, ctx.origin, guardian);
       return;
     }
-=======
-    const guardian: InvitedGuardian = declaredRow(GUARDIANS, after);
-    if (!wasOn) return inviteGuardian(tx, ctx.tenantId, ctx.actor, ctx.origin, guardian);
->>>>>>> res
     const email = emailOf(after.email);
     if (email === emailOf(before?.email)) return;
     // A new address while she has access: she signs in with it from now on, or is invited at it.

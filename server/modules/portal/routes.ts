@@ -25,16 +25,10 @@ import {
   PortalReceiptsAnswer,
   type FieldDef,
 } from '../../../domain/index';
-<<<<<<< HEAD
 import type { Database, Tx } from '../../db/types';
-import { withFamily } from '../../db/doors';
+import { withFamily, withTenant } from '../../db/doors';
 import { withTenantReads } from '../../db/read-batch';
-import { queryRows } from '../../db/statements';
-import { guardians, guardianUsers } from '../../db/schema/index';
-=======
-import { withFamily, withTenant, withTenantReads, type Database, type Tx } from '../../db/client';
 import { guardianUsers } from '../../db/schema/index';
->>>>>>> res
 import { answerSchema } from '../../engine/answers';
 import { IdParams } from '../../engine/params';
 import { ctxOf } from '../../engine/routes';
@@ -144,55 +138,12 @@ export const portalRoutes: FastifyPluginAsyncZod<{ database: Database; registry:
       // search text, hooks and history (as her). Only the fields of MeBody reach it, and a body
       // that changes nothing leaves the row and its version as they were.
       const ctx = ctxOf(request);
-<<<<<<< HEAD
-      return asHer(request, async (tx, f) => {
-        const [locked] = await queryRows<{ version: number }>(
-          tx,
-          sql`select version from guardians where tenant_id = ${f.tenantId} and id = ${f.guardianId} for update`,
-        );
-        if (!locked) throw new DomainError('not-found');
-        if (Number(locked.version) !== input.version) throw new DomainError('stale');
-        const before = await guardianOf(tx, f);
-        const changes: Record<string, unknown> = {};
-        for (const name of EDITABLE) if (input[name] !== undefined) changes[name] = input[name] === '' ? null : input[name];
-        if (input.notify !== undefined) changes.notify = input.notify;
-        if (input.notify_by !== undefined) changes.notify_by = input.notify_by;
-        const changed = Object.entries(changes).filter(([k, v]) => (before as Record<string, unknown>)[k] !== v);
-        if (changed.length) {
-          const values = Object.fromEntries(changed);
-          await tx
-            .update(guardians)
-            .set({
-              ...('phone' in values ? { phone: values.phone as string | null } : {}),
-              ...('address' in values ? { address: values.address as string | null } : {}),
-              ...('city' in values ? { city: values.city as string | null } : {}),
-              ...('postal_code' in values ? { postalCode: values.postal_code as string | null } : {}),
-              ...('notify' in values ? { notify: values.notify as boolean } : {}),
-              ...('notify_by' in values ? { notifyBy: values.notify_by as NotifyBy } : {}),
-              version: sql`${guardians.version} + 1`,
-              updatedAt: new Date(),
-            })
-            .where(and(eq(guardians.tenantId, f.tenantId), eq(guardians.id, f.guardianId)));
-          await recordHistory(tx, f.tenantId, ctx.actor, { entity: 'guardians', entityId: f.guardianId, action: 'update', before, after: values });
-          // The search text (the phone is searched) is the centre's bookkeeping, and the contracts
-          // that follow it are not hers to write: that one statement runs as the centre.
-          const after = { ...before, ...values };
-          await tx.execute(sql`select set_config('role', 'frontis_app', true)`);
-          await tx
-            .update(guardians)
-            .set({ search: searchText(guardiansSpec, after) })
-            .where(and(eq(guardians.tenantId, f.tenantId), eq(guardians.id, f.guardianId)));
-          await tx.execute(sql`select set_config('role', 'frontis_guardian', true)`);
-        }
-        return me(tx, f);
-=======
       const asked = Object.entries(fields).map(([name, value]) => [name, value === '' ? null : value] as const);
       await withTenant(database, f.tenantId, async (tx) => {
         const before = await lockRow(tx, registry, ctx, guardiansSpec, f.guardianId);
         assertVersion(before, version);
         const changes = Object.fromEntries(asked.filter(([name, value]) => before[name] !== value));
         if (Object.keys(changes).length) await updateRow(tx, registry, ctx, guardiansSpec, f.guardianId, changes, version);
->>>>>>> res
       });
       return withFamily(database, f.tenantId, f.guardianId, (tx) => me(tx, f));
     },

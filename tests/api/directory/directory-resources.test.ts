@@ -5,33 +5,11 @@
 // search, paging, other-tenant ids (404 and unchanged; 400 as references), history of writes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Response } from 'light-my-request';
-<<<<<<< HEAD:tests/api/directory/directory-resources.test.ts
 import { DATABASE_KINDS, startApp, type TestApp } from '../support/harness';
 import { expectError, expectNoSecret, expectStatus, json, show } from '../support/api-helpers';
 import { FIELD_REGISTRY, SYSTEM_FIELDS, type FieldDef, type ResourceDef } from '../../../domain/fields';
-import {
-  CLASS_CATEGORIES,
-  CLASSES,
-  CONTRACT_CATEGORIES,
-  LESSON_TAGS,
-  LESSON_TYPES,
-  NOTES,
-  RESOURCES,
-  ROOMS,
-  STUDENT_CUSTOM_FIELDS,
-  STUDENTS,
-  GUARDIANS,
-  SUBJECTS,
-  TEACHERS,
-} from '../../../domain/resources/index';
+import { CLASSES, creationOrder, RESOURCES } from '../../../domain/resources/index';
 import { normalizeSearch, sortKey } from '../../../domain/text';
-=======
-import { DATABASE_KINDS, startApp, type TestApp } from './harness';
-import { expectError, expectNoSecret, expectStatus, json, show } from './api-helpers';
-import { FIELD_REGISTRY, SYSTEM_FIELDS, type FieldDef, type ResourceDef } from '../../domain/fields';
-import { CLASSES, creationOrder, RESOURCES } from '../../domain/resources/index';
-import { normalizeSearch, sortKey } from '../../domain/text';
->>>>>>> res:tests/api/directory-resources.test.ts
 
 type Row = Record<string, any>;
 
