@@ -13,7 +13,6 @@ export const PAYMENT_KINDS = ['REGISTER', 'MONTHLY', 'EXTRA'] as const;
 export type PaymentKind = (typeof PAYMENT_KINDS)[number];
 
 export const PAYMENT_METHODS = ['CASH', 'CREDIT_CARD', 'BANK_ACCOUNT'] as const;
-export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
 
 export const LESSON_STATUSES = ['NORMAL', 'TO_BE_REPLACED', 'REPLACED', 'CANCELED'] as const;
 export type LessonStatus = (typeof LESSON_STATUSES)[number];

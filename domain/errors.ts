@@ -36,7 +36,7 @@ export const ERROR_CODES = [
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
-export { FIELD_CODES, type FieldCode, type FieldErrors } from './field-codes';
+export { FIELD_CODES, type FieldErrors } from './field-codes';
 
 /**
  * Why, more precisely than the code, for the few codes that have several causes a user should

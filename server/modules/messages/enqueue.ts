@@ -111,15 +111,3 @@ export async function armMessage(tx: Tx, message: OutboxMessage): Promise<number
   }
   return routes.length;
 }
-
-/** Cancels a message not yet sent (a mark undone within its grace period), on every channel; answers whether one was. */
-export async function cancelMessage(tx: Tx, tenantId: number, dedupeKey: string): Promise<boolean> {
-  const rows = await queryRows<{ id: number }>(
-    tx,
-    sql`
-    update outbox set cancelled_at = now()
-    where tenant_id = ${tenantId} and dedupe_key in (${dedupeKey}, ${smsKey(dedupeKey)}) and sent_at is null and claimed_at is null and cancelled_at is null
-    returning id`,
-  );
-  return rows.length > 0;
-}

@@ -26,9 +26,6 @@ export const encodingOf = (text: string): SmsEncoding => ([...text].every((c) =>
 
 const unitsOf = (text: string, encoding: SmsEncoding) => (encoding === 'UCS-2' ? text.length : [...text].reduce((n, c) => n + (EXTENSION.has(c) ? 2 : 1), 0));
 
-/** The units that fit in `segments` segments of the encoding. */
-export const capacity = (encoding: SmsEncoding, segments: number) => (segments <= 1 ? LIMITS[encoding].single : LIMITS[encoding].part * segments);
-
 export function countSegments(text: string): SegmentCount {
   const encoding = encodingOf(text);
   const units = unitsOf(text, encoding);

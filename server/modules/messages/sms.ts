@@ -8,8 +8,6 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-export { mobileE164 } from '../../../domain/reach';
-
 export interface SmsSettings {
   url: string;
   account: string;

@@ -105,14 +105,6 @@ export function expectNoSecret(res: Response, ...secrets: string[]): void {
   }
 }
 
-let counter = 0;
-/** A fresh, valid, lower-case username (ASCII letters only, safe under any collation). */
-export function uniqueName(prefix = 'user'): string {
-  counter += 1;
-  const n = `${Date.now().toString(36)}${counter.toString(36)}`.replace(/[0-9]/g, (d) => 'abcdefghij'[Number(d)]);
-  return `${prefix}${n}`.toLowerCase();
-}
-
 /**
  * Every route the app registers, from its own route table (`:name` parameters, `*` wildcards),
  * as method and path template: a route added later is in it too. HEAD, which Fastify adds
