@@ -1,5 +1,5 @@
-// `npm test`: the whole suite, exactly what CI runs (docs/testing.md). Lint first (seconds, and
-// the commonest failure); then the typecheck beside the build (client and server); then vitest, as two runs
+// `npm test`: the whole suite, exactly what CI runs (docs/testing.md). Lint and the dead-export
+// check first (seconds, and the commonest failure); then the typecheck beside the build (client and server); then vitest, as two runs
 // side by side: the unit and API projects in one, the browser project in the other. A browser
 // file spends much of its time waiting on Chromium and on its one server, leaving a core idle
 // that the API files fill; the API run has the lower priority (nice), so what a page draws is
@@ -40,7 +40,8 @@ const step = async (...runs) => {
 };
 
 const extra = process.argv.slice(2);
-await step(run(bin('biome'), ['check', '.']));
+// Lint and format (Biome) beside the check that every export is used somewhere (knip.json).
+await step(run(bin('biome'), ['check', '.']), run(bin('knip'), ['--include', 'exports,types']));
 // The build is `npm run build`'s: the client, and the compiled server that the tests which
 // start Frontis as a process of its own run, as `npm start` does.
 await step(
