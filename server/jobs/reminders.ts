@@ -171,12 +171,19 @@ const reachable = (g: { notify_by: string | null; email: string | null; phone: s
   return Boolean(email || mobile);
 };
 
-/** The SMS of one family's reminder: the centre, every child's due months with what each owes, the total (cut to two segments). */
+/**
+ * The SMS of one family's reminder, short enough for two segments of Greek: the centre, the
+ * total first (it survives a cut), then each child with what she owes and for how many months.
+ */
 export function reminderSms(family: Pick<FamilyDue, 'centre' | 'children' | 'total'>) {
   const owed = family.children
-    .map((child) => `${child.name}: ${child.lines.map((line) => `${monthGenitive(line.month)} ${formatMoney(line.amount)}`).join(', ')}`)
-    .join('; ');
-  return `${family.centre}: υπενθύμιση διδάκτρων. ${owed}. Σύνολο ${formatMoney(family.total)}.`;
+    .map((child) => {
+      const amount = child.lines.reduce((sum, line) => sum + line.amount, 0);
+      const months = new Set(child.lines.map((line) => line.month)).size;
+      return `${child.name} ${formatMoney(amount)} (${months} ${months === 1 ? 'μήνας' : 'μήνες'})`;
+    })
+    .join(', ');
+  return `${family.centre}: εκκρεμούν δίδακτρα ${formatMoney(family.total)}: ${owed}.`;
 }
 
 /** Writes one family's reminder under `dedupeKey`; answers whether it was new. */

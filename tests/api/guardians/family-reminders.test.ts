@@ -113,6 +113,26 @@ describe.each(DATABASE_KINDS)('one reminder per family on %s', (kind) => {
     expect(await x.reminders()).toHaveLength(2);
   });
 
+  it('by her channel: an SMS to her mobile (both children and the total, at most two segments) when she asked for SMS, and both when she asked for both', async () => {
+    const x = await family();
+    const messages = async () => json(await x.send('GET', `/api/messages?kind=reminder&guardian_id=${x.mother.id}&_sort=channel&_order=asc`)).data as Row[];
+    expectStatus(await x.send('PATCH', `/api/guardians/${x.mother.id}`, { notify_by: 'SMS', version: x.mother.version }), 200);
+    await runReminderJob(t.database, { today: TODAY });
+    await runReminderJob(t.database, { today: TODAY });
+    const [sms, ...more] = await messages();
+    expect(more).toEqual([]);
+    expect(sms).toMatchObject({ channel: 'SMS', recipient: '+306912345678', status: 'QUEUED' });
+    expect(sms!.body).toContain('Νεφέλη Αντωνίου');
+    expect(sms!.body).toContain('Άρης Αντωνίου');
+    // Greek is UCS-2: two segments are 134 characters
+    expect((sms!.body as string).length).toBeLessThanOrEqual(134);
+    const mother = json(await x.send('GET', `/api/guardians/${x.mother.id}`)).data as Row;
+    expectStatus(await x.send('PATCH', `/api/guardians/${x.mother.id}`, { notify_by: 'BOTH', version: mother.version }), 200);
+    await runReminderJob(t.database, { today: '2026-12-22' });
+    const channels = (await messages()).map((m) => m.channel).sort();
+    expect(channels).toEqual(['EMAIL', 'SMS', 'SMS']);
+  });
+
   it('a contract with reminders off drops out of her reminder', async () => {
     const x = await family();
     expectStatus(await x.send('PATCH', `/api/contracts/${x.his.id}`, { reminders_enabled: false, version: x.his.version }), 200);
