@@ -110,7 +110,7 @@ describe('daily friction with money', () => {
     // the shared centre has many: her name finds hers
     await page.getByRole('searchbox').fill(`Οφειλέτης ${n}`);
     await page.getByRole('columnheader', { name: 'Απλήρωτοι μήνες' }).waitFor();
-    await page.getByRole('columnheader', { name: 'Οφειλή' }).waitFor();
+    await page.getByRole('columnheader', { name: 'Οφειλή', exact: true }).waitFor();
     const row = page.locator('.ant-table-row', { hasText: owing.name });
     await row.waitFor();
     const cells = row.locator('td');
