@@ -1,15 +1,14 @@
 import { useCreate, useOne, useUpdate } from '@refinedev/core';
-import { Alert, App, Col, Form, Input, Row, Spin, Switch } from 'antd';
+import { Alert, App, Button, Col, Form, Input, Row, Space, Spin, Switch } from 'antd';
 import { useMemo, useState } from 'react';
 import { checkTimes, isoWeekday } from '../../../domain/lessons';
 import { SCHEDULE_FIELDS } from '../../../domain/resources/lessons';
 import { formatDate } from '../../engine/fields/format';
 import { DeclaredFields, type InputContext } from '../../engine/fields/input';
-import { FormButtons } from '../../engine/form/drawer-form';
 import { changedValues, writtenValues } from '../../engine/form/form-values';
 import { conflictsOf, LessonConflicts } from '../../components/lesson-conflicts';
 import { offerStaleChoice } from '../../engine/form/stale';
-import { useGuardChanges } from '../../engine/mode-drawer';
+import { useDrawerGuard, useGuardChanges } from '../../engine/mode-drawer';
 import type { ProviderError } from '../../providers/dataProvider';
 import { fieldProblems, providerError, QUIET, useRefreshLessons, useSeriesCommand } from './api';
 import { fieldLabel, expansionOf, LESSON_DEF, RuleFields, RulePreview, usedRuleFields, WHO_WHERE, type RuleValues } from './recurrence-fields';
@@ -105,6 +104,7 @@ function LessonFormBody({
   const [form] = Form.useForm<Values>();
   // closing the drawer with changes asks first (Esc, ×, Cancel)
   useGuardChanges(() => form.isFieldsTouched());
+  const guard = useDrawerGuard();
   const [saving, setSaving] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const [conflicts, setConflicts] = useState<{ lessons: LessonConflict[]; series: boolean } | null>(null);
@@ -289,7 +289,12 @@ function LessonFormBody({
           }
         />
       )}
-      <FormButtons onCancel={onDone} saveButtonProps={{ htmlType: 'submit', loading: saving }} />
+      <Space>
+        <Button onClick={() => (guard ? guard.requestClose(onDone) : onDone())}>{t('buttons.cancel')}</Button>
+        <Button type="primary" htmlType="submit" loading={saving}>
+          {t('buttons.save')}
+        </Button>
+      </Space>
       <ScopeModal
         open={askScope !== null}
         onlyThis={askScope?.onlyThis}
