@@ -1,7 +1,7 @@
-import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
+import { PlusOutlined } from '@ant-design/icons';
 import { CreateButton, EditButton, getDefaultSortOrder, List, ShowButton } from '@refinedev/antd';
 import { type CrudFilter, useDelete, useInvalidate, useOne } from '@refinedev/core';
-import { Alert, App, Button, Descriptions, Form, Input, Popconfirm, Space, Spin, Tabs, type TabsProps } from 'antd';
+import { Alert, App, Descriptions, Form, Space, Spin, Tabs, type TabsProps } from 'antd';
 import type { TableColumnsType } from 'antd';
 import { Fragment, useContext, useMemo, type ReactNode } from 'react';
 import { customFieldDef, type CustomFieldDefinition } from '../../domain/custom-fields';
@@ -15,6 +15,7 @@ import { toProviderError, type ProviderError } from '../providers/dataProvider';
 import { errorText } from '../providers/errors';
 import type { Row } from './row';
 import { DetailTabsContext, declaredTabs } from './view/declared-tabs';
+
 import { ExportCsvButton, resourceCsvColumns, type CsvColumn } from './list/export-csv';
 import { FieldDisplay } from './fields/display';
 import { fieldText, labelKeyOf, labelOf } from './fields/format';
@@ -23,9 +24,9 @@ import { HistoryTab } from './view/history-tab';
 import { referencingTabs } from './view/referencing-tabs';
 import { useRuntimeResources } from './runtime/runtime';
 import { filterColumn } from './list/list-filters';
-import { ListTable, type ListState } from './list/list-table';
+import { DeleteButton, ListTable, type ListState } from './list/list-table';
 import { ModeDrawer, useModeParams } from './mode-drawer';
-import { FormButtons, useDrawerForm } from './form/drawer-form';
+import { DrawerFormBody, useDrawerForm } from './form/drawer-form';
 import { declaredComparison } from './form/stale-fields';
 import { ScreenTitle } from '../components/headings';
 import { useT, type Translate } from '../providers/i18nProvider';
@@ -307,21 +308,12 @@ export function ResourceScreen(props: ScreenConfig) {
           )}
           {!row.deleted && (config.remove?.can?.(row) ?? true) && allows(def.name, 'delete', { meta: { record: row } }) && (
             // Our own delete (not Refine's DeleteButton): a refused delete (409 in-use) is explained or handled by the screen.
-            <Popconfirm
-              title={config.remove?.confirm?.(row) ?? t('directory.deleteConfirm', { name: config.rowName(row) })}
-              okText={config.remove?.labels?.ok ?? t('buttons.delete')}
-              okButtonProps={{ danger: true }}
-              cancelText={t('buttons.cancel')}
+            <DeleteButton
+              confirm={config.remove?.confirm?.(row) ?? t('directory.deleteConfirm', { name: config.rowName(row) })}
+              okText={config.remove?.labels?.ok}
+              title={config.remove?.labels?.button ?? t('buttons.delete')}
               onConfirm={() => remove(row)}
-            >
-              <Button
-                size="small"
-                danger
-                icon={<DeleteOutlined />}
-                title={config.remove?.labels?.button ?? t('buttons.delete')}
-                aria-label={config.remove?.labels?.button ?? t('buttons.delete')}
-              />
-            </Popconfirm>
+            />
           )}
         </Space>
       ),
@@ -465,20 +457,18 @@ function ResourceForm({ config, mode, id, onDone }: { config: Resolved; mode: 'c
   if (mode === 'update' && query?.isError) return <Alert type="error" message={errorText(query.error)} />;
   return (
     <Spin spinning={formLoading}>
-      <Form
-        {...formProps}
-        layout="vertical"
+      <DrawerFormBody
+        formProps={formProps}
+        saveButtonProps={saveButtonProps}
+        onCancel={onDone}
         initialValues={mode === 'create' ? defaults : formProps.initialValues}
         onFinish={async (raw) => {
-          let body: Record<string, unknown> | null = cleanBody(fields, raw as Record<string, unknown>, mode, isHidden);
-          if (mode === 'update') body.version = (raw as Record<string, unknown>).version ?? record?.version;
-          if (config.form?.toBody) body = await config.form.toBody(body, mode, raw as Record<string, unknown>);
+          let body: Record<string, unknown> | null = cleanBody(fields, raw, mode, isHidden);
+          if (mode === 'update') body.version = raw.version ?? record?.version;
+          if (config.form?.toBody) body = await config.form.toBody(body, mode, raw);
           if (body) return formProps.onFinish?.(body);
         }}
       >
-        <Form.Item name="version" hidden>
-          <Input />
-        </Form.Item>
         {fields.map((field) => {
           const own = config.form?.item?.(field, mode, record);
           if (own !== undefined) return <Fragment key={field.name}>{own}</Fragment>;
@@ -495,8 +485,7 @@ function ResourceForm({ config, mode, id, onDone }: { config: Resolved; mode: 'c
           );
         })}
         {config.form?.extra?.(mode)}
-        <FormButtons onCancel={onDone} saveButtonProps={saveButtonProps} />
-      </Form>
+      </DrawerFormBody>
     </Spin>
   );
 }

@@ -4,7 +4,8 @@ import { Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { ResourceScreen } from './resource-screen';
 import type { RuntimeDeclaration } from './runtime/runtime';
-import { CsvImport, importTargets } from './import/csv-import';
+import { CsvImport } from './import/csv-import';
+import { importTargets } from './import/csv-rows';
 import { useT } from '../providers/i18nProvider';
 
 /**

@@ -2,7 +2,8 @@ import { useMemo } from 'react';
 import { customFieldDef, type CustomFieldDefinition } from '../../domain/custom-fields';
 import { STUDENTS } from '../../domain/resources/people';
 import { labelOf } from '../engine/fields/format';
-import { CsvImport, type ImportTarget } from '../engine/import/csv-import';
+import { CsvImport } from '../engine/import/csv-import';
+import type { ImportTarget } from '../engine/import/csv-rows';
 import { useT } from '../providers/i18nProvider';
 
 /** The student fields a CSV may fill (references and computed fields are left to the form). */

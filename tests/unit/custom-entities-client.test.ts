@@ -12,7 +12,7 @@ import { entityBody, formPath, inUseDetails, previewField } from '../../src/reso
 import { setRuntimeDeclarations } from '../../src/engine/registry';
 import { pickLabel, runtimeTranslations } from '../../src/engine/runtime/runtime';
 import { parseRuntimeDeclarations } from '../../src/engine/runtime/runtime-parse';
-import { cellValue } from '../../src/engine/import/csv-import';
+import { cellValue } from '../../src/engine/import/csv-rows';
 import { STUDENTS } from '../../domain/resources/index';
 import { iconOf, refineResources } from '../../src/resources/index';
 

@@ -3,9 +3,9 @@ import type { Rule } from 'antd/es/form';
 import dayjs, { type Dayjs } from 'dayjs';
 import type { KeyboardEvent, ReactNode } from 'react';
 import { customFieldDef, type CustomFieldDefinition } from '../../../domain/custom-fields';
-import type { FieldDef, FieldType } from '../../../domain/fields';
+import type { FieldDef, FieldType, ResourceDef } from '../../../domain/fields';
 import { isValidTaxId } from '../../../domain/tax-id';
-import { DATE_FORMAT, labelKeyOf, type RefLabel } from './format';
+import { DATE_FORMAT, labelKeyOf, labelOf, type RefLabel } from './format';
 import { ColorInput } from './color-input';
 import { ReferenceSelect } from './reference-select';
 import type { Translate } from '../../providers/i18nProvider';
@@ -194,5 +194,17 @@ export function FieldFormItem({ field, label, ctx, name, required, extra, hidden
     >
       {spec.control}
     </Form.Item>
+  );
+}
+
+/** The form items of a declaration's fields `names`, in that order, each labelled as the declaration says. */
+export function DeclaredFields({ def, names, ctx }: { def: ResourceDef; names: readonly string[]; ctx: InputContext }) {
+  return (
+    <>
+      {names.map((name) => {
+        const field = def.fields.find((f) => f.name === name)!;
+        return <FieldFormItem key={name} field={field} label={labelOf(ctx.t, def, field)} ctx={ctx} />;
+      })}
+    </>
   );
 }

@@ -1,7 +1,7 @@
 import { useForm, type UseFormProps, type UseFormReturnType } from '@refinedev/antd';
 import type { BaseRecord, HttpError } from '@refinedev/core';
-import { App, Button, Space, type ButtonProps, type FormInstance } from 'antd';
-import { useEffect, useRef } from 'react';
+import { App, Button, Form, Input, Space, type ButtonProps, type FormInstance, type FormProps } from 'antd';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDrawerGuard, useGuardChanges } from '../mode-drawer';
 import { type CompareFields, offerStaleChoice } from './stale';
@@ -133,5 +133,35 @@ export function FormButtons({ onCancel, saveButtonProps }: { onCancel(): void; s
         {t('buttons.save')}
       </Button>
     </Space>
+  );
+}
+
+/**
+ * A drawer's form around the screen's items: Refine's form props (from useDrawerForm), the
+ * hidden version a save sends back, then Cancel and Save. `onFinish` turns the values into the body.
+ */
+export function DrawerFormBody({
+  formProps,
+  saveButtonProps,
+  onCancel,
+  onFinish,
+  initialValues = formProps.initialValues,
+  children,
+}: {
+  formProps: FormProps;
+  saveButtonProps: ButtonProps;
+  onCancel(): void;
+  onFinish(values: Record<string, unknown>): unknown;
+  initialValues?: FormProps['initialValues'];
+  children: ReactNode;
+}) {
+  return (
+    <Form {...formProps} layout="vertical" initialValues={initialValues} onFinish={onFinish}>
+      <Form.Item name="version" hidden>
+        <Input />
+      </Form.Item>
+      {children}
+      <FormButtons onCancel={onCancel} saveButtonProps={saveButtonProps} />
+    </Form>
   );
 }

@@ -1,6 +1,7 @@
 import { useTable } from '@refinedev/antd';
 import type { BaseRecord, CrudFilter, CrudFilters, CrudSort, CrudSorting } from '@refinedev/core';
-import { Input, Space, Table, type TableColumnsType, type TableProps } from 'antd';
+import { DeleteOutlined } from '@ant-design/icons';
+import { Button, Input, Popconfirm, Space, Table, type TableColumnsType, type TableProps } from 'antd';
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Translate } from '../../providers/i18nProvider';
@@ -164,5 +165,34 @@ export function ListTable<T extends BaseRecord>({
         }
       />
     </Space>
+  );
+}
+
+/**
+ * A small danger delete button that asks first (`confirm`, with Delete and Cancel): a row's,
+ * an icon alone named by `title` and `label`, or with its words (`children`).
+ */
+export function DeleteButton({
+  confirm,
+  onConfirm,
+  okText,
+  title,
+  label = title,
+  children,
+}: {
+  confirm: string;
+  onConfirm(): unknown;
+  okText?: string;
+  title?: string;
+  label?: string;
+  children?: ReactNode;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Popconfirm title={confirm} okText={okText ?? t('buttons.delete')} okButtonProps={{ danger: true }} cancelText={t('buttons.cancel')} onConfirm={onConfirm}>
+      <Button size="small" danger icon={<DeleteOutlined />} title={title} aria-label={label}>
+        {children}
+      </Button>
+    </Popconfirm>
   );
 }

@@ -1,15 +1,16 @@
-import { DeleteOutlined, DownloadOutlined, EditOutlined, EyeOutlined, FolderAddOutlined, FolderOutlined, UploadOutlined } from '@ant-design/icons';
+import { DownloadOutlined, EditOutlined, EyeOutlined, FolderAddOutlined, FolderOutlined, UploadOutlined } from '@ant-design/icons';
 import { List } from '@refinedev/antd';
 import { useDelete, useInvalidate, useList, type CrudFilter } from '@refinedev/core';
-import { App, Breadcrumb, Button, Card, Col, Form, Input, Popconfirm, Row, Space, Tree, TreeSelect, Typography } from 'antd';
+import { App, Breadcrumb, Button, Card, Col, Form, Input, Row, Space, Tree, TreeSelect, Typography } from 'antd';
 import type { DataNode } from 'antd/es/tree';
-import { useMemo, useRef, useState, type DragEvent } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { FILES, FOLDERS, PREVIEW_TYPES } from '../../../domain/resources/index';
-import { FormButtons, useDrawerForm } from '../../engine/form/drawer-form';
+import { DrawerFormBody, useDrawerForm } from '../../engine/form/drawer-form';
+import { useFileDrop } from '../../engine/file-drop';
 import { formatInstant } from '../../engine/fields/format';
-import { ListTable } from '../../engine/list/list-table';
+import { DeleteButton, ListTable } from '../../engine/list/list-table';
 import { ModeDrawer } from '../../engine/mode-drawer';
 import { errorText, usesText } from '../../providers/errors';
 import { toProviderError } from '../../providers/dataProvider';
@@ -67,9 +68,7 @@ export default function FileManagementPage() {
   const parentId = idParam(params.get('parent'));
   const fileId = idParam(params.get('file'));
   const mode = params.get('mode');
-  const [dragging, setDragging] = useState(false);
   const [preview, setPreview] = useState<Preview | null>(null);
-  const depth = useRef(0);
   const picker = useRef<HTMLInputElement>(null);
 
   const { result: folderPage } = useList<Folder>({ resource: 'folders', pagination: { currentPage: 1, pageSize: 200, mode: 'server' } });
@@ -156,34 +155,12 @@ export default function FileManagementPage() {
   };
 
   // Dropping files anywhere on the page uploads them into the open folder.
-  const hasFiles = (e: DragEvent) => e.dataTransfer.types.includes('Files');
-  const dropHandlers = {
-    onDragEnter: (e: DragEvent) => {
-      if (!hasFiles(e)) return;
-      e.preventDefault();
-      depth.current += 1;
-      setDragging(true);
-    },
-    onDragOver: (e: DragEvent) => {
-      if (hasFiles(e)) e.preventDefault();
-    },
-    onDragLeave: () => {
-      depth.current = Math.max(0, depth.current - 1);
-      if (depth.current === 0) setDragging(false);
-    },
-    onDrop: (e: DragEvent) => {
-      if (!hasFiles(e)) return;
-      e.preventDefault();
-      depth.current = 0;
-      setDragging(false);
-      upload(e.dataTransfer.files);
-    },
-  };
+  const drop = useFileDrop(upload);
 
   const folderName = current?.name ?? t('files.root');
   return (
-    <div className="frontis-files" {...dropHandlers}>
-      {dragging && (
+    <div className="frontis-files" {...drop.handlers}>
+      {drop.dragging && (
         <div className="frontis-files-drop" role="status">
           {t('files.dropHere', { folder: folderName })}
         </div>
@@ -258,17 +235,9 @@ export default function FileManagementPage() {
                     <Button size="small" icon={<EditOutlined />} onClick={() => go({ mode: 'update', folder: String(current.id), file: null })}>
                       {t('files.renameFolder')}
                     </Button>
-                    <Popconfirm
-                      title={t('files.deleteFolderConfirm', { name: current.name })}
-                      okText={t('buttons.delete')}
-                      okButtonProps={{ danger: true }}
-                      cancelText={t('buttons.cancel')}
-                      onConfirm={() => deleteFolder(current)}
-                    >
-                      <Button size="small" danger icon={<DeleteOutlined />}>
-                        {t('files.deleteFolder')}
-                      </Button>
-                    </Popconfirm>
+                    <DeleteButton confirm={t('files.deleteFolderConfirm', { name: current.name })} onConfirm={() => deleteFolder(current)}>
+                      {t('files.deleteFolder')}
+                    </DeleteButton>
                   </Space>
                 )}
               </Space>
@@ -335,21 +304,12 @@ export default function FileManagementPage() {
                           aria-label={`${t('files.rename')} ${file.name}`}
                           onClick={() => go({ mode: 'update', file: String(file.id), parent: null })}
                         />
-                        <Popconfirm
-                          title={t('files.deleteFileConfirm', { name: file.name })}
-                          okText={t('buttons.delete')}
-                          okButtonProps={{ danger: true }}
-                          cancelText={t('buttons.cancel')}
+                        <DeleteButton
+                          confirm={t('files.deleteFileConfirm', { name: file.name })}
+                          title={t('buttons.delete')}
+                          label={`${t('buttons.delete')} ${file.name}`}
                           onConfirm={() => deleteFile(file)}
-                        >
-                          <Button
-                            size="small"
-                            danger
-                            icon={<DeleteOutlined />}
-                            title={t('buttons.delete')}
-                            aria-label={`${t('buttons.delete')} ${file.name}`}
-                          />
-                        </Popconfirm>
+                        />
                       </Space>
                     ),
                   },
@@ -405,9 +365,10 @@ function FolderForm({ mode, id, parentId, folders, onClose }: Parameters<typeof 
     onDone: onClose,
   });
   return (
-    <Form
-      {...formProps}
-      layout="vertical"
+    <DrawerFormBody
+      formProps={formProps}
+      saveButtonProps={saveButtonProps}
+      onCancel={onClose}
       initialValues={mode === 'create' ? { parent_id: parentId } : formProps.initialValues}
       onFinish={(values) => {
         const v = values as { name?: string; parent_id?: number | null; version?: number };
@@ -415,17 +376,13 @@ function FolderForm({ mode, id, parentId, folders, onClose }: Parameters<typeof 
         return formProps.onFinish?.(body);
       }}
     >
-      <Form.Item name="version" hidden>
-        <Input />
-      </Form.Item>
       <Form.Item name="name" label={t('folders.fields.name')} rules={[{ required: true, whitespace: true, message: t('fields.required') }, { max: 200 }]}>
         <Input autoFocus maxLength={200} />
       </Form.Item>
       <Form.Item name="parent_id" label={t('folders.fields.parent_id')}>
         <TreeSelect allowClear treeDefaultExpandAll placeholder={t('files.noFolder')} treeData={folderChoices(folders, null, mode === 'update' ? id : null)} />
       </Form.Item>
-      <FormButtons onCancel={onClose} saveButtonProps={saveButtonProps} />
-    </Form>
+    </DrawerFormBody>
   );
 }
 
@@ -447,24 +404,21 @@ function FileForm({ id, folders, onClose }: { id: number | null; folders: readon
     onDone: onClose,
   });
   return (
-    <Form
-      {...formProps}
-      layout="vertical"
+    <DrawerFormBody
+      formProps={formProps}
+      saveButtonProps={saveButtonProps}
+      onCancel={onClose}
       onFinish={(values) => {
         const v = values as { name?: string; folder_id?: number | null; version?: number };
         return formProps.onFinish?.({ name: v.name?.trim(), folder_id: v.folder_id ?? null, version: v.version });
       }}
     >
-      <Form.Item name="version" hidden>
-        <Input />
-      </Form.Item>
       <Form.Item name="name" label={t('files.fields.name')} rules={[{ required: true, whitespace: true, message: t('fields.required') }, { max: 200 }]}>
         <Input maxLength={200} />
       </Form.Item>
       <Form.Item name="folder_id" label={t('files.moveTo')}>
         <TreeSelect allowClear treeDefaultExpandAll placeholder={t('files.noFolder')} treeData={folderChoices(folders, null, null)} />
       </Form.Item>
-      <FormButtons onCancel={onClose} saveButtonProps={saveButtonProps} />
-    </Form>
+    </DrawerFormBody>
   );
 }

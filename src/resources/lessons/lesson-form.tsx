@@ -3,25 +3,15 @@ import { Alert, App, Button, Col, Form, Input, Row, Space, Spin, Switch } from '
 import { useMemo, useState } from 'react';
 import { checkTimes, isoWeekday } from '../../../domain/lessons';
 import { SCHEDULE_FIELDS } from '../../../domain/resources/lessons';
-import { formatDate, labelOf } from '../../engine/fields/format';
-import { FieldFormItem, type InputContext } from '../../engine/fields/input';
+import { formatDate } from '../../engine/fields/format';
+import { DeclaredFields, type InputContext } from '../../engine/fields/input';
+import { changedValues, writtenValues } from '../../engine/form/form-values';
 import { conflictsOf, LessonConflicts } from '../../components/lesson-conflicts';
 import { offerStaleChoice } from '../../engine/form/stale';
 import { useDrawerGuard, useGuardChanges } from '../../engine/mode-drawer';
 import type { ProviderError } from '../../providers/dataProvider';
 import { fieldProblems, providerError, QUIET, useRefreshLessons, useSeriesCommand } from './api';
-import {
-  DefFields,
-  fieldLabel,
-  expansionOf,
-  LESSON_DEF,
-  lessonField,
-  RuleFields,
-  RulePreview,
-  usedRuleFields,
-  WHO_WHERE,
-  type RuleValues,
-} from './recurrence-fields';
+import { fieldLabel, expansionOf, LESSON_DEF, RuleFields, RulePreview, usedRuleFields, WHO_WHERE, type RuleValues } from './recurrence-fields';
 import { ScopeModal, type ScopeChoice } from './scope-modal';
 import { lessonTitle } from './status';
 import type { Lesson, LessonConflict, RecurringLesson } from './types';
@@ -34,32 +24,6 @@ const LESSON_WRITABLE = ['date', 'start_time', 'end_time', ...WHO_WHERE, 'homewo
 /** What a series shares with its lessons (no date, no homework). */
 export const SERIES_SHARED = ['start_time', 'end_time', ...WHO_WHERE, 'notes'] as const;
 const SCHEDULE = new Set<string>(SCHEDULE_FIELDS);
-
-/** Empty means null; a new row leaves nulls out. */
-export function clean(values: Record<string, unknown>, names: readonly string[], dropNulls: boolean): Record<string, unknown> {
-  const body: Record<string, unknown> = {};
-  for (const name of names) {
-    let v = values[name];
-    if (typeof v === 'string') v = v.trim();
-    if (v === '' || v === undefined) v = null;
-    if (dropNulls && (v === null || (Array.isArray(v) && v.length === 0))) continue;
-    body[name] = v;
-  }
-  return body;
-}
-
-const same = (a: unknown, b: unknown) => {
-  const norm = (v: unknown) => (Array.isArray(v) ? JSON.stringify([...v].sort()) : JSON.stringify(v ?? null));
-  const emptyA = a === null || a === undefined || (Array.isArray(a) && a.length === 0);
-  const emptyB = b === null || b === undefined || (Array.isArray(b) && b.length === 0);
-  return (emptyA && emptyB) || norm(a) === norm(b);
-};
-
-/** The fields of `names` whose values differ from the row's. */
-export function changedFields(values: Record<string, unknown>, row: Record<string, unknown>, names: readonly string[]) {
-  const body = clean(values, names, false);
-  return Object.fromEntries(Object.entries(body).filter(([k, v]) => !same(v, row[k])));
-}
 
 interface LessonFormProps {
   mode: 'create' | 'update';
@@ -190,7 +154,7 @@ function LessonFormBody({
 
   const createOne = (all: Values) =>
     run(async () => {
-      const body = clean(all, LESSON_WRITABLE, true);
+      const body = writtenValues(all, LESSON_WRITABLE, true);
       if (replacement && row) body.replaces_lesson_id = row.id;
       await create({ resource: 'lessons', values: body, ...QUIET });
       await done(replacement ? t('lessons.replacementCreated') : t('lessons.created'));
@@ -200,8 +164,8 @@ function LessonFormBody({
     run(async () => {
       const rule = { ...all, start_date: all.date as string } as RuleValues;
       const body = {
-        ...clean(all, SERIES_SHARED, true),
-        ...clean(rule as Record<string, unknown>, usedRuleFields(rule), true),
+        ...writtenValues(all, SERIES_SHARED, true),
+        ...writtenValues(rule as Record<string, unknown>, usedRuleFields(rule), true),
         ...(skip.length ? { skip_dates: skip } : {}),
       };
       const answer = await seriesCommand.send(null, body);
@@ -239,7 +203,7 @@ function LessonFormBody({
       return;
     }
     if (mode === 'create') return repeatOn ? createMany(all, skipDates) : createOne(all);
-    const changed = changedFields(all, against!, LESSON_WRITABLE);
+    const changed = changedValues(all, against!, LESSON_WRITABLE);
     if (!Object.keys(changed).length) return onDone();
     const touchesSeries = Object.keys(changed).some((k) => (SCHEDULE.has(k) && k !== 'date') || k === 'notes');
     if (against!.recurring_lesson_id && touchesSeries) setAskScope({ changed, onlyThis: 'date' in changed });
@@ -261,9 +225,7 @@ function LessonFormBody({
     });
   };
 
-  const item = (name: string) => (
-    <FieldFormItem field={lessonField(LESSON_DEF, name)} label={labelOf(t, LESSON_DEF, lessonField(LESSON_DEF, name))} ctx={ctx} />
-  );
+  const item = (...names: string[]) => <DeclaredFields def={LESSON_DEF} names={names} ctx={ctx} />;
   const expansion = repeatOn ? expansionOf({ ...values, start_date: values.date as string | undefined }) : null;
 
   return (
@@ -293,9 +255,7 @@ function LessonFormBody({
         <Col span={7}>{item('start_time')}</Col>
         <Col span={7}>{item('end_time')}</Col>
       </Row>
-      <DefFields def={LESSON_DEF} names={WHO_WHERE} ctx={ctx} />
-      {!repeatOn && item('homework')}
-      {item('notes')}
+      {item(...WHO_WHERE, ...(repeatOn ? [] : ['homework']), 'notes')}
       {mode === 'create' && !replacement && (
         <Form.Item name="repeat_on" label={t('lessons.repeat.label')} valuePropName="checked">
           <Switch />

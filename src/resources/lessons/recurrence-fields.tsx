@@ -8,27 +8,6 @@ import { useT, type Translate } from '../../providers/i18nProvider';
 
 const field = (def: ResourceDef, name: string): FieldDef => def.fields.find((f) => f.name === name)!;
 
-/** Form items for `names` of a lesson or series, through the field registry. */
-export function DefFields({
-  def,
-  names,
-  ctx,
-  required = {},
-}: {
-  def: ResourceDef;
-  names: readonly string[];
-  ctx: InputContext;
-  required?: Record<string, boolean>;
-}) {
-  return (
-    <>
-      {names.map((name) => (
-        <FieldFormItem key={name} field={field(def, name)} label={labelOf(ctx.t, def, field(def, name))} ctx={ctx} required={required[name]} />
-      ))}
-    </>
-  );
-}
-
 /** Who, where and what of a lesson (the date and times are laid out by the form). */
 export const WHO_WHERE = ['teacher_id', 'subject_id', 'class_id', 'room_id', 'lesson_type_id', 'tag_ids'] as const;
 

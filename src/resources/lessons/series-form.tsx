@@ -5,14 +5,15 @@ import { useState } from 'react';
 import { checkTimes } from '../../../domain/lessons';
 import { RECURRING_LESSONS } from '../../../domain/resources/lessons';
 import { formatDate, labelOf } from '../../engine/fields/format';
-import { FieldFormItem, type InputContext } from '../../engine/fields/input';
+import { DeclaredFields, FieldFormItem, type InputContext } from '../../engine/fields/input';
 import { conflictsOf, LessonConflicts } from '../../components/lesson-conflicts';
 import { offerStaleChoice } from '../../engine/form/stale';
 import { useDrawerGuard, useGuardChanges } from '../../engine/mode-drawer';
 import type { ProviderError } from '../../providers/dataProvider';
 import { fieldProblems, providerError, useRefreshLessons, useSeriesCommand } from './api';
-import { changedFields, SERIES_SHARED } from './lesson-form';
-import { DefFields, fieldLabel, lessonField, RULE_FIELDS, RuleFields, RulePreview, usedRuleFields, WHO_WHERE, type RuleValues } from './recurrence-fields';
+import { SERIES_SHARED } from './lesson-form';
+import { changedValues } from '../../engine/form/form-values';
+import { fieldLabel, lessonField, RULE_FIELDS, RuleFields, RulePreview, usedRuleFields, WHO_WHERE, type RuleValues } from './recurrence-fields';
 import type { LessonConflict, RecurringLesson } from './types';
 import { useT } from '../../providers/i18nProvider';
 
@@ -78,7 +79,7 @@ function SeriesFormBody({
     const used = usedRuleFields(all);
     // the rule's unused fields go back to null, so a changed repeat is a clean rule
     const rule = Object.fromEntries(RULE_FIELDS.map((n) => [n, used.includes(n) ? all[n] : null]));
-    const changed = { ...changedFields(all, against, SERIES_SHARED), ...changedFields(rule, against, RULE_FIELDS) };
+    const changed = { ...changedValues(all, against, SERIES_SHARED), ...changedValues(rule, against, RULE_FIELDS) };
     if (!Object.keys(changed).length) return onDone();
     setProblem(null);
     setConflicts(null);
@@ -135,7 +136,7 @@ function SeriesFormBody({
         <Col span={12}>{item('start_time')}</Col>
         <Col span={12}>{item('end_time')}</Col>
       </Row>
-      <DefFields def={RECURRING_LESSONS} names={WHO_WHERE} ctx={ctx} />
+      <DeclaredFields def={RECURRING_LESSONS} names={WHO_WHERE} ctx={ctx} />
       {item('notes')}
       <RuleFields form={form} ctx={{ ...ctx, record: undefined }} withStartDate />
       <RulePreview values={values} />

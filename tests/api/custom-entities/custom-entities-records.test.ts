@@ -9,7 +9,7 @@ import { buildCsv, parseCsv } from '../../../src/engine/list/csv';
 import type { Translate } from '../../../src/providers/i18nProvider';
 import { resourceCsvColumns } from '../../../src/engine/list/export-csv';
 import { parseRuntimeDeclarations } from '../../../src/engine/runtime/runtime-parse';
-import { guessTarget, importTargets, rowBody } from '../../../src/engine/import/csv-import';
+import { guessTarget, importTargets, rowBody } from '../../../src/engine/import/csv-rows';
 import { expectError, expectStatus, json, show } from '../support/api-helpers';
 import { notId, notNumber, notString } from '../support/bad-values';
 import { entityField, examEntity } from '../../../bench/exam-entity';
