@@ -148,6 +148,19 @@ const CENTRE_MONTH = sql`(select centre_month(${TRANSACTION_CENTRE}))`;
 /** ACTIVE past its end date reads COMPLETED (computed, so it moves with the calendar). */
 export const contractStatusSql = sql`(case when ${contracts.status} = 'ACTIVE' and ${contracts.endDate} < ${CENTRE_TODAY} then 'COMPLETED' else ${contracts.status} end)`;
 
+/**
+ * What the contract `k` (a table name or alias in the statement) still owes for its months
+ * already due: their fees less what was paid towards each. Columns are named in full: inside
+ * the subquery a bare column would be the payment's own.
+ */
+function owedNow(k: string): SQL {
+  const c = sql.raw(k);
+  return sql`(select coalesce(sum(contract_fee(${c}.month_cost, ${c}.discount_percent)
+        - coalesce((select sum(p.amount) from payments p
+                    where p.tenant_id = ${c}.tenant_id and p.contract_id = ${c}.id and p.kind = 'MONTHLY' and p.month = m and p.refunded_on is null), 0)), 0)::int
+      from unnest(${c}.unpaid_months) m where m <= ${CENTRE_MONTH})`;
+}
+
 export const contractsSpec: ResourceSpec = {
   def: CONTRACTS,
   table: contracts,
@@ -155,20 +168,13 @@ export const contractsSpec: ResourceSpec = {
   // The database keeps every owed unpaid month; only those already due are unpaid.
   shown: {
     unpaid_months: sql`array(select m from unnest(${contracts.unpaidMonths}) m where m <= ${CENTRE_MONTH} order by m)`,
-    // what those months still owe (their fees less what was paid towards each): the unpaid list's "how much"
-    // (named in full: inside the subquery a bare column would be the payment's own)
-    unpaid_amount: sql`(select coalesce(sum(contract_fee(contracts.month_cost, contracts.discount_percent)
-        - coalesce((select sum(p.amount) from payments p
-                    where p.tenant_id = contracts.tenant_id and p.contract_id = contracts.id and p.kind = 'MONTHLY' and p.month = m and p.refunded_on is null), 0)), 0)::int
-      from unnest(contracts.unpaid_months) m where m <= ${CENTRE_MONTH})`,
+    // what those months still owe: the unpaid list's "how much"
+    unpaid_amount: owedNow('contracts'),
     // the unpaid list's caller: the payer, her phone, and what her family owes now over all her contracts
     payer_name: sql`(select trim(g.first_name || ' ' || g.last_name) from guardians g where g.tenant_id = contracts.tenant_id and g.id = contracts.payer_guardian_id)`,
     payer_phone: sql`(select g.phone from guardians g where g.tenant_id = contracts.tenant_id and g.id = contracts.payer_guardian_id)`,
-    family_unpaid: sql`(case when contracts.payer_guardian_id is null then null else (select coalesce(sum(contract_fee(k.month_cost, k.discount_percent)
-        - coalesce((select sum(p.amount) from payments p
-                    where p.tenant_id = k.tenant_id and p.contract_id = k.id and p.kind = 'MONTHLY' and p.month = m and p.refunded_on is null), 0)), 0)::int
-      from contracts k, unnest(k.unpaid_months) m
-      where k.tenant_id = contracts.tenant_id and k.payer_guardian_id = contracts.payer_guardian_id and m <= ${CENTRE_MONTH}) end)`,
+    family_unpaid: sql`(case when contracts.payer_guardian_id is null then null else (select coalesce(sum(${owedNow('k')}), 0)::int from contracts k
+      where k.tenant_id = contracts.tenant_id and k.payer_guardian_id = contracts.payer_guardian_id) end)`,
     due_months: sql`(select count(*)::int from generate_series(date_trunc('month', ${contracts.startDate}::timestamp), ${contracts.endDate}::timestamp, interval '1 month') g
       where to_char(g, 'YYYY-MM') <= least(contract_last_month(${contracts.endDate}, ${contracts.status}, ${contracts.withdrawnOn}), ${CENTRE_MONTH}))`,
   },
